@@ -1,0 +1,84 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { storageAccount, v2 } from '../../../shared/storage/client';
+import { locatedHash, ROOT } from '../../../shared/storage/locator';
+import { folderLocator } from '../../../shared/storage/locator-fields';
+import { withLink } from '../../../shared/storage/outputs';
+
+const properties: INodeProperties[] = [
+	folderLocator('parentFolder', {
+		displayName: 'Parent Folder',
+		default: { mode: 'id', value: ROOT },
+		description: 'Where to create the folder; ROOT by default',
+	}),
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		default: '',
+		placeholder: 'Invoices',
+		description: 'Leave empty to let the service name it (YYYY-MM-DD_&lt;hash&gt;). If the name exists, the service adds " (1)".',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Access Type',
+				name: 'accessType',
+				type: 'options',
+				default: 'PRIVATE',
+				options: [
+					{ name: 'Private', value: 'PRIVATE', description: 'Only the owner and users it is shared with' },
+					{ name: 'Link', value: 'LINK', description: 'Anyone who has the link may view and list it' },
+				],
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['create'] } }, properties);
+
+interface CreatedFolder {
+	folder_hash: string;
+	folder_edit_key: string;
+	folder_upload_key: string;
+	folder_name: string;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const parent = locatedHash(this, 'parentFolder', 'folder', itemIndex);
+	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
+	const options = this.getNodeParameter('options', itemIndex, {}) as { accessType?: string };
+	if (options.accessType !== undefined && !['PRIVATE', 'LINK'].includes(options.accessType)) {
+		throw new NodeOperationError(this.getNode(), `Unknown access type "${options.accessType}"`, {
+			itemIndex,
+			description: 'Use PRIVATE or LINK.',
+		});
+	}
+	const account = await storageAccount(this);
+	const { body } = await v2<CreatedFolder>(
+		this,
+		account,
+		'create_folder',
+		{
+			parent_folder_hash: parent === ROOT ? undefined : parent,
+			folder_name: name || undefined,
+			access_type: options.accessType,
+		},
+		{ itemIndex, write: true },
+	);
+	const folder: IDataObject = {
+		hash: body.folder_hash,
+		name: body.folder_name,
+		delete_key: body.folder_edit_key,
+		add_files_key: body.folder_upload_key,
+		parent_folder_hash: parent === ROOT ? null : parent,
+		access_type: options.accessType ?? null,
+	};
+	return [{ json: withLink(account, folder, 'folder') }];
+}

@@ -1,0 +1,34 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { storageAccount, v2 } from '../../../shared/storage/client';
+import { locatedHash, ROOT } from '../../../shared/storage/locator';
+import { folderLocator } from '../../../shared/storage/locator-fields';
+
+const properties: INodeProperties[] = [
+	{ ...folderLocator(), description: 'The folder to delete, with everything in it' },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['delete'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const folderHash = locatedHash(this, 'folder', 'folder', itemIndex);
+	if (folderHash === ROOT) {
+		throw new NodeOperationError(this.getNode(), 'ROOT cannot be deleted', {
+			itemIndex,
+			description: 'Choose a folder inside ROOT.',
+		});
+	}
+	const account = await storageAccount(this);
+	const { body } = await v2<{ status?: string }>(this, account, 'delete_folder', { folder_hash: folderHash }, {
+		itemIndex,
+		write: true,
+	});
+	if (body?.status === 'error') {
+		throw new NodeOperationError(this.getNode(), 'The service could not delete the folder', {
+			itemIndex,
+			description: 'It answered status "error". Check that the folder exists and that this account may delete it.',
+		});
+	}
+	return [{ json: { hash: folderHash, deleted: true } }];
+}

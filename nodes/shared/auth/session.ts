@@ -1,0 +1,63 @@
+import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+
+import { insecureUrlProblem, joinUrl } from '../transport/urls';
+
+interface AuthenticatorAnswer {
+	Success?: boolean;
+	Message?: string;
+	SessionID?: string;
+}
+
+const TWO_FACTOR_HINT =
+	'The account requires two-factor confirmation: the service e-mailed a confirmation link. Open it from the network of the n8n host (the confirmation is bound to that IP address) and run again, or use a Token credential, which is not asked for a second factor.';
+
+/**
+ * Obtains a session id from the central authenticator; the search endpoint and GET-only legacy scripts
+ * accept only sessions, and a session keeps secrets out of query strings.
+ */
+export async function obtainSession(
+	helper: IHttpRequestHelper,
+	baseUrl: string,
+	authenticate: (request: IHttpRequestOptions) => void,
+): Promise<{ sessionId: string }> {
+	const url = joinUrl(baseUrl, 'api/authenticate_user.php');
+	const problem = insecureUrlProblem(url);
+	if (problem) throw new Error(problem);
+	const request: IHttpRequestOptions = {
+		url,
+		method: 'POST',
+		body: new URLSearchParams(),
+		json: false,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		disableFollowRedirect: true,
+		timeout: 60_000,
+	};
+	authenticate(request);
+	const response = (await helper.helpers.httpRequest(request)) as { statusCode: number; body: unknown };
+	const answer = parseAnswer(response.body);
+	if (response.statusCode === 401 || answer?.Success === false) {
+		const message = answer?.Message ?? '';
+		if (/two.?factor|2fa|confirm/i.test(message)) throw new Error(TWO_FACTOR_HINT);
+		throw new Error('Wrong user name or secret: the service refused the login. Check the credential.');
+	}
+	if (response.statusCode >= 400) {
+		throw new Error(`The service's authenticator answered ${response.statusCode}. Check the Base URL and try again later.`);
+	}
+	if (!answer || !answer.Success) {
+		throw new Error('The Base URL did not answer like the service\'s authenticator. Check the URL in the credential.');
+	}
+	if (!answer.SessionID) throw new Error(TWO_FACTOR_HINT);
+	return { sessionId: answer.SessionID };
+}
+
+function parseAnswer(body: unknown): AuthenticatorAnswer | undefined {
+	const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : undefined;
+	if (text === undefined) return typeof body === 'object' && body !== null ? (body as AuthenticatorAnswer) : undefined;
+	try {
+		return JSON.parse(text) as AuthenticatorAnswer;
+	} catch {
+		if (/error:\s*incorrect login/i.test(text)) return { Success: false, Message: 'incorrect login' };
+		return undefined;
+	}
+}

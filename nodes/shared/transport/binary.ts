@@ -1,0 +1,67 @@
+import FormData from 'form-data';
+import { PassThrough, type Readable } from 'node:stream';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
+
+export interface BinarySource {
+	fileName: string;
+	mimeType: string;
+	size: number;
+	/** Opens the content afresh, so a retried upload starts from the first byte again. */
+	open(): Promise<Readable | Buffer>;
+}
+
+/**
+ * Reads a binary property without loading it: in n8n's filesystem (default) or S3 mode the content
+ * is streamed from the binary store; only the legacy in-memory mode hands over a buffer.
+ */
+export async function binarySource(ctx: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<BinarySource> {
+	const item = ctx.getInputData()[itemIndex];
+	if (!item?.binary?.[propertyName]) {
+		const available = Object.keys(item?.binary ?? {});
+		throw new NodeOperationError(ctx.getNode(), `No binary property "${propertyName}" on the input item`, {
+			itemIndex,
+			description: available.length
+				? `The item has binary properties: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
+				: 'The input item carries no binary data. Add a node before this one that reads or downloads a file.',
+		});
+	}
+	const binary: IBinaryData = ctx.helpers.assertBinaryData(itemIndex, propertyName);
+	const fileName = binary.fileName ?? 'file';
+	const mimeType = binary.mimeType ?? 'application/octet-stream';
+	if (binary.id) {
+		const id = binary.id;
+		const metadata = await ctx.helpers.getBinaryMetadata(id);
+		return { fileName, mimeType, size: Number(metadata.fileSize), open: async () => await ctx.helpers.getBinaryStream(id) };
+	}
+	const buffer = Buffer.from(binary.data, BINARY_ENCODING);
+	return { fileName, mimeType, size: buffer.length, open: async () => buffer };
+}
+
+/** Builds the multipart body with the file last and its length declared, so the body streams with a Content-Length. */
+export function multipartWithFile(
+	fields: Record<string, string | undefined>,
+	fileField: string,
+	source: BinarySource,
+	content: Readable | Buffer,
+	fileName: string,
+): FormData {
+	const form = new FormData();
+	for (const [name, value] of Object.entries(fields)) {
+		if (value !== undefined && value !== '') form.append(name, value);
+	}
+	form.append(fileField, content, { filename: fileName, contentType: source.mimeType, knownLength: source.size });
+	return form;
+}
+
+/** Counts bytes as they pass, so a download cut short is noticed instead of stored as a complete file. */
+export function countingStream(source: Readable): { stream: PassThrough; bytes: () => number } {
+	let count = 0;
+	const stream = new PassThrough();
+	source.on('data', (chunk: Buffer) => {
+		count += chunk.length;
+	});
+	source.on('error', (error) => stream.destroy(error));
+	source.pipe(stream);
+	return { stream, bytes: () => count };
+}

@@ -1,0 +1,74 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { API_LABEL, type ApiKind } from './api-kinds';
+import { explainStatus } from './status-messages';
+
+export interface ErrorContext {
+	node: INode;
+	api: ApiKind;
+	itemIndex?: number;
+}
+
+function apiError(ctx: ErrorContext, message: string, description: string, httpCode?: number): NodeApiError {
+	const response: JsonObject = { message, description };
+	if (httpCode !== undefined) response.httpCode = String(httpCode);
+	return new NodeApiError(ctx.node, response, {
+		message,
+		description,
+		httpCode: httpCode === undefined ? undefined : String(httpCode),
+		itemIndex: ctx.itemIndex,
+	});
+}
+
+/** The service's own words, when it sent any, appended to the fix; bounded so no page dump reaches the user. */
+function serviceText(body: string): string | undefined {
+	const trimmed = body.trim();
+	if (!trimmed) return undefined;
+	try {
+		const parsed = JSON.parse(trimmed) as Record<string, unknown>;
+		const text = parsed?.message ?? parsed?.Message ?? parsed?.error ?? (parsed?.error as JsonObject)?.message;
+		return typeof text === 'string' && text ? text.slice(0, 300) : undefined;
+	} catch {
+		return /^[^<]{1,300}$/.test(trimmed) ? trimmed : undefined;
+	}
+}
+
+export function statusError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
+	const { cause, fix } = explainStatus(ctx.api, status);
+	const said = serviceText(body);
+	return apiError(ctx, cause, said ? `${fix} The ${API_LABEL[ctx.api]} said: "${said}"` : fix, status);
+}
+
+export function unexpectedBodyError(ctx: ErrorContext, what: string): NodeApiError {
+	return apiError(
+		ctx,
+		`The ${API_LABEL[ctx.api]} answered with ${what} where JSON was expected`,
+		'Check that the URL in the credential points at the service\'s API (not a web page, proxy or login portal).',
+		200,
+	);
+}
+
+export function unreachableError(ctx: ErrorContext, host: string, code: string): NodeApiError {
+	return apiError(
+		ctx,
+		`Could not reach ${host} (${code})`,
+		'Check the URL in the credential, the network between n8n and the service, and that the service is running.',
+	);
+}
+
+export function uncertainWriteError(ctx: ErrorContext, reason: string): NodeApiError {
+	return apiError(
+		ctx,
+		`The write may have been applied: ${reason} before the ${API_LABEL[ctx.api]} confirmed it`,
+		'The service offers no idempotency key, so the node did not repeat the request. Check the current state (for example with a Get or List operation) before running this item again.',
+	);
+}
+
+export function tooLargeError(ctx: ErrorContext, maxBytes: number): NodeApiError {
+	return apiError(
+		ctx,
+		`The ${API_LABEL[ctx.api]} sent a response larger than ${Math.round(maxBytes / 1048576)} MiB`,
+		'The node refuses oversized responses to protect n8n\'s memory. Narrow the request (fewer items per page, a smaller time range).',
+	);
+}

@@ -1,0 +1,39 @@
+export type FailureKind = 'unreachable' | 'timeout' | 'dropped' | 'aborted' | 'http' | 'other';
+
+export interface Failure {
+	kind: FailureKind;
+	code: string;
+	status?: number;
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET', 'ERR_BAD_RESPONSE']);
+
+interface ErrorLike {
+	code?: unknown;
+	name?: unknown;
+	message?: unknown;
+	httpCode?: unknown;
+	cause?: unknown;
+}
+
+/** n8n wraps transport errors (sometimes twice), so the original code is searched down the cause chain. */
+export function classifyFailure(error: unknown): Failure {
+	let current = error as ErrorLike | undefined;
+	let httpCode: number | undefined;
+	for (let depth = 0; current && depth < 5; depth++, current = current.cause as ErrorLike | undefined) {
+		const code = typeof current.code === 'string' ? current.code : '';
+		const message = typeof current.message === 'string' ? current.message : '';
+		if (current.name === 'AbortError' || code === 'ERR_CANCELED') return { kind: 'aborted', code: 'aborted' };
+		if (UNREACHABLE.has(code)) return { kind: 'unreachable', code };
+		if (TIMEOUT.has(code) || /timeout/i.test(message)) return { kind: 'timeout', code: code || 'timeout' };
+		if (DROPPED.has(code) || /socket hang up|aborted|premature close/i.test(message)) {
+			return { kind: 'dropped', code: code || 'connection dropped' };
+		}
+		const numeric = Number(current.httpCode);
+		if (httpCode === undefined && Number.isInteger(numeric) && numeric >= 400) httpCode = numeric;
+	}
+	if (httpCode !== undefined) return { kind: 'http', code: String(httpCode), status: httpCode };
+	return { kind: 'other', code: 'unknown' };
+}

@@ -1,0 +1,240 @@
+import type FormData from 'form-data';
+import type { Readable } from 'node:stream';
+import type {
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	ISupplyDataFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { ApiKind } from './api-kinds';
+import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
+import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
+import {
+	statusError,
+	tooLargeError,
+	uncertainWriteError,
+	unexpectedBodyError,
+	unreachableError,
+	type ErrorContext,
+} from './errors';
+import { classifyFailure } from './failures';
+import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
+import { displayUrl, insecureUrlProblem } from './urls';
+
+export type RequestContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| ISupplyDataFunctions;
+
+export type HttpMethod = IHttpRequestMethods | 'MKCALENDAR' | 'PROPPATCH';
+
+export interface ApiRequestOptions {
+	api: ApiKind;
+	url: string;
+	method?: HttpMethod;
+	/** Omit for anonymous calls (LINK downloads, upload by key, public MCP tools). */
+	credentialType?: string;
+	authMode?: AuthMode;
+	form?: FormFields;
+	json?: unknown;
+	/** A factory, so that a retried upload reads its content again from the start. */
+	multipart?: () => FormData | Promise<FormData>;
+	body?: string | Buffer;
+	headers?: Record<string, string>;
+	qs?: Record<string, string | number | boolean>;
+	responseType?: 'json' | 'text' | 'stream';
+	/**
+	 * A write is never repeated after an uncertain outcome (timeout, dropped connection, 5xx) unless
+	 * `reconcile` looked and found it was not applied. `reconcile` returns the applied result, or
+	 * undefined when the write did not happen.
+	 */
+	write?: boolean;
+	reconcile?: () => Promise<unknown>;
+	/** Statuses that mean "outcome unknown, check before retrying" for this call (e.g. 494 partial upload). */
+	uncertainStatuses?: number[];
+	/** Statuses handed back to the caller instead of raising (e.g. DAV 207, 404 on sync). */
+	acceptStatuses?: number[];
+	/** Statuses worth retrying with back-off besides 429 (DAV and MCP 503). */
+	retryStatuses?: number[];
+	itemIndex?: number;
+	timeoutMs?: number;
+	retry?: Partial<RetryPolicy>;
+	maxResponseBytes?: number;
+}
+
+export interface ApiResponse<T = unknown> {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: T;
+	/** True when the answer was lost and the result came from the caller's reconciling read. */
+	reconciled?: boolean;
+}
+
+interface RawResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: Readable;
+}
+
+const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+const ERROR_BODY_BYTES = 64 * 1024;
+
+async function buildBody(opts: ApiRequestOptions, headers: Record<string, string>): Promise<IHttpRequestOptions['body']> {
+	if (opts.form) return toUrlEncoded(opts.form);
+	if (opts.multipart) return await opts.multipart();
+	if (opts.json !== undefined) {
+		headers['content-type'] ??= 'application/json';
+		return JSON.stringify(opts.json);
+	}
+	return opts.body;
+}
+
+async function send(ctx: RequestContext, opts: ApiRequestOptions): Promise<RawResponse> {
+	const headers: Record<string, string> = { ...opts.headers };
+	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
+	const request: IHttpRequestOptions = {
+		url: opts.url,
+		method: (opts.method ?? 'POST') as IHttpRequestMethods,
+		headers,
+		body: await buildBody(opts, headers),
+		qs: opts.qs,
+		json: false,
+		encoding: 'stream',
+		returnFullResponse: true,
+		// A session refresh needs n8n to see the 401; every other status is interpreted here.
+		ignoreHttpStatusErrors: opts.authMode === 'session' ? { ignore: true, except: [401] } : true,
+		// Following redirects would buffer upload bodies in memory and could carry credentials elsewhere.
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
+		timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+	};
+	if (opts.credentialType) {
+		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request)) as RawResponse;
+	}
+	return (await ctx.helpers.httpRequest(request)) as RawResponse;
+}
+
+function header(raw: RawResponse, name: string): string | undefined {
+	const value = raw.headers[name.toLowerCase()];
+	return Array.isArray(value) ? value[0] : value;
+}
+
+async function readErrorBody(raw: RawResponse): Promise<string> {
+	try {
+		return (await readCapped(raw.body, ERROR_BODY_BYTES)).toString('utf8');
+	} catch {
+		raw.body.destroy();
+		return '';
+	}
+}
+
+function parseJson(ctx: ErrorContext, raw: RawResponse, text: string): unknown {
+	if (text.trim() === '') return undefined;
+	try {
+		return JSON.parse(text);
+	} catch {
+		const type = header(raw, 'content-type') ?? '';
+		throw unexpectedBodyError(ctx, /html/i.test(type) || /^\s*</.test(text) ? 'an HTML page' : 'plain text');
+	}
+}
+
+async function decode(ctx: ErrorContext, opts: ApiRequestOptions, raw: RawResponse): Promise<unknown> {
+	if (opts.responseType === 'stream') return raw.body;
+	const text = (await readCapped(raw.body, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES)).toString('utf8');
+	return opts.responseType === 'text' ? text : parseJson(ctx, raw, text);
+}
+
+type Step<T> =
+	| { done: ApiResponse<T> }
+	| { retry: Error; hintMs?: number }
+	| { uncertain: Error };
+
+async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx: ErrorContext): Promise<Step<T>> {
+	let raw: RawResponse;
+	try {
+		raw = await send(ctx, opts);
+	} catch (error) {
+		return afterTransportFailure(opts, errorCtx, error, false);
+	}
+
+	const status = raw.statusCode;
+	const accepted = (opts.acceptStatuses ?? []).includes(status);
+	if (status === 429 || (opts.retryStatuses ?? []).includes(status)) {
+		const body = await readErrorBody(raw);
+		const hintMs = parseRetryAfter(header(raw, 'retry-after')) ?? retrySecondsInText(body);
+		return { retry: statusError(errorCtx, status, body), hintMs };
+	}
+	if (!accepted && (opts.uncertainStatuses ?? []).includes(status)) {
+		return { uncertain: statusError(errorCtx, status, await readErrorBody(raw)) };
+	}
+	if (!accepted && status >= 500) {
+		const body = await readErrorBody(raw);
+		if (opts.write) return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`) };
+		return { retry: statusError(errorCtx, status, body) };
+	}
+	if (!accepted && status >= 400) throw statusError(errorCtx, status, await readErrorBody(raw));
+
+	try {
+		return { done: { status, headers: raw.headers, body: (await decode(errorCtx, opts, raw)) as T } };
+	} catch (error) {
+		if (error instanceof ResponseTooLargeError) throw tooLargeError(errorCtx, error.maxBytes);
+		return afterTransportFailure(opts, errorCtx, error, true);
+	}
+}
+
+function afterTransportFailure<T>(
+	opts: ApiRequestOptions,
+	errorCtx: ErrorContext,
+	error: unknown,
+	statusReceived: boolean,
+): Step<T> {
+	const failure = classifyFailure(error);
+	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
+	if (failure.kind === 'aborted' || failure.kind === 'other') throw error;
+	const unreachable = unreachableError(errorCtx, displayUrl(opts.url), failure.code);
+	// Nothing reached the service when the connection was refused, so even a write may be repeated.
+	if (!opts.write || failure.kind === 'unreachable') return { retry: unreachable };
+	const reason = statusReceived
+		? 'the connection dropped while the answer was read'
+		: failure.kind === 'timeout'
+			? 'the request timed out'
+			: 'the connection dropped';
+	return { uncertain: uncertainWriteError(errorCtx, reason) };
+}
+
+/** The one function through which every node talks HTTP: status first, then body; retries by the rules of the spec. */
+export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequestOptions): Promise<ApiResponse<T>> {
+	const errorCtx: ErrorContext = { node: ctx.getNode(), api: opts.api, itemIndex: opts.itemIndex };
+	const problem = insecureUrlProblem(opts.url);
+	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex: opts.itemIndex });
+
+	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+	let waitedMs = 0;
+	for (let attemptNo = 1; ; attemptNo++) {
+		const step = await attempt<T>(ctx, opts, errorCtx);
+		if ('done' in step) return step.done;
+		let failure: Error;
+		let hintMs: number | undefined;
+		if ('uncertain' in step) {
+			if (!opts.reconcile) throw step.uncertain;
+			const applied = await opts.reconcile();
+			if (applied !== undefined) return { status: 200, headers: {}, body: applied as T, reconciled: true };
+			failure = step.uncertain;
+		} else {
+			failure = step.retry;
+			hintMs = step.hintMs;
+		}
+		const delay = backoffDelay(policy, attemptNo, hintMs);
+		if (attemptNo >= policy.maxAttempts || waitedMs + delay > policy.maxTotalWaitMs) throw failure;
+		waitedMs += delay;
+		await sleep(delay);
+	}
+}

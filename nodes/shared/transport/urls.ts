@@ -1,0 +1,38 @@
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+export function isLoopbackHost(hostname: string): boolean {
+	return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+}
+
+/**
+ * Credentials travel in headers and bodies, so a plain-http URL would expose them on the network.
+ * Loopback stays allowed for the local sandbox and for services reached through a local tunnel.
+ */
+export function insecureUrlProblem(url: string): string | undefined {
+	let parsed: URL;
+	try {
+		parsed = new URL(url);
+	} catch {
+		return `"${url}" is not a valid URL. Enter a full URL such as https://api.example.com`;
+	}
+	if (parsed.protocol === 'https:') return undefined;
+	if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return undefined;
+	if (parsed.protocol === 'http:') {
+		return `Refusing plain http for ${parsed.host}: credentials would travel unencrypted. Use an https:// URL (http is only allowed for localhost)`;
+	}
+	return `Unsupported URL scheme "${parsed.protocol}" in ${parsed.host}. Use an https:// URL`;
+}
+
+export function joinUrl(base: string, path: string): string {
+	return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
+}
+
+/** A URL as it may appear in a message: never with a query string or user info. */
+export function displayUrl(url: string): string {
+	try {
+		const parsed = new URL(url);
+		return `${parsed.origin}${parsed.pathname}`;
+	} catch {
+		return '(invalid URL)';
+	}
+}
