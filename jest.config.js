@@ -1,5 +1,5 @@
 const transform = {
-	'^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.test.json' }],
+	'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 };
 
 const project = (name, extra = {}) => ({
