@@ -27,7 +27,10 @@ export interface RunOptions extends ExtraTypes {
 export interface RunResult {
 	run: IRun;
 	runData: IRunData;
-	/** The execution's error when a node failed without Continue On Fail. */
+	/**
+	 * The execution's error when a node failed without Continue On Fail: a plain copy of the error
+	 * (`name`, `message`, `description`, `httpCode`, `node`...), as n8n stores it with the execution.
+	 */
 	error?: ExecutionBaseError;
 	/** Items of a node's output (json, binary metadata, pairedItem, error); [] if the node did not run. */
 	nodeOutput(nodeName: string, outputIndex?: number, runIndex?: number): INodeExecutionData[];

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { Container, InstanceSettingsConfig } from './core-container';
+import { Container, GlobalConfig, InstanceSettingsConfig } from './core-container';
 
 export interface EngineServices {
 	/** Temporary n8n user folder: settings file and binary data store. Removed at process exit. */
@@ -28,6 +28,10 @@ export function engineServices(): Promise<EngineServices> {
 }
 
 async function initialise(): Promise<EngineServices> {
+	// n8n logs every node error (with stack) when Sentry is not set up; tests read errors from the result.
+	// N8N_LOG_LEVEL=debug (or error, ...) brings the logs back.
+	if (!process.env.N8N_LOG_LEVEL) Container.get(GlobalConfig).logging.level = 'silent';
+
 	const userFolder = mkdtempSync(path.join(tmpdir(), 'n8n-engine-test-'));
 	process.once('exit', () => rmSync(userFolder, { recursive: true, force: true }));
 
