@@ -5,7 +5,15 @@
 import { ECHO_USER, type EchoServer, startEchoServer } from './fixtures/echo-server';
 import { echoCredentialTypes } from './fixtures/echo-credentials';
 import { ECHO_TRIGGER_TYPE, ECHO_TYPE, echoNodeTypes } from './fixtures/echo-nodes';
-import { chain, fixtureBytes, type NodeSpec, runPoll, runWorkflow, type WorkflowSpec } from './harness';
+import {
+	chain,
+	fixtureBytes,
+	type NodeSpec,
+	runPoll,
+	runWorkflow,
+	testCredential,
+	type WorkflowSpec,
+} from './harness';
 
 let server: EchoServer;
 beforeAll(async () => (server = await startEchoServer()));
@@ -90,6 +98,29 @@ describe('engine harness', () => {
 				'POST /login',
 				'GET /whoami',
 			]);
+		});
+	});
+
+	describe("credential test (the editor's Test button)", () => {
+		it('passes with the right key and fails with the HTTP status text otherwise', async () => {
+			const ok = await testCredential('echoKeyApi', keyCredentials().echoKeyApi, extraTypes);
+			expect(ok).toEqual({ status: 'OK', message: 'Connection successful!' });
+			const wrong = await testCredential('echoKeyApi', { baseUrl: server.baseUrl, apiKey: 'nope' }, extraTypes);
+			expect(wrong).toEqual({ status: 'Error', message: 'Unauthorized' });
+		});
+
+		it('always runs preAuthentication and saves the new session', async () => {
+			const saved = { ...sessionCredentials().echoSessionApi, sessionToken: 'session-stale' };
+			const loginsBefore = server.logins;
+			expect(await testCredential('echoSessionApi', saved, extraTypes)).toMatchObject({ status: 'OK' });
+			expect(server.logins - loginsBefore).toBe(1);
+			expect(saved.sessionToken).toBe(`session-${server.logins}`);
+		});
+
+		it('applies the rules of the test to the answer', async () => {
+			const suspended = { ...keyCredentials().echoKeyApi, account: 'suspended' };
+			const result = await testCredential('echoKeyApi', suspended, extraTypes);
+			expect(result).toEqual({ status: 'Error', message: 'This account is suspended' });
 		});
 	});
 

@@ -29,6 +29,10 @@ export class CredentialStore {
 	async save(type: string, data: ICredentialDataDecryptedObject): Promise<void> {
 		const credentials = new Credentials({ id: type, name: type }, type);
 		await credentials.setData(data);
-		this.records[type] = await credentials.getData();
+		const saved = await credentials.getData();
+		// Update in place, so a test holding `credentials.someApi` sees what was persisted.
+		const record = (this.records[type] ??= {});
+		for (const key of Object.keys(record)) delete record[key];
+		Object.assign(record, saved);
 	}
 }

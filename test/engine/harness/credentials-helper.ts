@@ -171,8 +171,18 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const original = await (await this.store.get(nodeCredentials, type)).getData();
 		if (raw === true) return original;
+		return this.applyDefaults(additionalData, original, type, mode, executeData, expressionResolveValues);
+	}
 
-		// Property defaults fill what the user left unset (n8n applies overwrites here too).
+	/** Property defaults for what the user left unset, then expressions resolved (n8n also applies overwrites). */
+	applyDefaults(
+		additionalData: IWorkflowExecuteAdditionalData,
+		original: ICredentialDataDecryptedObject,
+		type: string,
+		mode: WorkflowExecuteMode,
+		executeData?: IExecuteData,
+		expressionResolveValues?: ICredentialsExpressionResolveValues,
+	): ICredentialDataDecryptedObject {
 		let data = NodeHelpers.getNodeParameters(
 			this.getCredentialsProperties(type),
 			original as INodeParameters,
