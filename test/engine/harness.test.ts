@@ -5,15 +5,7 @@
 import { ECHO_USER, type EchoServer, startEchoServer } from './fixtures/echo-server';
 import { echoCredentialTypes } from './fixtures/echo-credentials';
 import { ECHO_TRIGGER_TYPE, ECHO_TYPE, echoNodeTypes } from './fixtures/echo-nodes';
-import {
-	chain,
-	fixtureBytes,
-	type NodeSpec,
-	runPoll,
-	runWorkflow,
-	testCredential,
-	type WorkflowSpec,
-} from './harness';
+import { chain, fixtureBytes, type NodeSpec, runPoll, runWorkflow, testCredential, type WorkflowSpec } from './harness';
 
 let server: EchoServer;
 beforeAll(async () => (server = await startEchoServer()));
@@ -34,7 +26,12 @@ const triggerThen = (...nodes: NodeSpec[]): WorkflowSpec => ({
 
 const keyCredentials = () => ({ echoKeyApi: { baseUrl: server.baseUrl, apiKey: ECHO_USER.apiKey } });
 const sessionCredentials = () => ({
-	echoSessionApi: { baseUrl: server.baseUrl, username: ECHO_USER.username, password: ECHO_USER.password, sessionToken: '' },
+	echoSessionApi: {
+		baseUrl: server.baseUrl,
+		username: ECHO_USER.username,
+		password: ECHO_USER.password,
+		sessionToken: '',
+	},
 });
 
 describe('engine harness', () => {
@@ -151,7 +148,11 @@ describe('engine harness', () => {
 		const NOT_FOUND = 'The resource you are requesting could not be found';
 		const threeRequests = (onError: NodeSpec['onError']) =>
 			triggerThen(
-				{ name: 'Paths', type: 'engine-test.jsonItems', parameters: { items: JSON.stringify([{ path: '/whoami' }, { path: '/missing' }, { path: '/whoami' }]) } },
+				{
+					name: 'Paths',
+					type: 'engine-test.jsonItems',
+					parameters: { items: JSON.stringify([{ path: '/whoami' }, { path: '/missing' }, { path: '/whoami' }]) },
+				},
 				echo({ path: '={{ $json.path }}' }, { onError }),
 			);
 
@@ -169,7 +170,10 @@ describe('engine harness', () => {
 		});
 
 		it('continueRegularOutput: an error item paired to the failing input', async () => {
-			const result = await runWorkflow(threeRequests('continueRegularOutput'), { ...extraTypes, credentials: keyCredentials() });
+			const result = await runWorkflow(threeRequests('continueRegularOutput'), {
+				...extraTypes,
+				credentials: keyCredentials(),
+			});
 			expect(result.error).toBeUndefined();
 			const items = result.nodeOutput('Echo');
 			expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
@@ -178,7 +182,10 @@ describe('engine harness', () => {
 		});
 
 		it('continueErrorOutput: the failing item goes to the error output, paired', async () => {
-			const result = await runWorkflow(threeRequests('continueErrorOutput'), { ...extraTypes, credentials: keyCredentials() });
+			const result = await runWorkflow(threeRequests('continueErrorOutput'), {
+				...extraTypes,
+				credentials: keyCredentials(),
+			});
 			expect(result.error).toBeUndefined();
 			expect(result.nodeOutput('Echo', 0).map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
 			const [failed] = result.nodeOutput('Echo', 1);

@@ -147,7 +147,11 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 		return await this.store.get(nodeCredentials, type);
 	}
 
-	async updateCredentials(_nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		await this.store.save(type, data);
 	}
 

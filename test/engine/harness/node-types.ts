@@ -18,9 +18,7 @@ import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
-export const PACKAGE_NAME: string = JSON.parse(
-	readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
-).name;
+export const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
 
 type AnyNodeType = INodeType | IVersionedNodeType;
 
@@ -41,8 +39,7 @@ const isNodeType = (value: unknown): value is AnyNodeType =>
 	typeof (value as AnyNodeType)?.description?.name === 'string';
 
 const isCredentialType = (value: unknown): value is ICredentialType =>
-	typeof (value as ICredentialType)?.name === 'string' &&
-	Array.isArray((value as ICredentialType)?.properties);
+	typeof (value as ICredentialType)?.name === 'string' && Array.isArray((value as ICredentialType)?.properties);
 
 /** The pack's node types, keyed by their full type name. */
 export function loadPackNodeTypes(): Record<string, AnyNodeType> {

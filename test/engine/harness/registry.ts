@@ -26,9 +26,6 @@ export function createRegistry(extra: ExtraTypes = {}) {
 		credentials: loadPackCredentialTypes(),
 	};
 	const nodeTypes = new EngineNodeTypes({ ...base.nodes, ...extra.nodeTypes });
-	const credentialTypes = new EngineCredentialTypes(
-		[...base.credentials, ...(extra.credentialTypes ?? [])],
-		nodeTypes,
-	);
+	const credentialTypes = new EngineCredentialTypes([...base.credentials, ...(extra.credentialTypes ?? [])], nodeTypes);
 	return { nodeTypes, credentialTypes };
 }

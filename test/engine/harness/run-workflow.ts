@@ -50,13 +50,28 @@ export async function runWorkflow(spec: WorkflowSpec, options: RunOptions = {}):
 	const executionId = String(++executionCounter);
 	const nodes = prepareNodes(spec.nodes, nodeTypes, Object.keys(credentialRecords));
 	const settings = { executionOrder: 'v1' as const, ...spec.settings };
-	const workflow = new Workflow({ id: workflowId, name: 'Engine test', nodes, connections: spec.connections, active: false, nodeTypes, settings });
+	const workflow = new Workflow({
+		id: workflowId,
+		name: 'Engine test',
+		nodes,
+		connections: spec.connections,
+		active: false,
+		nodeTypes,
+		settings,
+	});
 
-	const workflowData = { id: workflowId, name: workflow.name, nodes, connections: spec.connections, active: false, settings } as IWorkflowBase;
+	const workflowData = {
+		id: workflowId,
+		name: workflow.name,
+		nodes,
+		connections: spec.connections,
+		active: false,
+		settings,
+	} as IWorkflowBase;
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
 	const additionalData = createAdditionalData({ credentialsHelper, hooks, executionId, workflowId });
 
-	const startNode = options.startNode ? workflow.getNode(options.startNode) ?? undefined : workflow.getStartNode();
+	const startNode = options.startNode ? (workflow.getNode(options.startNode) ?? undefined) : workflow.getStartNode();
 	if (!startNode) throw new Error('The workflow has no trigger to start from (add a Manual Trigger)');
 
 	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });

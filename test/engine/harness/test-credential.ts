@@ -29,8 +29,15 @@ export async function testCredential(
 	await engineServices();
 	const { nodeTypes, credentialTypes } = createRegistry(extra);
 	// `data` is the saved credential: whatever preAuthentication persists is written back into it.
-	const credentialsHelper = new EngineCredentialsHelper(credentialTypes, new CredentialStore({ [credentialType]: data }));
-	const additionalData = createAdditionalData({ credentialsHelper, executionId: 'credential-test', workflowId: 'none' });
+	const credentialsHelper = new EngineCredentialsHelper(
+		credentialTypes,
+		new CredentialStore({ [credentialType]: data }),
+	);
+	const additionalData = createAdditionalData({
+		credentialsHelper,
+		executionId: 'credential-test',
+		workflowId: 'none',
+	});
 	const credentials: ICredentialsDecrypted = { id: credentialType, name: 'test', type: credentialType, data };
 	try {
 		credentials.data = credentialsHelper.applyDefaults(additionalData, data, credentialType, 'internal');
@@ -54,7 +61,9 @@ export async function testCredential(
 			inputs: ['main'],
 			outputs: ['main'],
 			credentials: [{ name: credentialType, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' }],
+			properties: [
+				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' },
+			],
 		},
 	};
 	const node: INode = {
@@ -75,7 +84,18 @@ export async function testCredential(
 	const runExecutionData = createRunExecutionData();
 	const inputData = { main: [[{ json: {} }]] };
 	const executeData = { node, data: {}, source: null };
-	const context = new ExecuteContext(workflow, node, additionalData, 'internal', runExecutionData, 0, [], inputData, executeData, []);
+	const context = new ExecuteContext(
+		workflow,
+		node,
+		additionalData,
+		'internal',
+		runExecutionData,
+		0,
+		[],
+		inputData,
+		executeData,
+		[],
+	);
 
 	let response;
 	try {
@@ -84,7 +104,10 @@ export async function testCredential(
 		return resultOfFailedTest(error as FailedRequest, test);
 	}
 	for (const rule of test.rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && valueAt(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value) {
+		if (
+			rule.type === 'responseSuccessBody' &&
+			valueAt(response?.[0]?.[0]?.json, rule.properties.key) === rule.properties.value
+		) {
 			return { status: 'Error', message: rule.properties.message };
 		}
 	}
@@ -119,7 +142,9 @@ function resultOfFailedTest(error: FailedRequest, test: ICredentialTestRequest):
 function findTestedBy(credentialType: string, types: ReturnType<typeof createRegistry>['nodeTypes']['types']) {
 	for (const type of Object.values(types)) {
 		const nodeType = NodeHelpers.getVersionedNodeType(type);
-		const testedBy = nodeType.description.credentials?.find((credential) => credential.name === credentialType)?.testedBy;
+		const testedBy = nodeType.description.credentials?.find(
+			(credential) => credential.name === credentialType,
+		)?.testedBy;
 		if (typeof testedBy === 'string') return nodeType.methods?.credentialTest?.[testedBy];
 		if (testedBy) return testedBy;
 	}

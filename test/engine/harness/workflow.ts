@@ -17,7 +17,8 @@ import { NodeHelpers } from 'n8n-workflow';
 import type { EngineNodeTypes } from './node-types';
 
 /** A node as tests write it: `id`, `position`, `typeVersion` and `credentials` may be left out. */
-export type NodeSpec = Omit<INode, 'id' | 'position' | 'typeVersion'> & Partial<Pick<INode, 'id' | 'position' | 'typeVersion'>>;
+export type NodeSpec = Omit<INode, 'id' | 'position' | 'typeVersion'> &
+	Partial<Pick<INode, 'id' | 'position' | 'typeVersion'>>;
 
 export interface WorkflowSpec {
 	nodes: NodeSpec[];
