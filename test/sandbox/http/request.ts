@@ -1,0 +1,87 @@
+import type { IncomingHttpHeaders } from 'node:http';
+
+export interface UploadedFile {
+	field: string;
+	filename: string;
+	declaredType: string;
+	tmpPath: string;
+	/** Bytes received, even past the point where writing to disk stopped. */
+	size: number;
+	sha256: string;
+	virus: boolean;
+	/** Writing stopped at the largest file limit; the bytes on disk are incomplete. */
+	overCap: boolean;
+}
+
+/** How a route wants its body: V2/V1 take forms only, the DMS and MCP take JSON, DAV takes raw XML. */
+export type BodyMode = 'form' | 'form-or-json' | 'json' | 'raw';
+
+export type BodyProblem = 'json-not-accepted' | 'bad-json' | 'too-large' | 'truncated' | 'aborted';
+
+export interface SandboxRequest {
+	method: string;
+	rawUrl: string;
+	pathname: string;
+	ip: string;
+	headers: IncomingHttpHeaders;
+	query: URLSearchParams;
+	body: URLSearchParams;
+	/** Body values first, then query values: `fields.get()` prefers the body. */
+	fields: URLSearchParams;
+	cookies: Record<string, string>;
+	files: UploadedFile[];
+	multipart: boolean;
+	json?: unknown;
+	raw?: Buffer;
+	/** Captures of the route's pattern. */
+	params: string[];
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+	const cookies: Record<string, string> = {};
+	for (const part of (header ?? '').split(';')) {
+		const eq = part.indexOf('=');
+		if (eq <= 0) continue;
+		const name = part.slice(0, eq).trim();
+		try {
+			cookies[name] = decodeURIComponent(part.slice(eq + 1).trim());
+		} catch {
+			cookies[name] = part.slice(eq + 1).trim();
+		}
+	}
+	return cookies;
+}
+
+export function newRequest(method: string, rawUrl: string, headers: IncomingHttpHeaders, ip: string): SandboxRequest {
+	const url = new URL(rawUrl, 'http://sandbox.invalid');
+	return {
+		method,
+		rawUrl,
+		pathname: url.pathname,
+		ip,
+		headers,
+		query: url.searchParams,
+		body: new URLSearchParams(),
+		fields: new URLSearchParams(url.searchParams),
+		cookies: parseCookies(headers.cookie),
+		files: [],
+		multipart: false,
+		params: [],
+	};
+}
+
+/** Recomputes `fields` once the body is known. */
+export function mergeFields(req: SandboxRequest): void {
+	const merged = new URLSearchParams(req.body);
+	for (const [name, value] of req.query) merged.append(name, value);
+	req.fields = merged;
+}
+
+export function mediaType(headers: IncomingHttpHeaders): string {
+	return (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+}
+
+/** PHP-ish truthiness of a boolean parameter. */
+export function flag(value: string | null | undefined): boolean {
+	return value != null && !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
+}

@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AccountSeed } from '../accounts.ts';
+import { patchConfig } from '../config.ts';
+import { type FaultRule } from '../faults.ts';
+import { json, empty, sendReply, type Reply } from '../http/reply.ts';
+import type { SandboxRequest } from '../http/request.ts';
+import type { Services } from '../router.ts';
+import type { AccountPatch } from '../store.ts';
+import { stateSummary } from '../state.ts';
+
+export const CONTROL_PREFIX = '/__sandbox/';
+
+type Body = Record<string, unknown>;
+type ControlHandler = (body: Body, services: Services, req: SandboxRequest) => Reply;
+
+function accountView(services: Services, username: string) {
+	return stateSummary(services.store).accounts.find((account) => account.username === username);
+}
+
+/** Test switches, never mixed with API routes: not logged, not subject to faults. */
+function controlTable(reset: () => void): Record<string, ControlHandler> {
+	return {
+		'GET faults': (_b, s) => json({ rules: s.faults.list() }),
+		'POST faults': (body, s) => {
+			// `random` (seeded random faults) is reserved: Faults.setRandom throws until it is implemented.
+			if (body.random !== undefined) s.faults.setRandom(body.random as never);
+			return json({ rules: s.faults.add((body.rules ?? []) as FaultRule[]) });
+		},
+		'DELETE faults': (_b, s) => (s.faults.clear(), json({ rules: [] })),
+		'POST reset': () => (reset(), json({ ok: true })),
+		'POST expire-sessions': (_b, s) => json({ expired: s.sessions.expireAll() }),
+		'GET state': (_b, s) => json(stateSummary(s.store)),
+		'GET requests': (_b, s) => json({ requests: s.requests.list() }),
+		'DELETE requests': (_b, s) => (s.requests.clear(), json({ requests: [] })),
+		'GET config': (_b, s) => json(s.config),
+		'POST config': (body, s) => (patchConfig(s.config, body), json(s.config)),
+		'POST accounts': (body, s) => {
+			const account = s.store.createAccount(body as unknown as AccountSeed);
+			return json(accountView(s, account.username));
+		},
+		'PATCH accounts': (body, s) => {
+			const { user, ...patch } = body as { user: string } & AccountPatch;
+			const account = s.store.updateAccount(user, patch);
+			return json(accountView(s, account.username));
+		},
+		/** Stands for opening the e-mailed 2FA link from `ip` (default: the caller's address). */
+		'POST confirm-2fa': (body, s, req) => {
+			const account = s.store.accountByLogin(String(body.user ?? ''));
+			if (!account) throw new Error('no such account');
+			account.confirmedIps.add(String(body.ip ?? req.ip));
+			return json({ confirmedIps: [...account.confirmedIps] });
+		},
+	};
+}
+
+async function readJson(incoming: IncomingMessage): Promise<Body> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of incoming) chunks.push(chunk as Buffer);
+	const raw = Buffer.concat(chunks).toString('utf8').trim();
+	return raw ? (JSON.parse(raw) as Body) : {};
+}
+
+export function controlHandler(services: Services, reset: () => void) {
+	const table = controlTable(reset);
+	return async (incoming: IncomingMessage, res: ServerResponse, req: SandboxRequest): Promise<void> => {
+		const name = req.pathname.slice(CONTROL_PREFIX.length).replace(/\/$/, '');
+		const handler = table[`${req.method} ${name}`];
+		let reply: Reply;
+		if (!handler) {
+			incoming.resume();
+			reply = empty(404);
+		} else {
+			try {
+				reply = handler(await readJson(incoming), services, req);
+			} catch (error) {
+				reply = json({ error: (error as Error).message }, 400);
+			}
+		}
+		await sendReply(res, reply);
+	};
+}

@@ -1,0 +1,41 @@
+import { callerOf } from '../auth.ts';
+import { empty, type Reply } from '../http/reply.ts';
+import type { SandboxRequest } from '../http/request.ts';
+import type { Ctx, Route } from '../router.ts';
+import type { Account } from '../types.ts';
+import { v2FileActions } from './v2-files.ts';
+import { v2FolderActions } from './v2-folders.ts';
+import { v2UploadActions } from './v2-upload.ts';
+
+export interface V2Action {
+	/** `optional`: upload_file (an upload key replaces credentials) and download_file (LINK files). */
+	auth: 'required' | 'optional';
+	handle: (req: SandboxRequest, ctx: Ctx, caller: Account | undefined) => Reply | Promise<Reply>;
+}
+
+/** Later issues add e-signature and encryption actions by spreading more tables in here. */
+const ACTIONS: Record<string, V2Action> = { ...v2FolderActions, ...v2FileActions, ...v2UploadActions };
+
+function actionName(req: SandboxRequest): string | null {
+	return req.params[0] || req.fields.get('action') || null;
+}
+
+export const v2Routes: Route[] = [
+	{
+		api: 'v2',
+		methods: '*',
+		path: /^\/api_v2(?:\/([A-Za-z0-9_]*))?\/?$/,
+		body: 'form',
+		action: actionName,
+		handle(req, ctx) {
+			if (req.method !== 'POST') return empty(405);
+			const name = actionName(req) ?? '';
+			if (!Object.hasOwn(ACTIONS, name)) return empty(400);
+			const action = ACTIONS[name];
+			const { auth } = ctx;
+			if (auth.kind === 'failed' || auth.kind === 'twofa') return empty(401);
+			if (action.auth === 'required' && auth.kind !== 'ok') return empty(401);
+			return action.handle(req, ctx, callerOf(auth));
+		},
+	},
+];
