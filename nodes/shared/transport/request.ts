@@ -88,8 +88,8 @@ const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const ERROR_BODY_BYTES = 64 * 1024;
 
 async function buildBody(opts: ApiRequestOptions, headers: Record<string, string>): Promise<IHttpRequestOptions['body']> {
-	if (opts.form) return toUrlEncoded(opts.form);
 	if (opts.multipart) return await opts.multipart();
+	if (opts.form) return toUrlEncoded(opts.form);
 	if (opts.json !== undefined) {
 		headers['content-type'] ??= 'application/json';
 		return JSON.stringify(opts.json);
