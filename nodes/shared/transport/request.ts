@@ -92,7 +92,8 @@ async function buildBody(opts: ApiRequestOptions, headers: Record<string, string
 	if (opts.form) return toUrlEncoded(opts.form);
 	if (opts.json !== undefined) {
 		headers['content-type'] ??= 'application/json';
-		return JSON.stringify(opts.json);
+		// Left as an object so a token credential can add its body fields; n8n serialises it.
+		return opts.json as IHttpRequestOptions['body'];
 	}
 	return opts.body;
 }
