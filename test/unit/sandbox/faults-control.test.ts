@@ -1,0 +1,135 @@
+import { type Sandbox } from '../../sandbox/server.ts';
+import { boot, control, createFolder, DEMO_TOKEN, expectEmpty, v2 } from './helpers.ts';
+
+let sandbox: Sandbox;
+beforeAll(async () => (sandbox = await boot()));
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.reset());
+
+const folderNames = () =>
+	sandbox.store.subfolders(sandbox.store.accountByLogin('demo')!.rootFolderId).map((folder) => folder.name);
+
+async function addRules(rules: unknown[]) {
+	const response = await control(sandbox, 'POST', 'faults', { rules });
+	expect(response.status).toBe(200);
+}
+
+describe('fault injection', () => {
+	it.each(['429', '500', '503'])('answers %s once, then normally, without applying the request', async (fault) => {
+		await addRules([{ match: { path: 'create_folder' }, fault, times: 1 }]);
+		const failed = await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'first' });
+		await expectEmpty(failed, Number(fault));
+		expect(failed.headers.get('retry-after')).toBeNull();
+		expect((await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'second' })).status).toBe(200);
+		expect(folderNames()).toEqual(['second']);
+	});
+
+	it('sends Retry-After on 429 only when asked', async () => {
+		await addRules([{ match: { path: 'get_folder_info' }, fault: '429', retryAfter: 3 }]);
+		const response = await v2(sandbox, 'get_folder_info', DEMO_TOKEN);
+		expect(response.status).toBe(429);
+		expect(response.headers.get('retry-after')).toBe('3');
+		// No `times`: the rule stays until cleared.
+		expect((await v2(sandbox, 'get_folder_info', DEMO_TOKEN)).status).toBe(429);
+		await control(sandbox, 'DELETE', 'faults');
+		expect((await v2(sandbox, 'get_folder_info', DEMO_TOKEN)).status).toBe(400);
+	});
+
+	it('drop-before destroys the connection without applying the write', async () => {
+		await addRules([{ match: { path: 'create_folder' }, fault: 'drop-before', times: 1 }]);
+		await expect(v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'lost' })).rejects.toThrow();
+		expect(folderNames()).toEqual([]);
+	});
+
+	it('drop-after applies the write, then destroys the connection', async () => {
+		sandbox.faults.add({ match: { path: 'create_folder' }, fault: 'drop-after', times: 1 });
+		await expect(v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'uncertain' })).rejects.toThrow();
+		expect(folderNames()).toEqual(['uncertain']);
+		const log = sandbox.requests.list().at(-1)!;
+		expect(log).toMatchObject({ action: 'create_folder', fault: 'drop-after', outcome: 'dropped', status: 200 });
+	});
+
+	it('slow waits, then answers normally', async () => {
+		sandbox.faults.add({ match: { path: 'create_folder' }, fault: 'slow', delayMs: 300, times: 1 });
+		const started = Date.now();
+		expect((await v2(sandbox, 'create_folder', DEMO_TOKEN)).status).toBe(200);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+	});
+
+	it('matches the action given as a field, the method, and path substrings', async () => {
+		sandbox.faults.add([
+			{ match: { path: 'create_folder', method: 'GET' }, fault: '500' },
+			{ match: { path: '/api/' }, fault: '503' },
+		]);
+		expect((await v2(sandbox, 'create_folder', DEMO_TOKEN)).status).toBe(200);
+		expect((await fetch(`${sandbox.baseUrl}/api/upload_list.php`)).status).toBe(503);
+		sandbox.faults.clear();
+		sandbox.faults.add({ match: { path: 'create_folder' }, fault: '500', times: 1 });
+		const viaField = await fetch(`${sandbox.baseUrl}/api_v2/`, {
+			method: 'POST',
+			body: new URLSearchParams({ ...DEMO_TOKEN, action: 'create_folder' }),
+		});
+		expect(viaField.status).toBe(500);
+	});
+
+	it('rejects malformed rules with 400', async () => {
+		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'explode' }] })).status).toBe(400);
+		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow' }] })).status).toBe(400);
+		expect((await control(sandbox, 'POST', 'faults', { random: { rate: 0.1, seed: 1, kinds: ['500'] } })).status).toBe(400);
+		expect(sandbox.faults.list()).toEqual([]);
+	});
+});
+
+describe('control API', () => {
+	it('reports state per account and resets to the seeded accounts', async () => {
+		const folder = await createFolder(sandbox, { folder_name: 'Kept', access_type: 'LINK' });
+		const state = await (await control(sandbox, 'GET', 'state')).json();
+		const demo = state.accounts.find((account: any) => account.username === 'demo');
+		expect(demo.folders).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ hash: folder.folder_hash, name: 'Kept', path: '/Kept', accessType: 'LINK', deleted: false }),
+			]),
+		);
+		await control(sandbox, 'POST', 'reset');
+		const after = await (await control(sandbox, 'GET', 'state')).json();
+		expect(after.accounts.map((account: any) => account.username)).toEqual(['demo', 'free', 'twofa']);
+		expect(after.accounts[0].folders).toHaveLength(1);
+	});
+
+	it('logs requests without secrets and flags credentials sent in the URL', async () => {
+		await v2(sandbox, 'create_folder', DEMO_TOKEN);
+		await fetch(`${sandbox.baseUrl}/api_v2/create_folder?user=demo&pass=demo-password`, { method: 'POST' });
+		const { requests } = await (await control(sandbox, 'GET', 'requests')).json();
+		expect(requests).toHaveLength(2);
+		expect(requests[0]).toMatchObject({
+			method: 'POST',
+			path: '/api_v2/create_folder',
+			api: 'v2',
+			action: 'create_folder',
+			authMethod: 'token:ok',
+			status: 200,
+			credentialsInUrl: [],
+			fields: ['user', 'user_access_token'],
+		});
+		expect(requests[1]).toMatchObject({ url: '/api_v2/create_folder?user=demo&pass=***', credentialsInUrl: ['pass'] });
+		expect(JSON.stringify(requests)).not.toMatch(/demo-password|demo-token/);
+		await control(sandbox, 'DELETE', 'requests');
+		expect((await (await control(sandbox, 'GET', 'requests')).json()).requests).toEqual([]);
+	});
+
+	it('creates and updates accounts at runtime', async () => {
+		const created = await control(sandbox, 'POST', 'accounts', {
+			username: 'carol',
+			email: 'carol@example.com',
+			password: 'carol-password',
+			token: 'carol-token',
+			plan: 'PRO',
+		});
+		expect(created.status).toBe(200);
+		expect((await v2(sandbox, 'create_folder', { user: 'carol', user_access_token: 'carol-token' })).status).toBe(200);
+		await control(sandbox, 'PATCH', 'accounts', { user: 'carol', fileSizeLimit: 10 });
+		expect(sandbox.store.accountByLogin('carol')!.fileSizeLimit).toBe(10);
+		expect((await control(sandbox, 'POST', 'accounts', { username: 'carol', email: 'x@y', plan: 'PRO' })).status).toBe(400);
+		expect((await control(sandbox, 'GET', 'nothing-here')).status).toBe(404);
+	});
+});
