@@ -8,6 +8,12 @@ import type { Store } from '../store.ts';
 import type { Folder } from '../types.ts';
 import type { V1Script } from './v1.ts';
 
+/**
+ * Scripts documented as GET also take POST: the authenticator prefers credentials in a POST body
+ * ("GET discouraged"), and a client should never need to put them in a URL.
+ */
+const GET_SCRIPT = ['GET', 'POST'];
+
 const MB = 1024 * 1024;
 const mb = (bytes: number) => Math.round((bytes / MB) * 100) / 100;
 
@@ -60,7 +66,7 @@ function tree(store: Store, folder: Folder): TreeNode {
 export const v1Scripts: Record<string, V1Script> = {
 	/** Anonymous callers are rate-limited per IP and delayed; authenticated ones are neither. */
 	get_file_list_for_upload: {
-		methods: ['GET'],
+		methods: GET_SCRIPT,
 		auth: 'optional',
 		async handle(req, { store, config, limiters }, caller) {
 			if (!caller) {
@@ -103,7 +109,7 @@ export const v1Scripts: Record<string, V1Script> = {
 
 	/** Authorized by the folder's DeleteKey (edit key) or by the owner's credentials. */
 	get_upload_tree: {
-		methods: ['GET'],
+		methods: GET_SCRIPT,
 		auth: 'optional',
 		handle(req, { store }, caller) {
 			const folder = store.folder(req.fields.get('Hash'));
@@ -116,7 +122,7 @@ export const v1Scripts: Record<string, V1Script> = {
 	},
 
 	upload_list: {
-		methods: ['GET'],
+		methods: GET_SCRIPT,
 		auth: 'required',
 		handle(_req, { store }, caller) {
 			const root = store.rootOf(caller!);
@@ -135,7 +141,7 @@ export const v1Scripts: Record<string, V1Script> = {
 	},
 
 	get_storage_data: {
-		methods: ['GET'],
+		methods: GET_SCRIPT,
 		auth: 'required',
 		handle(_req, { store }, caller) {
 			const used = usedBytes(store, caller!);

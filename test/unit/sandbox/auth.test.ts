@@ -1,5 +1,5 @@
 import { DEMO_ACCOUNT, TWOFA_ACCOUNT, type Sandbox } from '../../sandbox/server.ts';
-import { boot, control, DEMO_TOKEN, expectEmpty, upload, v2 } from './helpers.ts';
+import { boot, control, DEMO_TOKEN, expectEmpty, upload, v2, readJson } from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await boot()));
@@ -7,7 +7,9 @@ afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
 const PASSWORD = { user: DEMO_ACCOUNT.email, pass: DEMO_ACCOUNT.password };
-const basic = (user: string, pass: string) => ({ Authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` });
+const basic = (user: string, pass: string) => ({
+	Authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
+});
 
 async function authenticate(fields: Record<string, string>, headers: Record<string, string> = {}) {
 	const response = await fetch(`${sandbox.baseUrl}/api/authenticate_user.php`, {
@@ -15,7 +17,7 @@ async function authenticate(fields: Record<string, string>, headers: Record<stri
 		body: new URLSearchParams(fields),
 		headers,
 	});
-	return { response, body: (await response.json()) as Record<string, any> };
+	return { response, body: (await readJson(response)) as Record<string, any> };
 }
 
 describe('central authenticator on V2', () => {
@@ -51,7 +53,7 @@ describe('central authenticator on V2', () => {
 	});
 
 	it('reads credentials from a multipart body even after the file part', async () => {
-		const folder = await (await v2(sandbox, 'create_folder', DEMO_TOKEN)).json();
+		const folder = await readJson(v2(sandbox, 'create_folder', DEMO_TOKEN));
 		const response = await upload(sandbox, 'a.txt', 'hello', { folder_hash: folder.folder_hash }, PASSWORD);
 		expect(response.status).toBe(200);
 	});
@@ -70,7 +72,7 @@ describe('central authenticator on V2', () => {
 			method: 'POST',
 			body: new URLSearchParams({ ...DEMO_TOKEN, action: 'create_folder', folder_name: 'f' }),
 		});
-		expect(await viaField.json()).toMatchObject({ folder_name: 'f' });
+		expect(await readJson(viaField)).toMatchObject({ folder_name: 'f' });
 		await expectEmpty(await fetch(`${sandbox.baseUrl}/api_v2/create_folder`), 405);
 		await expectEmpty(await v2(sandbox, 'no_such_action', DEMO_TOKEN), 400);
 	});
@@ -78,7 +80,7 @@ describe('central authenticator on V2', () => {
 	it('expires sessions on demand', async () => {
 		const { body } = await authenticate(PASSWORD);
 		expect((await v2(sandbox, 'create_folder', { PHPSESSID: body.SessionID })).status).toBe(200);
-		const expired = await (await control(sandbox, 'POST', 'expire-sessions')).json();
+		const expired = await readJson(control(sandbox, 'POST', 'expire-sessions'));
 		expect(expired.expired).toBeGreaterThanOrEqual(1);
 		await expectEmpty(await v2(sandbox, 'create_folder', { PHPSESSID: body.SessionID }), 401);
 	});
@@ -87,7 +89,7 @@ describe('central authenticator on V2', () => {
 		let now = Date.now();
 		const timed = await boot({ now: () => now, config: { sessionTtlMs: 1000 } });
 		try {
-			const sid = (await (await fetch(`${timed.baseUrl}/api/authenticate_user.php?user=demo&pass=demo-password`)).json())
+			const sid = (await readJson(fetch(`${timed.baseUrl}/api/authenticate_user.php?user=demo&pass=demo-password`)))
 				.SessionID;
 			now += 999;
 			expect((await v2(timed, 'create_folder', { PHPSESSID: sid })).status).toBe(200);

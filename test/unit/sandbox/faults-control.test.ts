@@ -1,5 +1,5 @@
 import { type Sandbox } from '../../sandbox/server.ts';
-import { boot, control, createFolder, DEMO_TOKEN, expectEmpty, v2 } from './helpers.ts';
+import { boot, control, createFolder, DEMO_TOKEN, expectEmpty, v2, readJson } from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await boot()));
@@ -75,7 +75,9 @@ describe('fault injection', () => {
 	it('rejects malformed rules with 400', async () => {
 		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'explode' }] })).status).toBe(400);
 		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow' }] })).status).toBe(400);
-		expect((await control(sandbox, 'POST', 'faults', { random: { rate: 0.1, seed: 1, kinds: ['500'] } })).status).toBe(400);
+		expect((await control(sandbox, 'POST', 'faults', { random: { rate: 0.1, seed: 1, kinds: ['500'] } })).status).toBe(
+			400,
+		);
 		expect(sandbox.faults.list()).toEqual([]);
 	});
 });
@@ -83,15 +85,21 @@ describe('fault injection', () => {
 describe('control API', () => {
 	it('reports state per account and resets to the seeded accounts', async () => {
 		const folder = await createFolder(sandbox, { folder_name: 'Kept', access_type: 'LINK' });
-		const state = await (await control(sandbox, 'GET', 'state')).json();
+		const state = await readJson(control(sandbox, 'GET', 'state'));
 		const demo = state.accounts.find((account: any) => account.username === 'demo');
 		expect(demo.folders).toEqual(
 			expect.arrayContaining([
-				expect.objectContaining({ hash: folder.folder_hash, name: 'Kept', path: '/Kept', accessType: 'LINK', deleted: false }),
+				expect.objectContaining({
+					hash: folder.folder_hash,
+					name: 'Kept',
+					path: '/Kept',
+					accessType: 'LINK',
+					deleted: false,
+				}),
 			]),
 		);
 		await control(sandbox, 'POST', 'reset');
-		const after = await (await control(sandbox, 'GET', 'state')).json();
+		const after = await readJson(control(sandbox, 'GET', 'state'));
 		expect(after.accounts.map((account: any) => account.username)).toEqual(['demo', 'free', 'twofa']);
 		expect(after.accounts[0].folders).toHaveLength(1);
 	});
@@ -99,7 +107,7 @@ describe('control API', () => {
 	it('logs requests without secrets and flags credentials sent in the URL', async () => {
 		await v2(sandbox, 'create_folder', DEMO_TOKEN);
 		await fetch(`${sandbox.baseUrl}/api_v2/create_folder?user=demo&pass=demo-password`, { method: 'POST' });
-		const { requests } = await (await control(sandbox, 'GET', 'requests')).json();
+		const { requests } = await readJson(control(sandbox, 'GET', 'requests'));
 		expect(requests).toHaveLength(2);
 		expect(requests[0]).toMatchObject({
 			method: 'POST',
@@ -114,7 +122,7 @@ describe('control API', () => {
 		expect(requests[1]).toMatchObject({ url: '/api_v2/create_folder?user=demo&pass=***', credentialsInUrl: ['pass'] });
 		expect(JSON.stringify(requests)).not.toMatch(/demo-password|demo-token/);
 		await control(sandbox, 'DELETE', 'requests');
-		expect((await (await control(sandbox, 'GET', 'requests')).json()).requests).toEqual([]);
+		expect((await readJson(control(sandbox, 'GET', 'requests'))).requests).toEqual([]);
 	});
 
 	it('creates and updates accounts at runtime', async () => {
@@ -129,7 +137,9 @@ describe('control API', () => {
 		expect((await v2(sandbox, 'create_folder', { user: 'carol', user_access_token: 'carol-token' })).status).toBe(200);
 		await control(sandbox, 'PATCH', 'accounts', { user: 'carol', fileSizeLimit: 10 });
 		expect(sandbox.store.accountByLogin('carol')!.fileSizeLimit).toBe(10);
-		expect((await control(sandbox, 'POST', 'accounts', { username: 'carol', email: 'x@y', plan: 'PRO' })).status).toBe(400);
+		expect((await control(sandbox, 'POST', 'accounts', { username: 'carol', email: 'x@y', plan: 'PRO' })).status).toBe(
+			400,
+		);
 		expect((await control(sandbox, 'GET', 'nothing-here')).status).toBe(404);
 	});
 });

@@ -1,5 +1,5 @@
 import { DEMO_ACCOUNT, type Sandbox } from '../../sandbox/server.ts';
-import { boot, createFolder, DEMO_TOKEN, expectEmpty, FREE_TOKEN, uploadOk, v2, v2json } from './helpers.ts';
+import { boot, createFolder, DEMO_TOKEN, expectEmpty, FREE_TOKEN, uploadOk, v2, v2json, readJson } from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await boot()));
@@ -36,7 +36,9 @@ const FILE_FIELDS = [
 
 describe('create_folder', () => {
 	it('returns hash and 32-hex keys; hashes vary in length', async () => {
-		const created = await Promise.all(Array.from({ length: 25 }, (_, i) => createFolder(sandbox, { folder_name: `f${i}` })));
+		const created = await Promise.all(
+			Array.from({ length: 25 }, (_, i) => createFolder(sandbox, { folder_name: `f${i}` })),
+		);
 		for (const folder of created) {
 			expect(folder.folder_edit_key).toMatch(/^[0-9a-f]{32}$/);
 			expect(folder.folder_upload_key).toMatch(/^[0-9a-f]{32}$/);
@@ -52,17 +54,24 @@ describe('create_folder', () => {
 
 	it('suffixes duplicate names (case-insensitively), per parent', async () => {
 		const names = [];
-		for (const name of ['Reports', 'Reports', 'reports', 'Reports']) names.push((await createFolder(sandbox, { folder_name: name })).folder_name);
+		for (const name of ['Reports', 'Reports', 'reports', 'Reports'])
+			names.push((await createFolder(sandbox, { folder_name: name })).folder_name);
 		expect(names).toEqual(['Reports', 'Reports (1)', 'reports (2)', 'Reports (3)']);
 		const parent = await createFolder(sandbox, { folder_name: 'Parent' });
-		expect((await createFolder(sandbox, { folder_name: 'Reports', parent_folder_hash: parent.folder_hash })).folder_name).toBe('Reports');
+		expect(
+			(await createFolder(sandbox, { folder_name: 'Reports', parent_folder_hash: parent.folder_hash })).folder_name,
+		).toBe('Reports');
 	});
 
 	it('accepts LINK and PRIVATE, refuses other access types with 400', async () => {
 		const link = await createFolder(sandbox, { access_type: 'LINK' });
-		expect((await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: link.folder_hash })).access_type).toBe('LINK');
+		expect(
+			(await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: link.folder_hash })).access_type,
+		).toBe('LINK');
 		const plain = await createFolder(sandbox);
-		expect((await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: plain.folder_hash })).access_type).toBe('PRIVATE');
+		expect(
+			(await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: plain.folder_hash })).access_type,
+		).toBe('PRIVATE');
 		for (const access_type of ['PUBLIC', 'PASSWORD', 'link', 'OPEN']) {
 			await expectEmpty(await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, access_type }), 400);
 		}
@@ -71,7 +80,10 @@ describe('create_folder', () => {
 	it("answers 405 for a missing or another account's parent", async () => {
 		await expectEmpty(await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, parent_folder_hash: 'nope' }), 405);
 		const theirs = await createFolder(sandbox, {}, FREE_TOKEN);
-		await expectEmpty(await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, parent_folder_hash: theirs.folder_hash }), 405);
+		await expectEmpty(
+			await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, parent_folder_hash: theirs.folder_hash }),
+			405,
+		);
 	});
 });
 
@@ -98,10 +110,25 @@ describe('info, content, rename, move, delete', () => {
 		});
 		expect(Number.isInteger(info.timestamp_uploaded)).toBe(true);
 
-		const content = await v2json<any[]>(sandbox, 'get_folder_content', { ...DEMO_TOKEN, folder_hash: folder.folder_hash });
+		const content = await v2json<any[]>(sandbox, 'get_folder_content', {
+			...DEMO_TOKEN,
+			folder_hash: folder.folder_hash,
+		});
 		expect(content).toEqual([
-			expect.objectContaining({ type: 'folder', hash: sub.folder_hash, name: 'Sub', size: 3, add_files_key: sub.folder_upload_key }),
-			expect.objectContaining({ type: 'file', hash: file.file_hash, name: 'a.txt', size: 5, delete_key: file.file_delete_key }),
+			expect.objectContaining({
+				type: 'folder',
+				hash: sub.folder_hash,
+				name: 'Sub',
+				size: 3,
+				add_files_key: sub.folder_upload_key,
+			}),
+			expect.objectContaining({
+				type: 'file',
+				hash: file.file_hash,
+				name: 'a.txt',
+				size: 5,
+				delete_key: file.file_delete_key,
+			}),
 		]);
 		expect(content[0].access_rights).toBeUndefined();
 		const withRights = await v2json<any[]>(sandbox, 'get_folder_content', {
@@ -109,20 +136,46 @@ describe('info, content, rename, move, delete', () => {
 			folder_hash: folder.folder_hash,
 			get_access_rights: '1',
 		});
-		expect(Object.keys(withRights[0].access_rights).sort()).toEqual(['allow_add', 'allow_delete', 'allow_download', 'allow_edit', 'allow_view']);
-		expect(Object.keys(withRights[1].access_rights).sort()).toEqual(['allow_delete', 'allow_download', 'allow_edit', 'allow_view']);
+		expect(Object.keys(withRights[0].access_rights).sort()).toEqual([
+			'allow_add',
+			'allow_delete',
+			'allow_download',
+			'allow_edit',
+			'allow_view',
+		]);
+		expect(Object.keys(withRights[1].access_rights).sort()).toEqual([
+			'allow_delete',
+			'allow_download',
+			'allow_edit',
+			'allow_view',
+		]);
 
 		const fileInfo = await v2json(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: file.file_hash });
 		expect(Object.keys(fileInfo).sort()).toEqual([...FILE_FIELDS].sort());
-		expect(fileInfo).toMatchObject({ name: 'a.txt', size: 5, access_type: 'LINK', parent_folder_hash: folder.folder_hash });
+		expect(fileInfo).toMatchObject({
+			name: 'a.txt',
+			size: 5,
+			access_type: 'LINK',
+			parent_folder_hash: folder.folder_hash,
+		});
 	});
 
 	it('shows another account a LINK folder without keys and hides PRIVATE ones (403)', async () => {
 		const link = await createFolder(sandbox, { access_type: 'LINK' });
 		const hidden = await createFolder(sandbox, { access_type: 'PRIVATE' });
-		const info = await v2json(sandbox, 'get_folder_info', { ...FREE_TOKEN, folder_hash: link.folder_hash, get_access_rights: 'true' });
+		const info = await v2json(sandbox, 'get_folder_info', {
+			...FREE_TOKEN,
+			folder_hash: link.folder_hash,
+			get_access_rights: 'true',
+		});
 		expect(info).toMatchObject({ delete_key: null, add_files_key: null, parent_folder_hash: null });
-		expect(info.access_rights).toEqual({ allow_view: true, allow_download: true, allow_add: false, allow_delete: false, allow_edit: false });
+		expect(info.access_rights).toEqual({
+			allow_view: true,
+			allow_download: true,
+			allow_add: false,
+			allow_delete: false,
+			allow_edit: false,
+		});
 		await expectEmpty(await v2(sandbox, 'get_folder_info', { ...FREE_TOKEN, folder_hash: hidden.folder_hash }), 403);
 		await expectEmpty(await v2(sandbox, 'get_folder_content', { ...FREE_TOKEN, folder_hash: hidden.folder_hash }), 403);
 		await expectEmpty(await v2(sandbox, 'delete_folder', { ...FREE_TOKEN, folder_hash: link.folder_hash }), 403);
@@ -131,22 +184,32 @@ describe('info, content, rename, move, delete', () => {
 	it('renames with unique names and refuses ROOT', async () => {
 		const folder = await createFolder(sandbox, { folder_name: 'A' });
 		await createFolder(sandbox, { folder_name: 'B' });
-		expect(await v2json(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: folder.folder_hash, name: 'B' })).toEqual({
+		expect(
+			await v2json(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: folder.folder_hash, name: 'B' }),
+		).toEqual({
 			folder_hash: folder.folder_hash,
 			folder_name: 'B (1)',
 		});
 		const both = { ...DEMO_TOKEN, folder_hash: folder.folder_hash, folder_name: 'C', name: 'D' };
 		expect((await v2json(sandbox, 'rename_folder', both)).folder_name).toBe('C');
-		await expectEmpty(await v2(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: DEMO_ACCOUNT.rootHash, folder_name: 'X' }), 405);
+		await expectEmpty(
+			await v2(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: DEMO_ACCOUNT.rootHash, folder_name: 'X' }),
+			405,
+		);
 		await expectEmpty(await v2(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: folder.folder_hash }), 400);
 
 		const one = await uploadOk(sandbox, folder.folder_hash, 'one.txt', '1');
 		await uploadOk(sandbox, folder.folder_hash, 'two.txt', '2');
-		expect(await v2json(sandbox, 'rename_file', { ...DEMO_TOKEN, file_hash: one.file_hash, file_name: 'two.txt' })).toEqual({
+		expect(
+			await v2json(sandbox, 'rename_file', { ...DEMO_TOKEN, file_hash: one.file_hash, file_name: 'two.txt' }),
+		).toEqual({
 			file_hash: one.file_hash,
 			file_name: 'two (1).txt',
 		});
-		await expectEmpty(await v2(sandbox, 'rename_file', { ...FREE_TOKEN, file_hash: one.file_hash, file_name: 'x' }), 405);
+		await expectEmpty(
+			await v2(sandbox, 'rename_file', { ...FREE_TOKEN, file_hash: one.file_hash, file_name: 'x' }),
+			405,
+		);
 	});
 
 	it('moves files within the account only', async () => {
@@ -154,7 +217,10 @@ describe('info, content, rename, move, delete', () => {
 		const to = await createFolder(sandbox);
 		const file = await uploadOk(sandbox, from.folder_hash, 'm.txt', 'move me');
 		await uploadOk(sandbox, to.folder_hash, 'm.txt', 'already here');
-		await expectEmpty(await v2(sandbox, 'move_file', { ...DEMO_TOKEN, file_hash: file.file_hash, folder_hash: to.folder_hash }), 200);
+		await expectEmpty(
+			await v2(sandbox, 'move_file', { ...DEMO_TOKEN, file_hash: file.file_hash, folder_hash: to.folder_hash }),
+			200,
+		);
 		const info = await v2json(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: file.file_hash });
 		expect(info).toMatchObject({ parent_folder_hash: to.folder_hash, name: 'm (1).txt' });
 		const theirs = await createFolder(sandbox, {}, FREE_TOKEN);
@@ -173,7 +239,7 @@ describe('info, content, rename, move, delete', () => {
 		await expectEmpty(await v2(sandbox, 'delete_file', { ...FREE_TOKEN, file_hash: file.file_hash }), 403);
 
 		const deleted = await v2(sandbox, 'delete_folder', { ...DEMO_TOKEN, folder_hash: folder.folder_hash });
-		expect(await deleted.json()).toEqual({ status: 'ok' });
+		expect(await readJson(deleted)).toEqual({ status: 'ok' });
 		for (const [action, field, hash] of [
 			['get_folder_info', 'folder_hash', sub.folder_hash],
 			['get_folder_content', 'folder_hash', folder.folder_hash],

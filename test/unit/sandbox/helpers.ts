@@ -19,10 +19,14 @@ export function v2(sandbox: Sandbox, action: string, fields: Fields, headers: Re
 	return fetch(`${sandbox.baseUrl}/api_v2/${action}`, { method: 'POST', body: new URLSearchParams(fields), headers });
 }
 
-export async function v2json<T = Record<string, unknown>>(sandbox: Sandbox, action: string, fields: Fields): Promise<T> {
+export async function v2json<T = Record<string, unknown>>(
+	sandbox: Sandbox,
+	action: string,
+	fields: Fields,
+): Promise<T> {
 	const response = await v2(sandbox, action, fields);
 	if (response.status !== 200) throw new Error(`${action} answered ${response.status}`);
-	return (await response.json()) as T;
+	return (await readJson(response)) as T;
 }
 
 export interface CreatedFolder {
@@ -46,7 +50,10 @@ export function upload(
 ): Promise<Response> {
 	const form = new FormData();
 	for (const [key, value] of Object.entries(before)) form.append(key, value);
-	const blob = content instanceof Blob ? content : new Blob([content as BlobPart]);
+	const blob =
+		content instanceof Blob
+			? content
+			: new Blob([typeof content === 'string' ? content : (content as Uint8Array<ArrayBuffer>)]);
 	form.append('file', blob, name);
 	for (const [key, value] of Object.entries(after)) form.append(key, value);
 	return fetch(`${sandbox.baseUrl}/api_v2/upload_file`, { method: 'POST', body: form });
@@ -55,7 +62,7 @@ export function upload(
 export async function uploadOk(sandbox: Sandbox, folderHash: string, name: string, content: string, auth = DEMO_TOKEN) {
 	const response = await upload(sandbox, name, content, { ...auth, folder_hash: folderHash });
 	if (response.status !== 200) throw new Error(`upload answered ${response.status}`);
-	return (await response.json()) as {
+	return (await readJson(response)) as {
 		file_hash: string;
 		file_delete_key: string;
 		file_name: string;
@@ -76,4 +83,10 @@ export function control(sandbox: Sandbox, method: string, name: string, body?: u
 		body: body === undefined ? undefined : JSON.stringify(body),
 		headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
 	});
+}
+
+/** `Response.json()` is typed `unknown`; tests inspect loosely. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function readJson(response: Response | Promise<Response>): Promise<any> {
+	return (await response).json();
 }

@@ -2,7 +2,18 @@ import { createHash } from 'node:crypto';
 import net from 'node:net';
 import { DEMO_ACCOUNT, type Sandbox } from '../../sandbox/server.ts';
 import { EICAR } from '../../sandbox/http/upload-sink.ts';
-import { boot, control, createFolder, DEMO_TOKEN, expectEmpty, FREE_TOKEN, upload, uploadOk, v2 } from './helpers.ts';
+import {
+	boot,
+	control,
+	createFolder,
+	DEMO_TOKEN,
+	expectEmpty,
+	FREE_TOKEN,
+	upload,
+	uploadOk,
+	v2,
+	readJson,
+} from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await boot()));
@@ -39,17 +50,32 @@ describe('upload_file', () => {
 			watermark_text: '© demo',
 			watermark_position: 'TOP_LEFT',
 		});
-		const { file_hash } = await marked.json();
-		expect(sandbox.store.file(file_hash)!.watermark).toEqual({ text: '© demo', position: 'TOP_LEFT', color: 'F0FF3C' });
-		const bad = await upload(sandbox, 'p.jpg', 'x', { ...DEMO_TOKEN, folder_hash: folder.folder_hash, watermark_text: 'w', watermark_position: 'MIDDLE' });
+		const { file_hash } = await readJson(marked);
+		expect(sandbox.store.file(file_hash)!.watermark).toEqual({
+			text: '© demo',
+			position: 'TOP_LEFT',
+			color: 'F0FF3C',
+		});
+		const bad = await upload(sandbox, 'p.jpg', 'x', {
+			...DEMO_TOKEN,
+			folder_hash: folder.folder_hash,
+			watermark_text: 'w',
+			watermark_position: 'MIDDLE',
+		});
 		await expectEmpty(bad, 400);
 	});
 
 	it('lets a folder_upload_key alone authorize; a wrong key without credentials is 401', async () => {
 		const folder = await createFolder(sandbox);
-		const keyed = await upload(sandbox, 'k.txt', 'key', { folder_hash: folder.folder_hash, folder_upload_key: folder.folder_upload_key });
+		const keyed = await upload(sandbox, 'k.txt', 'key', {
+			folder_hash: folder.folder_hash,
+			folder_upload_key: folder.folder_upload_key,
+		});
 		expect(keyed.status).toBe(200);
-		await expectEmpty(await upload(sandbox, 'k.txt', 'key', { folder_hash: folder.folder_hash, folder_upload_key: 'f'.repeat(32) }), 401);
+		await expectEmpty(
+			await upload(sandbox, 'k.txt', 'key', { folder_hash: folder.folder_hash, folder_upload_key: 'f'.repeat(32) }),
+			401,
+		);
 		await expectEmpty(await upload(sandbox, 'k.txt', 'key', { folder_hash: folder.folder_hash }), 401);
 		await expectEmpty(await upload(sandbox, 'k.txt', 'key', { ...FREE_TOKEN, folder_hash: folder.folder_hash }), 405);
 	});
@@ -105,7 +131,7 @@ describe('upload_file', () => {
 		const head = `POST /api_v2/upload_file HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=XyZ\r\nContent-Length: ${body.length + 500}\r\n\r\n`;
 		const answer = await rawExchange(sandbox.port, head, body);
 		expect(answer).toMatch(/^HTTP\/1\.1 494 /);
-		const log = await (await control(sandbox, 'GET', 'requests')).json();
+		const log = await readJson(control(sandbox, 'GET', 'requests'));
 		expect(log.requests.at(-1)).toMatchObject({ path: '/api_v2/upload_file', status: 494 });
 	});
 });
@@ -129,10 +155,15 @@ describe('download_file', () => {
 		const openFile = await uploadOk(sandbox, open.folder_hash, 'open.txt', 'open');
 		const closedFile = await uploadOk(sandbox, closed.folder_hash, 'closed.txt', 'closed');
 		expect(await (await v2(sandbox, 'download_file', { file_hash: openFile.file_hash })).text()).toBe('open');
-		expect(await (await v2(sandbox, 'download_file', { ...FREE_TOKEN, file_hash: openFile.file_hash })).text()).toBe('open');
+		expect(await (await v2(sandbox, 'download_file', { ...FREE_TOKEN, file_hash: openFile.file_hash })).text()).toBe(
+			'open',
+		);
 		await expectEmpty(await v2(sandbox, 'download_file', { file_hash: closedFile.file_hash }), 401);
 		await expectEmpty(await v2(sandbox, 'download_file', { ...FREE_TOKEN, file_hash: closedFile.file_hash }), 403);
-		await expectEmpty(await v2(sandbox, 'download_file', { user: 'demo', pass: 'wrong', file_hash: openFile.file_hash }), 401);
+		await expectEmpty(
+			await v2(sandbox, 'download_file', { user: 'demo', pass: 'wrong', file_hash: openFile.file_hash }),
+			401,
+		);
 		expect(await (await fetch(`${sandbox.baseUrl}/down.php?i=${openFile.file_hash}`)).text()).toBe('open');
 		expect((await fetch(`${sandbox.webUrl}/f/${openFile.file_hash}`)).status).toBe(200);
 		expect((await fetch(`${sandbox.webUrl}/u/${closed.folder_hash}`)).status).toBe(404);
