@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
 import { DEMO_ACCOUNT, type Sandbox } from '../../sandbox/server.ts';
 import { EICAR } from '../../sandbox/http/upload-sink.ts';
@@ -168,4 +169,9 @@ describe('download_file', () => {
 		expect((await fetch(`${sandbox.webUrl}/f/${openFile.file_hash}`)).status).toBe(200);
 		expect((await fetch(`${sandbox.webUrl}/u/${closed.folder_hash}`)).status).toBe(404);
 	});
+});
+
+it('leaves no temp files behind after refused, truncated and stored uploads', async () => {
+	await new Promise((resolve) => setTimeout(resolve, 50));
+	expect(fs.readdirSync(sandbox.store.tmpDir)).toEqual([]);
 });
