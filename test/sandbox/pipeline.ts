@@ -51,7 +51,7 @@ export async function handleApiRequest(
 		entry.fields = [...new Set(req.body.keys()), ...req.files.map((file) => `file:${file.field}`)];
 		if (problem === 'aborted') {
 			// Either the client vanished, or clientError already answered 494 on the raw socket.
-			if (entry.status === null) entry.outcome = 'aborted';
+			if (entry.status === null) drop('aborted');
 			return;
 		}
 		entry.action = match.route.action?.(req) ?? null;

@@ -70,6 +70,7 @@ function readMultipart(
 	return new Promise((resolve) => {
 		const sinks: ReturnType<typeof sinkFile>[] = [];
 		let settled = false;
+		let clientGone = false;
 		const finish = (problem: BodyProblem | undefined) => {
 			if (settled) return;
 			settled = true;
@@ -87,7 +88,7 @@ function readMultipart(
 		} catch {
 			// e.g. a multipart content type without a boundary
 			incoming.resume();
-			incoming.on('end', () => finish('truncated'));
+			incoming.on('end', () => finish('malformed'));
 			return;
 		}
 		parser.on('field', (name, value) => req.body.append(name, value));
@@ -100,12 +101,13 @@ function readMultipart(
 			);
 			sinks.push(sink);
 			req.files.push(sink.file);
-			sink.done.catch(() => finish('aborted'));
+			// A file part that breaks off while the client is still there is a partial upload.
+			sink.done.catch(() => finish(clientGone ? 'aborted' : 'truncated'));
 		});
 		parser.on('close', () => {
 			Promise.all(sinks.map((sink) => sink.done)).then(
 				() => finish(undefined),
-				() => finish('aborted'),
+				() => finish(clientGone ? 'aborted' : 'truncated'),
 			);
 		});
 		parser.on('error', () => {
@@ -113,7 +115,10 @@ function readMultipart(
 			incoming.resume();
 			finish('truncated');
 		});
-		incoming.on('error', () => finish('aborted'));
+		incoming.on('error', () => {
+			clientGone = true;
+			finish('aborted');
+		});
 		incoming.pipe(parser);
 	});
 }

@@ -16,7 +16,7 @@ export interface UploadedFile {
 /** How a route wants its body: V2/V1 take forms only, the DMS and MCP take JSON, DAV takes raw XML. */
 export type BodyMode = 'form' | 'form-or-json' | 'json' | 'raw';
 
-export type BodyProblem = 'json-not-accepted' | 'bad-json' | 'too-large' | 'truncated' | 'aborted';
+export type BodyProblem = 'json-not-accepted' | 'bad-json' | 'malformed' | 'too-large' | 'truncated' | 'aborted';
 
 export interface SandboxRequest {
 	method: string;

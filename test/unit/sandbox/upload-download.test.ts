@@ -88,6 +88,15 @@ describe('upload_file', () => {
 		await expectEmpty(await v2(sandbox, 'upload_file', { ...DEMO_TOKEN, folder_hash: 'x' }), 400);
 	});
 
+	it('answers 400 for a multipart content type without a boundary', async () => {
+		const response = await fetch(`${sandbox.baseUrl}/api_v2/upload_file`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'multipart/form-data' },
+			body: 'whatever',
+		});
+		await expectEmpty(response, 400);
+	});
+
 	it('answers 490 for EICAR (even across chunk borders) and 491 for a double extension', async () => {
 		const folder = await createFolder(sandbox);
 		const fields = { ...DEMO_TOKEN, folder_hash: folder.folder_hash };
