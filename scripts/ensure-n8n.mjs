@@ -79,7 +79,9 @@ export async function ensureN8n() {
 	if (isComplete()) return;
 	const version = JSON.parse(readFileSync(join(runtimeDir, 'package.json'), 'utf8')).dependencies.n8n;
 	if (!existsSync(join(node24Dir, 'include/node/node.h'))) {
-		throw new Error(`Node 24 headers not found in ${relative(root, node24Dir)}: run \`npm install\` in the repo first.`);
+		throw new Error(
+			`Node 24 headers not found in ${relative(root, node24Dir)}: run \`npm install\` in the repo first.`,
+		);
 	}
 	ensureDebianPackages(['python3', 'make', 'g++']);
 	mkdirSync(logDir, { recursive: true });
@@ -105,18 +107,16 @@ export async function ensureN8n() {
 	await runNpm('npm-install', ['install', '--ignore-scripts', '--no-save'], env, countPackages);
 
 	log('compiling sqlite3 for Node 24 (~1 min)');
-	await runNpm(
-		'sqlite3-rebuild',
-		['rebuild', 'sqlite3', '--ignore-scripts=false'],
-		{
-			...env,
-			npm_config_nodedir: node24Dir,
-			// No prebuilt binary can be downloaded here: go straight to the compiler.
-			npm_config_build_from_source: 'true',
-		},
-	);
+	await runNpm('sqlite3-rebuild', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
+		...env,
+		npm_config_nodedir: node24Dir,
+		// No prebuilt binary can be downloaded here: go straight to the compiler.
+		npm_config_build_from_source: 'true',
+	});
 	if (!existsSync(join(modulesDir, 'sqlite3/build/Release/node_sqlite3.node'))) {
-		throw new Error(`sqlite3 was rebuilt but its binding is missing; see ${relative(root, logDir)}/sqlite3-rebuild.log`);
+		throw new Error(
+			`sqlite3 was rebuilt but its binding is missing; see ${relative(root, logDir)}/sqlite3-rebuild.log`,
+		);
 	}
 	writeFileSync(stampFile, JSON.stringify({ ...expectedStamp(), n8n: version, at: new Date().toISOString() }, null, 2));
 	log('n8n runtime ready');

@@ -1,0 +1,203 @@
+// Starts a real n8n (the pinned one in test/e2e/runtime) with this repository loaded as a community
+// package, in regular mode or in queue mode (main + worker + Redis), and signs in as the owner.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { N8nClient, type Owner } from './n8n-client.ts';
+import { PACKAGE_NAME, type RepoPaths } from './paths.ts';
+import { freePort, spawnLogged, tailFile, waitUntil, type ManagedProcess } from './processes.ts';
+import { startRedis, type Redis } from './redis.ts';
+
+export type N8nMode = 'regular' | 'queue';
+
+export type StartN8nOptions = {
+	paths: RepoPaths;
+	mode?: N8nMode;
+	/** Extra environment for every n8n process (main and worker). */
+	env?: Record<string, string>;
+	/** Default: a free port. */
+	port?: number;
+	/** Default: a fresh temporary folder, deleted by stop() unless N8N_E2E_KEEP_TMP=1. */
+	userFolder?: string;
+	owner?: Owner;
+	/** Queue mode: send manual runs to the worker too (default true, so tests exercise the worker). */
+	offloadManualExecutions?: boolean;
+	startTimeoutMs?: number;
+};
+
+export type N8nInstance = {
+	mode: N8nMode;
+	baseUrl: string;
+	port: number;
+	userFolder: string;
+	owner: Owner;
+	client: N8nClient;
+	main: ManagedProcess;
+	worker?: ManagedProcess;
+	redis?: Redis;
+	/** Node type names the package contributed, as n8n lists them (`n8n-nodes-cloud-storage.<name>`). */
+	packageNodeTypes: string[];
+	/** Whether the worker's log shows it ran this execution (queue mode). */
+	workerRanExecution(executionId: string): boolean;
+	stop(): Promise<void>;
+};
+
+export const DEFAULT_OWNER: Owner = {
+	email: 'owner@example.com',
+	password: 'E2e-owner-password-1',
+	firstName: 'Test',
+	lastName: 'Owner',
+};
+
+/** Makes n8n load the repository (its package.json `n8n` section and `dist/`) as an installed community package. */
+export function linkPackage(userFolder: string, root: string) {
+	const link = join(userFolder, '.n8n/nodes/node_modules', PACKAGE_NAME);
+	if (existsSync(link)) return;
+	mkdirSync(dirname(link), { recursive: true });
+	symlinkSync(root, link, 'dir');
+}
+
+function baseEnv(paths: RepoPaths, userFolder: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+	// Jest sets NODE_ENV=test, which makes n8n refuse to load nodes and silences its log.
+	const { NODE_ENV: _nodeEnv, JEST_WORKER_ID: _jestWorker, ...inherited } = process.env;
+	return {
+		...inherited,
+		PATH: `${dirname(paths.node)}:${process.env.PATH ?? ''}`,
+		N8N_USER_FOLDER: userFolder,
+		DB_TYPE: 'sqlite',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_SECURE_COOKIE: 'false',
+		// No calls home, no banners: the machines running this have no internet.
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		N8N_LOG_FORMAT: 'text',
+		...extra,
+	};
+}
+
+async function isReady(url: string) {
+	const response = await fetch(url);
+	await response.body?.cancel();
+	return response.ok;
+}
+
+export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
+	const { paths } = options;
+	const mode = options.mode ?? 'regular';
+	const startTimeoutMs = options.startTimeoutMs ?? 120_000;
+	const ownsFolder = options.userFolder === undefined;
+	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), `n8n-e2e-${mode}-`));
+	mkdirSync(userFolder, { recursive: true });
+	linkPackage(userFolder, paths.root);
+
+	const port = options.port ?? (await freePort());
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const owner = options.owner ?? DEFAULT_OWNER;
+	const started: Array<{ stop(): Promise<void> }> = [];
+	let redis: Redis | undefined;
+	let worker: ManagedProcess | undefined;
+
+	const stop = async () => {
+		// Worker first, then main, then Redis: each still finds what it depends on while shutting down.
+		for (const item of started.reverse()) await item.stop().catch(() => undefined);
+		started.length = 0;
+		if (ownsFolder && process.env.N8N_E2E_KEEP_TMP !== '1') rmSync(userFolder, { recursive: true, force: true });
+	};
+
+	try {
+		const modeEnv: Record<string, string> = {};
+		if (mode === 'queue') {
+			redis = await startRedis(mkdtempSync(join(userFolder, 'redis-')));
+			started.push(redis);
+			Object.assign(modeEnv, {
+				EXECUTIONS_MODE: 'queue',
+				QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+				QUEUE_BULL_REDIS_PORT: String(redis.port),
+				OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: String(options.offloadManualExecutions ?? true),
+			});
+		}
+		const env = { ...modeEnv, ...options.env };
+
+		const main = spawnLogged('n8n main', paths.node, [paths.n8nMain, 'start'], {
+			cwd: userFolder,
+			logFile: join(userFolder, 'n8n-main.log'),
+			env: baseEnv(paths, userFolder, {
+				N8N_PORT: String(port),
+				N8N_EDITOR_BASE_URL: `${baseUrl}/`,
+				N8N_WEBHOOK_URL: `${baseUrl}/`,
+				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+				...env,
+			}),
+		});
+		started.push(main);
+		await waitUntil(`n8n readiness on ${baseUrl}`, () => isReady(`${baseUrl}/healthz/readiness`), {
+			process: main,
+			timeoutMs: startTimeoutMs,
+		});
+
+		if (mode === 'queue') {
+			// Started after main, which has run the database migrations the worker would otherwise race.
+			const healthPort = await freePort();
+			worker = spawnLogged('n8n worker', paths.node, [paths.n8nMain, 'worker'], {
+				cwd: userFolder,
+				logFile: join(userFolder, 'n8n-worker.log'),
+				env: baseEnv(paths, userFolder, {
+					N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+					...env,
+				}),
+			});
+			started.push(worker);
+			await waitUntil('the n8n worker to be ready', () => isReady(`http://127.0.0.1:${healthPort}/healthz/readiness`), {
+				process: worker,
+				timeoutMs: startTimeoutMs,
+			});
+		}
+
+		const client = new N8nClient(baseUrl, paths.runtimeDir);
+		await client.signIn(owner);
+		const packageNodeTypes = await assertPackageLoaded(client, paths, main);
+
+		const workerLog = worker?.logFile;
+		return {
+			mode,
+			baseUrl,
+			port,
+			userFolder,
+			owner,
+			client,
+			main,
+			worker,
+			redis,
+			packageNodeTypes,
+			workerRanExecution: (executionId) =>
+				workerLog !== undefined && new RegExp(`execution ${executionId}\\b`).test(readFileSync(workerLog, 'utf8')),
+			stop,
+		};
+	} catch (error) {
+		await stop();
+		throw error;
+	}
+}
+
+/** Fails unless n8n lists every node of the package's `n8n.nodes`; a broken build only shows up in n8n's log. */
+async function assertPackageLoaded(client: N8nClient, paths: RepoPaths, main: ManagedProcess): Promise<string[]> {
+	const manifest = JSON.parse(readFileSync(join(paths.root, 'package.json'), 'utf8'));
+	const expected: number = manifest.n8n?.nodes?.length ?? 0;
+	const response = await client.fetch('/types/nodes.json');
+	const types = ((await response.json()) as Array<{ name: string }>).map((type) => type.name);
+	const ours = [...new Set(types.filter((name) => name.startsWith(`${PACKAGE_NAME}.`)))];
+	if (ours.length < expected) {
+		throw new Error(
+			`n8n loaded ${ours.length} of the ${expected} nodes of ${PACKAGE_NAME} (${ours.join(', ') || 'none'}). ` +
+				`Is dist/ built? Log ${main.logFile}:\n${tailFile(main.logFile)}`,
+		);
+	}
+	return ours;
+}

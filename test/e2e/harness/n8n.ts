@@ -1,0 +1,23 @@
+// The e2e tests' entry to a real n8n. The n8n-driving code lives in scripts/lib (shared with `npm start`);
+// this file fills in the repository paths and adds helpers for workflow files.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startN8n as startN8nWith, type N8nInstance, type StartN8nOptions } from '../../../scripts/lib/n8n-server.ts';
+import { repoPaths } from '../../../scripts/lib/paths.ts';
+
+export { describeErrors, itemsOf } from '../../../scripts/lib/execution-data.ts';
+export type { ExecutionSummary, ItemSummary } from '../../../scripts/lib/execution-data.ts';
+export type { CredentialRef, N8nClient, WorkflowRef } from '../../../scripts/lib/n8n-client.ts';
+export type { N8nInstance };
+
+export const paths = repoPaths(join(__dirname, '../../..'));
+
+/** Starts n8n with the built package loaded, signed in as the owner. Always `stop()` it (afterAll). */
+export async function startN8n(options: Omit<StartN8nOptions, 'paths'> = {}): Promise<N8nInstance> {
+	return await startN8nWith({ paths, ...options });
+}
+
+/** A workflow from test/e2e/workflows, as exported JSON. */
+export function loadWorkflow(fileName: string): Record<string, any> {
+	return JSON.parse(readFileSync(join(paths.workflowsDir, fileName), 'utf8'));
+}
