@@ -181,6 +181,6 @@ describe('bad folder input fails before any request', () => {
 
 	it('keeps going with Continue On Fail, pairing the error item', async () => {
 		const { out } = await runStorage({ resource: 'folder', operation: 'delete', folder: rl('ROOT') }, { continueOnFail: true });
-		expect(out).toEqual([{ json: { error: 'ROOT cannot be deleted' }, pairedItem: { item: 0 } }]);
+		expect(out).toEqual([{ json: { error: 'ROOT cannot be deleted', description: 'Choose a folder inside ROOT.' }, pairedItem: { item: 0 } }]);
 	});
 });
