@@ -73,9 +73,15 @@ export class N8nClient {
 		return list.map(({ id, name, type }) => ({ id, name, type }));
 	}
 
-	/** n8n's "Test credential" button: runs the credential type's `test` request on the server. */
+	/**
+	 * n8n's "Test credential" button: runs the credential type's `test` on the server. Like the editor, it sends
+	 * the stored data as read back (secrets redacted; n8n restores them); without `data` n8n tests nothing useful.
+	 */
 	async testCredential(credential: CredentialRef): Promise<{ status: 'OK' | 'Error'; message: string }> {
-		return await this.request('POST', '/rest/credentials/test', { credentials: credential });
+		const stored = await this.request<Json>('GET', `/rest/credentials/${credential.id}?includeData=true`);
+		return await this.request('POST', '/rest/credentials/test', {
+			credentials: { id: credential.id, name: credential.name, type: credential.type, data: stored.data },
+		});
 	}
 
 	// ---- Workflows ----
