@@ -14,6 +14,8 @@ import { RequestLog, type LoggedRequest } from './request-log.ts';
 import type { Route, Services } from './router.ts';
 import { authRoutes } from './routes/auth.ts';
 import { CONTROL_PREFIX, controlHandler } from './routes/control.ts';
+import { dmsRoutes } from './routes/dms.ts';
+import { dmsOf } from './dms/state.ts';
 import { v1Routes } from './routes/v1.ts';
 import { v2Routes } from './routes/v2.ts';
 import { webRoutes } from './routes/web.ts';
@@ -45,7 +47,7 @@ export interface Sandbox extends Services {
 }
 
 /** First match wins: exact auth scripts before the generic V1 pattern. New interfaces append their lists. */
-const ROUTES: readonly Route[] = [...authRoutes, ...v1Routes, ...v2Routes, ...webRoutes];
+const ROUTES: readonly Route[] = [...authRoutes, ...v1Routes, ...v2Routes, ...webRoutes, ...dmsRoutes];
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const ownDataDir = !options.dataDir;
@@ -65,6 +67,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	};
 	const reset = () => {
 		store.reset();
+		dmsOf(store).reset();
 		services.sessions.expireAll();
 		services.faults.clear();
 		services.requests.clear();

@@ -7,6 +7,7 @@ import type { SandboxRequest } from '../http/request.ts';
 import type { Services } from '../router.ts';
 import type { AccountPatch } from '../store.ts';
 import { stateSummary } from '../state.ts';
+import { dmsControl } from '../dms/control.ts';
 
 export const CONTROL_PREFIX = '/__sandbox/';
 
@@ -20,6 +21,7 @@ function accountView(services: Services, username: string) {
 /** Test switches, never mixed with API routes: not logged, not subject to faults. */
 function controlTable(reset: () => void): Record<string, ControlHandler> {
 	return {
+		...dmsControl,
 		'GET faults': (_b, s) => json({ rules: s.faults.list() }),
 		'POST faults': (body, s) => {
 			// `random` (seeded random faults) is reserved: Faults.setRandom throws until it is implemented.
