@@ -1,6 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as account from './actions/account/Account.resource';
+import * as encryption from './actions/encryption/Encryption.resource';
 import * as file from './actions/file/File.resource';
 import * as folder from './actions/folder/Folder.resource';
 import { router } from './actions/router';
@@ -14,7 +16,7 @@ export class CloudStorage implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Upload, download, list and manage files and folders in the cloud storage service',
+		description: 'Upload, download, list, move and share files and folders in the cloud storage service; manage the account and end-to-end-encryption keys',
 		defaults: { name: 'Cloud Storage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -31,8 +33,28 @@ export class CloudStorage implements INodeType {
 				options: [
 					{ name: 'Access Token', value: 'tokenApi' },
 					{ name: 'Password', value: 'passwordApi' },
+					{ name: 'None (Public Links and Upload Keys)', value: 'none' },
 				],
 				default: 'tokenApi',
+			},
+			{
+				displayName: 'Base URL',
+				name: 'baseUrl',
+				type: 'string',
+				default: '',
+				required: true,
+				placeholder: 'https://api.example.com',
+				description: "The service's API address, for use without a credential",
+				displayOptions: { show: { authentication: ['none'] } },
+			},
+			{
+				displayName: 'Web URL',
+				name: 'webUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'https://www.example.com',
+				description: "The address of the service's web pages, used for links",
+				displayOptions: { show: { authentication: ['none'] } },
 			},
 			{
 				displayName: 'Resource',
@@ -40,11 +62,15 @@ export class CloudStorage implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Account', value: 'account' },
+					{ name: 'Encryption Key', value: 'encryption' },
 					{ name: 'File', value: 'file' },
 					{ name: 'Folder', value: 'folder' },
 				],
 				default: 'file',
 			},
+			...account.description,
+			...encryption.description,
 			...file.description,
 			...folder.description,
 		],

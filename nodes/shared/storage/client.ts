@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { FormFields } from '../transport/body';
 import { apiRequest, type ApiRequestOptions, type ApiResponse } from '../transport/request';
@@ -6,21 +7,35 @@ import { joinUrl } from '../transport/urls';
 
 export type StorageContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
+export type StorageCredentialType = 'cloudStorageTokenApi' | 'cloudStoragePasswordApi';
+
 export interface StorageAccount {
-	credentialType: 'cloudStorageTokenApi' | 'cloudStoragePasswordApi';
+	/** Undefined for anonymous use: LINK downloads, uploads by upload key, public listings. */
+	credentialType?: StorageCredentialType;
 	baseUrl: string;
 	webUrl: string;
 }
 
-const CREDENTIAL_BY_AUTHENTICATION = {
+const CREDENTIAL_BY_AUTHENTICATION: Record<string, StorageCredentialType> = {
 	tokenApi: 'cloudStorageTokenApi',
 	passwordApi: 'cloudStoragePasswordApi',
-} as const;
+};
 
-export async function storageAccount(ctx: StorageContext): Promise<StorageAccount> {
-	const authentication = (ctx.getNodeParameter('authentication', 0, 'tokenApi') as string) ?? 'tokenApi';
-	const credentialType = CREDENTIAL_BY_AUTHENTICATION[authentication as keyof typeof CREDENTIAL_BY_AUTHENTICATION] ?? 'cloudStorageTokenApi';
-	const credentials = await ctx.getCredentials(credentialType);
+export async function storageAccount(ctx: StorageContext, itemIndex = 0): Promise<StorageAccount> {
+	const authentication = ctx.getNodeParameter('authentication', itemIndex, 'tokenApi') as string;
+	if (authentication === 'none') {
+		const baseUrl = String(ctx.getNodeParameter('baseUrl', itemIndex, '')).trim();
+		const webUrl = String(ctx.getNodeParameter('webUrl', itemIndex, '')).trim() || baseUrl;
+		if (!baseUrl) {
+			throw new NodeOperationError(ctx.getNode(), 'No Base URL given for anonymous use', {
+				itemIndex,
+				description: 'Enter the service\'s API address, or choose a credential.',
+			});
+		}
+		return { baseUrl, webUrl };
+	}
+	const credentialType = CREDENTIAL_BY_AUTHENTICATION[authentication] ?? 'cloudStorageTokenApi';
+	const credentials = await ctx.getCredentials(credentialType, itemIndex);
 	return {
 		credentialType,
 		baseUrl: String(credentials.baseUrl ?? ''),
@@ -28,7 +43,16 @@ export async function storageAccount(ctx: StorageContext): Promise<StorageAccoun
 	};
 }
 
-type CallOptions = Omit<ApiRequestOptions, 'api' | 'url' | 'credentialType' | 'form'>;
+/** Operations that act as the account fail before any request when the node is set to anonymous use. */
+export function requireAccount(ctx: StorageContext, account: StorageAccount, itemIndex: number): StorageCredentialType {
+	if (account.credentialType) return account.credentialType;
+	throw new NodeOperationError(ctx.getNode(), 'This operation needs a credential', {
+		itemIndex,
+		description: 'Set Authentication to Access Token or Password. Without a credential only public links, upload keys and anonymous folders work.',
+	});
+}
+
+type CallOptions = Omit<ApiRequestOptions, 'api' | 'url' | 'credentialType' | 'form'> & { anonymous?: boolean };
 
 /** A V2 action: POST {base_url}/api_v2/<action>, form-encoded, JSON answer. */
 export async function v2<T = unknown>(
@@ -38,28 +62,33 @@ export async function v2<T = unknown>(
 	fields: FormFields,
 	options: CallOptions = {},
 ): Promise<ApiResponse<T>> {
+	const { anonymous, ...rest } = options;
 	return await apiRequest<T>(ctx, {
 		api: 'v2',
 		url: joinUrl(account.baseUrl, `api_v2/${action}`),
 		method: 'POST',
-		credentialType: account.credentialType,
+		credentialType: anonymous ? undefined : account.credentialType,
 		form: fields,
-		...options,
+		...rest,
 	});
 }
 
-/** A legacy script: {base_url}/api/<script>.php. */
+/**
+ * A legacy script, `{base_url}/<path>` (e.g. `api/get_upload_tree.php`, `save_file.php`). Parameters go in the POST body by default (the scripts read
+ * query or form fields alike), which keeps keys out of URLs; a GET sends only non-secret identifiers.
+ */
 export async function v1<T = unknown>(
 	ctx: StorageContext,
 	account: StorageAccount,
-	script: string,
+	path: string,
 	options: CallOptions & { form?: FormFields } = {},
 ): Promise<ApiResponse<T>> {
+	const { anonymous, ...rest } = options;
 	return await apiRequest<T>(ctx, {
 		api: 'v1',
-		url: joinUrl(account.baseUrl, `api/${script}`),
+		url: joinUrl(account.baseUrl, path),
 		method: 'POST',
-		credentialType: account.credentialType,
-		...options,
+		credentialType: anonymous ? undefined : account.credentialType,
+		...rest,
 	});
 }

@@ -1,17 +1,20 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v2 } from '../../../shared/storage/client';
-import { locatedHash } from '../../../shared/storage/locator';
+import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 
-const properties: INodeProperties[] = [fileLocator()];
+const properties: INodeProperties[] = [
+	{ ...fileLocator(), description: 'The file to delete. Deleted files can be restored on PRO, BUSINESS and ENTERPRISE accounts.' },
+];
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const fileHash = locatedHash(this, 'file', 'file', itemIndex);
-	const account = await storageAccount(this);
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
 	await v2(this, account, 'delete_file', { file_hash: fileHash }, { itemIndex, write: true });
 	return [{ json: { hash: fileHash, deleted: true } }];
 }

@@ -1,26 +1,65 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v2 } from '../../../shared/storage/client';
-import { locatedHash } from '../../../shared/storage/locator';
+import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/client';
+import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
-import { accessRightsOption } from '../common/access-rights';
 
-const properties: INodeProperties[] = [fileLocator(), accessRightsOption];
+const properties: INodeProperties[] = [
+	fileLocator(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Include Access Rights',
+				name: 'accessRights',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to add what this account may do with the file',
+			},
+			{
+				displayName: 'Include Legacy Details',
+				name: 'legacyDetails',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to add content type, extension and, for images, width and height (one more request; needs the file\'s delete key)',
+			},
+		],
+	},
+];
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['get'] } }, properties);
 
+interface LegacyInfo {
+	success?: boolean;
+	file_info?: IDataObject;
+}
+
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const fileHash = locatedHash(this, 'file', 'file', itemIndex);
-	const withRights = this.getNodeParameter('options.accessRights', itemIndex, false) as boolean;
-	const account = await storageAccount(this);
+	const options = this.getNodeParameter('options', itemIndex, {}) as { accessRights?: boolean; legacyDetails?: boolean };
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
 	const { body } = await v2<IDataObject>(
 		this,
 		account,
 		'get_file_info',
-		{ file_hash: fileHash, get_access_rights: withRights || undefined },
+		{ file_hash: fileHash, get_access_rights: options.accessRights || undefined },
 		{ itemIndex },
 	);
-	return [{ json: withLink(account, body, 'file') }];
+	const output = withLink(account, body, 'file');
+	if (options.legacyDetails && body.delete_key) {
+		// The delete key is a capability, so it travels in the body rather than the documented query string.
+		const { body: legacy } = await v1<LegacyInfo>(this, account, 'api/get_file_info.php', {
+			form: { hash: fileHash, del_key: String(body.delete_key) },
+			itemIndex,
+		});
+		output.details = legacy?.file_info ?? null;
+	}
+	return [{ json: output }];
 }

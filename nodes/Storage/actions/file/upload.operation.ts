@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v2, type StorageAccount } from '../../../shared/storage/client';
-import { locatedHash, ROOT } from '../../../shared/storage/locator';
+import { storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
+import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { binarySource, multipartWithFile, type BinarySource } from '../../../shared/transport/binary';
+import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';
 
 const properties: INodeProperties[] = [
 	{ ...folderLocator(), description: 'The folder to upload into (not ROOT itself)' },
@@ -17,22 +18,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		hint: 'The name of the input binary field containing the file to upload',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: '',
-				description: 'Name to store the file under; by default the binary\'s own file name. The service adds " (1)" when the name exists.',
-			},
-		],
-	},
+	uploadOptions,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['upload'] } }, properties);
@@ -46,17 +32,27 @@ interface UploadedFile {
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const folderHash = locatedHash(this, 'folder', 'folder', itemIndex);
-	if (folderHash === ROOT) {
+	const located = locate(this, 'folder', 'folder', itemIndex);
+	if (isRoot(located)) {
 		throw new NodeOperationError(this.getNode(), 'Files cannot be uploaded directly into ROOT', {
 			itemIndex,
 			description: 'Choose or create a folder inside ROOT and upload there.',
 		});
 	}
+	const options = this.getNodeParameter('options', itemIndex, {}) as UploadOptions;
 	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const source = await binarySource(this, itemIndex, propertyName);
-	const fileName = ((this.getNodeParameter('options.fileName', itemIndex, '') as string) || source.fileName).trim();
-	const account = await storageAccount(this);
+	const fileName = (options.fileName || source.fileName).trim();
+	const watermark = watermarkFields(this, options, fileName, itemIndex);
+	const account = await storageAccount(this, itemIndex);
+	const uploadKey = options.uploadKey?.trim();
+	if (!uploadKey && !account.credentialType) {
+		throw new NodeOperationError(this.getNode(), 'Uploading without a credential needs the folder\'s upload key', {
+			itemIndex,
+			description: 'Set the option "Upload Key" (the folder\'s add-files key), or choose a credential.',
+		});
+	}
+	const folderHash = await resolveHash(this, account, located, 'folder', itemIndex);
 	const startedAt = Math.floor(Date.now() / 1000);
 
 	const { body } = await v2<UploadedFile>(this, account, 'upload_file', {}, {
@@ -64,8 +60,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		write: true,
 		timeoutMs: 0,
 		uncertainStatuses: [494],
-		multipart: async () => multipartWithFile({ folder_hash: folderHash }, 'file', source, await source.open(), fileName),
-		reconcile: async () => await findUploaded(this, account, folderHash, fileName, source, startedAt, itemIndex),
+		// A valid upload key replaces credentials, so none are sent with it.
+		anonymous: Boolean(uploadKey),
+		multipart: async () =>
+			multipartWithFile(
+				{ folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
+				'file',
+				source,
+				await source.open(),
+				fileName,
+			),
+		reconcile: async () => await findUploaded(this, account, folderHash, fileName, source, startedAt, Boolean(uploadKey), itemIndex),
 	});
 	const file: IDataObject = {
 		hash: body.file_hash,
@@ -86,7 +91,10 @@ function nameMatches(stored: string, requested: string): boolean {
 	return stored.startsWith(`${base} (`) && stored.endsWith(`)${extension}`);
 }
 
-/** After an uncertain upload: the file counts as stored if one of its name and size appeared since the upload began. */
+/**
+ * After an uncertain upload the file counts as stored if one of its name (or a " (n)" variant) and
+ * size appeared since the upload began; only when there is none is it sent again.
+ */
 async function findUploaded(
 	ctx: IExecuteFunctions,
 	account: StorageAccount,
@@ -94,22 +102,25 @@ async function findUploaded(
 	fileName: string,
 	source: BinarySource,
 	startedAt: number,
+	byKey: boolean,
 	itemIndex: number,
 ): Promise<UploadedFile | undefined> {
-	const { body } = await v2<IDataObject[]>(ctx, account, 'get_folder_content', { folder_hash: folderHash }, { itemIndex });
-	const match = (Array.isArray(body) ? body : []).find(
+	const listing = byKey
+		? (await v1<IDataObject[]>(ctx, account, 'api/get_file_list_for_upload.php', { method: 'GET', qs: { hash: folderHash }, anonymous: true, itemIndex })).body
+		: (await v2<IDataObject[]>(ctx, account, 'get_folder_content', { folder_hash: folderHash }, { itemIndex })).body;
+	const match = (Array.isArray(listing) ? listing : []).find(
 		(item) =>
-			item.type === 'file' &&
+			item.type !== 'folder' &&
 			nameMatches(String(item.name), fileName) &&
-			Number(item.size) === source.size &&
-			Number(item.timestamp_uploaded) >= startedAt - 300,
+			Number(item.size ?? item.Size) === source.size &&
+			(item.timestamp_uploaded === undefined || Number(item.timestamp_uploaded) >= startedAt - 300),
 	);
 	if (!match) return undefined;
 	return {
 		file_hash: String(match.hash),
 		file_delete_key: String(match.delete_key ?? ''),
 		file_name: String(match.name),
-		timestamp_uploaded: Number(match.timestamp_uploaded),
-		timestamp_last_modified: Number(match.timestamp_last_modified),
+		timestamp_uploaded: Number(match.timestamp_uploaded ?? startedAt),
+		timestamp_last_modified: Number(match.timestamp_last_modified ?? startedAt),
 	};
 }

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v2 } from '../../../shared/storage/client';
-import { locatedHash, ROOT } from '../../../shared/storage/locator';
+import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { isRoot, locate, resolveHash, ROOT } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 
@@ -51,7 +51,7 @@ interface CreatedFolder {
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const parent = locatedHash(this, 'parentFolder', 'folder', itemIndex);
+	const parentLocated = locate(this, 'parentFolder', 'folder', itemIndex);
 	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
 	const options = this.getNodeParameter('options', itemIndex, {}) as { accessType?: string };
 	if (options.accessType !== undefined && !['PRIVATE', 'LINK'].includes(options.accessType)) {
@@ -60,7 +60,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Use PRIVATE or LINK.',
 		});
 	}
-	const account = await storageAccount(this);
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	// ROOT is the service's default parent, so it is left out rather than resolved to its hash.
+	const parent = isRoot(parentLocated) ? ROOT : await resolveHash(this, account, parentLocated, 'folder', itemIndex);
 	const { body } = await v2<CreatedFolder>(
 		this,
 		account,

@@ -1,25 +1,24 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v2 } from '../../../shared/storage/client';
-import { locatedHash, ROOT } from '../../../shared/storage/locator';
+import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 
 const properties: INodeProperties[] = [
-	{ ...folderLocator(), description: 'The folder to delete, with everything in it' },
+	{ ...folderLocator(), description: 'The folder to delete, with everything in it. Deleted folders can be restored on PRO, BUSINESS and ENTERPRISE accounts.' },
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const folderHash = locatedHash(this, 'folder', 'folder', itemIndex);
-	if (folderHash === ROOT) {
-		throw new NodeOperationError(this.getNode(), 'ROOT cannot be deleted', {
-			itemIndex,
-			description: 'Choose a folder inside ROOT.',
-		});
+	const located = locate(this, 'folder', 'folder', itemIndex);
+	if (isRoot(located)) {
+		throw new NodeOperationError(this.getNode(), 'ROOT cannot be deleted', { itemIndex, description: 'Choose a folder inside ROOT.' });
 	}
-	const account = await storageAccount(this);
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	const folderHash = await resolveHash(this, account, located, 'folder', itemIndex);
 	const { body } = await v2<{ status?: string }>(this, account, 'delete_folder', { folder_hash: folderHash }, {
 		itemIndex,
 		write: true,

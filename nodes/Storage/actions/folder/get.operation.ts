@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v2 } from '../../../shared/storage/client';
-import { resolvedFolderHash } from '../../../shared/storage/locator';
+import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { accessRightsOption } from '../common/access-rights';
@@ -12,8 +12,9 @@ const properties: INodeProperties[] = [folderLocator(), accessRightsOption];
 export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['get'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const account = await storageAccount(this);
-	const folderHash = await resolvedFolderHash(this, account, 'folder', itemIndex);
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	const folderHash = await folderHashParam(this, account, 'folder', itemIndex);
 	const withRights = this.getNodeParameter('options.accessRights', itemIndex, false) as boolean;
 	const { body } = await v2<IDataObject>(
 		this,

@@ -1,0 +1,53 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+
+import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/client';
+import { folderHashParam } from '../../../shared/storage/locator';
+import { folderLocator } from '../../../shared/storage/locator-fields';
+import { withLink } from '../../../shared/storage/outputs';
+import { nameField } from '../common/fields';
+import { requiredName } from '../common/names';
+
+const properties: INodeProperties[] = [
+	{ ...folderLocator(), description: 'The folder to look in' },
+	nameField('File Name', 'The exact name of the file, extension included'),
+	{
+		displayName: 'Fail If Not Found',
+		name: 'failIfMissing',
+		type: 'boolean',
+		default: false,
+		description: 'Whether a missing file is an error; otherwise the node outputs found: false',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['findByName'] } }, properties);
+
+interface HashByName {
+	success?: boolean;
+	file_info?: { hash?: string };
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const name = requiredName(this, 'name', itemIndex);
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	const folderHash = await folderHashParam(this, account, 'folder', itemIndex);
+	const { body } = await v1<HashByName>(this, account, 'api/get_file_info.php', {
+		form: { action: 'get_file_hash_by_name', upload_hash: folderHash, file_name: name },
+		itemIndex,
+		acceptStatuses: [404],
+	});
+	const hash = body?.success !== false ? body?.file_info?.hash : undefined;
+	if (!hash) {
+		if (this.getNodeParameter('failIfMissing', itemIndex, false)) {
+			throw new NodeApiError(this.getNode(), { message: 'not found' }, {
+				itemIndex,
+				message: `No file "${name}" in the folder`,
+				description: 'Check the name (it must match exactly, extension included) and the folder.',
+			});
+		}
+		return [{ json: { found: false, name, parent_folder_hash: folderHash } }];
+	}
+	const { body: info } = await v2<IDataObject>(this, account, 'get_file_info', { file_hash: hash }, { itemIndex });
+	return [{ json: { found: true, ...withLink(account, info, 'file') } }];
+}

@@ -1,0 +1,31 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { fileHashParam } from '../../../shared/storage/locator';
+import { fileLocator } from '../../../shared/storage/locator-fields';
+import { withLink } from '../../../shared/storage/outputs';
+import { nameField } from '../common/fields';
+import { requiredName } from '../common/names';
+
+const properties: INodeProperties[] = [
+	fileLocator(),
+	nameField('New Name', 'The service may normalize it and adds " (1)" if the name is taken in the folder'),
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['rename'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const name = requiredName(this, 'name', itemIndex);
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
+	const { body } = await v2<{ file_hash?: string; file_name?: string }>(
+		this,
+		account,
+		'rename_file',
+		{ file_hash: fileHash, file_name: name },
+		{ itemIndex, write: true },
+	);
+	return [{ json: withLink(account, { hash: body?.file_hash ?? fileHash, name: body?.file_name ?? name }, 'file') }];
+}

@@ -1,0 +1,73 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { requireAccount, storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
+import { fileHashParam } from '../../../shared/storage/locator';
+import { fileLocator } from '../../../shared/storage/locator-fields';
+import { withLink } from '../../../shared/storage/outputs';
+import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
+
+const properties: INodeProperties[] = [
+	{ ...fileLocator(), description: 'The file whose content is replaced; its hash and link stay the same' },
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field containing the new content',
+	},
+	{
+		displayName: 'BUSINESS and ENTERPRISE accounts keep the previous content as a version.',
+		name: 'versionNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['replace'] } }, properties);
+
+async function fileInfo(ctx: IExecuteFunctions, account: StorageAccount, hash: string, itemIndex: number) {
+	return (await v2<IDataObject>(ctx, account, 'get_file_info', { file_hash: hash }, { itemIndex })).body;
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+	const source = await binarySource(this, itemIndex, propertyName);
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
+	// Replacing goes through the legacy upload script, which names the folder and proves rights with its upload key.
+	const before = await fileInfo(this, account, fileHash, itemIndex);
+	const folderHash = before.parent_folder_hash as string | null;
+	if (!folderHash) {
+		throw new NodeOperationError(this.getNode(), 'The file\'s folder is not visible to this account', {
+			itemIndex,
+			description: 'Replacing content needs upload rights on the file\'s folder.',
+		});
+	}
+	const { body: folder } = await v2<IDataObject>(this, account, 'get_folder_info', { folder_hash: folderHash }, { itemIndex });
+	const startedAt = Math.floor(Date.now() / 1000);
+	await v1(this, account, 'save_file.php', {
+		itemIndex,
+		write: true,
+		timeoutMs: 0,
+		responseType: 'text',
+		uncertainStatuses: [494],
+		multipart: async () =>
+			multipartWithFile(
+				{ up_id: folderHash, key: folder.add_files_key as string | undefined, do: 'update', replace_file_hash: fileHash },
+				'file',
+				source,
+				await source.open(),
+				String(before.name ?? source.fileName),
+			),
+		reconcile: async () => {
+			const now = await fileInfo(this, account, fileHash, itemIndex);
+			const changed = Number(now.timestamp_last_modified) >= startedAt && Number(now.size) === source.size;
+			return changed ? now : undefined;
+		},
+	});
+	const after = await fileInfo(this, account, fileHash, itemIndex);
+	return [{ json: { ...withLink(account, after, 'file'), replaced: true } }];
+}

@@ -1,0 +1,21 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { storageAccount } from '../../../shared/storage/client';
+import { fileHashParam } from '../../../shared/storage/locator';
+import { fileLocator } from '../../../shared/storage/locator-fields';
+import { withLink } from '../../../shared/storage/outputs';
+import { restore } from '../common/restore';
+
+const properties: INodeProperties[] = [
+	{ ...fileLocator(), description: 'Hash of the deleted file (for example from the Delete output). Needs a PRO, BUSINESS or ENTERPRISE account.' },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['restore'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const account = await storageAccount(this, itemIndex);
+	const hash = await fileHashParam(this, account, 'file', itemIndex);
+	await restore(this, account, 'file', hash, itemIndex);
+	return [{ json: { ...withLink(account, { hash }, 'file'), restored: true } }];
+}

@@ -1,0 +1,35 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Folder Hashes',
+		name: 'hashes',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'abc123, def456',
+		description: 'Folder hashes separated by commas or new lines (or an expression returning an array). Only folders this account owns and may add to count as existing.',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['checkExistence'] } }, properties);
+
+function hashList(ctx: IExecuteFunctions, itemIndex: number): string[] {
+	const raw = ctx.getNodeParameter('hashes', itemIndex, '') as string | string[];
+	const list = (Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\s,]+/)).map((hash) => hash.trim()).filter(Boolean);
+	if (list.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), 'No folder hashes given', { itemIndex, description: 'Enter at least one folder hash.' });
+	}
+	return [...new Set(list)];
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const hashes = hashList(this, itemIndex);
+	const account = await storageAccount(this, itemIndex);
+	requireAccount(this, account, itemIndex);
+	const { body } = await v1<Record<string, boolean>>(this, account, 'api/get_uploads_exist.php', { json: { hashes }, itemIndex });
+	return hashes.map((hash) => ({ json: { hash, exists: body?.[hash] === true } }));
+}

@@ -1,0 +1,25 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { storageAccount } from '../../../shared/storage/client';
+import { locate, resolveHash } from '../../../shared/storage/locator';
+import { folderLocator } from '../../../shared/storage/locator-fields';
+import { withLink } from '../../../shared/storage/outputs';
+import { restore } from '../common/restore';
+
+const properties: INodeProperties[] = [
+	{
+		...folderLocator('folder', { default: { mode: 'id', value: '' } }),
+		description: 'Hash of the deleted folder (for example from the Delete output). Needs a PRO, BUSINESS or ENTERPRISE account.',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['restore'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const located = locate(this, 'folder', 'folder', itemIndex);
+	const account = await storageAccount(this, itemIndex);
+	const hash = await resolveHash(this, account, located, 'folder', itemIndex);
+	await restore(this, account, 'folder', hash, itemIndex);
+	return [{ json: { ...withLink(account, { hash }, 'folder'), restored: true } }];
+}
