@@ -6,6 +6,7 @@ import { folderLink } from '../../shared/storage/links';
 import { ROOT } from '../../shared/storage/locator';
 
 interface TreeNode {
+	Type?: string;
 	Hash?: string;
 	Name?: string;
 	Children?: TreeNode[] | false;
@@ -13,6 +14,7 @@ interface TreeNode {
 
 function collect(node: TreeNode, path: string, out: Array<{ path: string; hash: string }>): void {
 	for (const child of Array.isArray(node.Children) ? node.Children : []) {
+		if (child.Type === 'file') continue;
 		const childPath = path ? `${path}/${String(child.Name)}` : String(child.Name);
 		if (child.Hash) out.push({ path: childPath, hash: child.Hash });
 		collect(child, childPath, out);

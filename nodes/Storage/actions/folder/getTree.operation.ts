@@ -4,7 +4,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/client';
 import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
-import { folderLink } from '../../../shared/storage/links';
+import { fileLink, folderLink } from '../../../shared/storage/links';
 
 const properties: INodeProperties[] = [
 	folderLocator(),
@@ -14,7 +14,7 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		default: 'flat',
 		options: [
-			{ name: 'One Item per Folder', value: 'flat', description: 'Each folder of the tree as an item, with its path and depth' },
+			{ name: 'One Item per Entry', value: 'flat', description: 'Each folder (and file, where the service lists them) as an item, with its path and depth' },
 			{ name: 'Whole Tree in One Item', value: 'tree', description: 'The nested tree as the service returns it' },
 		],
 	},
@@ -35,7 +35,8 @@ interface TreeAnswer {
 
 function flatten(node: TreeNode, webUrl: string, path: string, depth: number, out: INodeExecutionData[]): void {
 	const { Children, ...fields } = node;
-	out.push({ json: { ...fields, path, depth, link: folderLink(webUrl, String(node.Hash ?? '')) } });
+	const link = node.Type === 'file' ? fileLink(webUrl, String(node.Hash ?? '')) : folderLink(webUrl, String(node.Hash ?? ''));
+	out.push({ json: { ...fields, path, depth, link } });
 	for (const child of Array.isArray(Children) ? Children : []) {
 		flatten(child, webUrl, path ? `${path}/${String(child.Name)}` : String(child.Name), depth + 1, out);
 	}
