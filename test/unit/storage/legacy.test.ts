@@ -110,12 +110,16 @@ describe('folder legacy operations', () => {
 		expect(out[0].json).toEqual({ hash: 'F', add_files_key: 'a'.repeat(32), delete_key: 'd' });
 	});
 
-	it('Check Existence sends a JSON hashes array and answers per hash', async () => {
+	it('Check Existence sends a JSON hashes array with the session cookie and answers per hash', async () => {
 		authenticator(0);
 		let sent: unknown;
-		nock(BASE).post('/api/get_uploads_exist.php').matchHeader('content-type', /application\/json/).reply((_uri, body) => ((sent = body), [200, { A: true, B: false }]));
+		nock(BASE)
+			.post('/api/get_uploads_exist.php')
+			.matchHeader('content-type', /application\/json/)
+			.matchHeader('cookie', 'PHPSESSID=sess-1')
+			.reply((_uri, body) => ((sent = body), [200, { A: true, B: false }]));
 		const { out } = await runStorage({ resource: 'folder', operation: 'checkExistence', hashes: 'A, B\nA' });
-		expect(sent).toMatchObject({ hashes: ['A', 'B'], user: 'demo', user_access_token: 'tok-secret-1' });
+		expect(sent).toEqual({ hashes: ['A', 'B'] });
 		expect(out.map((item) => item.json)).toEqual([{ hash: 'A', exists: true }, { hash: 'B', exists: false }]);
 	});
 

@@ -30,6 +30,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const hashes = hashList(this, itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
-	const { body } = await v1<Record<string, boolean>>(this, account, 'api/get_uploads_exist.php', { json: { hashes }, itemIndex });
+	// The body is JSON, which the central authenticator does not read fields from: the session cookie carries the login.
+	const { body } = await v1<Record<string, boolean>>(this, account, 'api/get_uploads_exist.php', {
+		json: { hashes },
+		authMode: 'session',
+		itemIndex,
+	});
 	return hashes.map((hash) => ({ json: { hash, exists: body?.[hash] === true } }));
 }
