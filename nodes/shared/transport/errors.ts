@@ -27,7 +27,9 @@ function serviceText(body: string): string | undefined {
 	if (!trimmed) return undefined;
 	try {
 		const parsed = JSON.parse(trimmed) as Record<string, unknown>;
-		const text = parsed?.message ?? parsed?.Message ?? parsed?.error ?? (parsed?.error as JsonObject)?.message;
+		// JSON-RPC (MCP) errors nest the text: {"error": {"code": …, "message": "…"}}.
+		const nested = (parsed?.error as JsonObject | undefined)?.message;
+		const text = parsed?.message ?? parsed?.Message ?? (typeof nested === 'string' ? nested : parsed?.error);
 		return typeof text === 'string' && text ? text.slice(0, 300) : undefined;
 	} catch {
 		return /^[^<]{1,300}$/.test(trimmed) ? trimmed : undefined;

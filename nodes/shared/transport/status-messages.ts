@@ -93,6 +93,14 @@ const MCP: Record<number, StatusExplanation> = {
 		fix: 'Check the user id and API token in the Bearer credential (a token of type API or ALL).',
 	},
 	405: { cause: 'The MCP endpoint refused the HTTP method (405)', fix: 'MCP requests must be POST.' },
+	413: {
+		cause: 'The MCP request is larger than the endpoint accepts (413)',
+		fix: 'The endpoint takes request bodies up to 1 MB; send smaller tool arguments.',
+	},
+	429: {
+		cause: 'MCP rate limit reached (429), still limited after waiting the time the endpoint asked for',
+		fix: 'Search and file reads are limited per token (30 searches, 40 file reads, 90 listings per minute; public docs 120 per minute per IP). Process fewer items per run or add a Wait node.',
+	},
 };
 
 const DAV: Record<number, StatusExplanation> = {
@@ -122,7 +130,23 @@ const AI: Record<number, StatusExplanation> = {
 		cause: 'The AI API rejected the bearer token (401)',
 		fix: 'Check the user id and API token in the Bearer credential.',
 	},
+	400: {
+		cause: 'The AI API rejected the request (400)',
+		fix: 'Check that the model supports what the request asks for (tools, thinking, images) and that the options and messages are valid.',
+	},
+	403: {
+		cause: 'The AI API refused access (403)',
+		fix: 'The account or token may not be allowed to use the AI API or this model; check the API key\'s settings.',
+	},
 	404: { cause: 'Model not found (404)', fix: 'Pick one of the offered models or check the model id.' },
+	413: {
+		cause: 'The request is larger than the AI API accepts (413)',
+		fix: 'Send fewer or smaller images, or a shorter prompt or conversation.',
+	},
+	429: {
+		cause: 'AI API rate limit reached (429), still limited after retrying',
+		fix: 'Process fewer items per run, add a Wait node, or use a smaller model.',
+	},
 };
 
 const TABLES: Record<ApiKind, Record<number, StatusExplanation>> = {

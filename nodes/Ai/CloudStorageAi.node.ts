@@ -1,0 +1,38 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { router } from './actions/router';
+import * as text from './actions/text/Text.resource';
+
+export class CloudStorageAi implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud Storage AI',
+		name: 'cloudStorageAi',
+		icon: { light: 'file:../../icons/cloudStorageAi.svg', dark: 'file:../../icons/cloudStorageAi.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + ($parameter["model"] === "custom" ? $parameter["customModel"] : $parameter["model"])}}',
+		description:
+			'Generate text or chat with the service\'s hosted models: prompts, system prompts, images, JSON output, reasoning (think) levels and streaming',
+		defaults: { name: 'Cloud Storage AI' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'cloudStorageBearerApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [{ name: 'Text', value: 'text' }],
+				default: 'text',
+			},
+			...text.description,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

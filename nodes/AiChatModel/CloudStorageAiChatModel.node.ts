@@ -1,0 +1,128 @@
+import { supplyModel } from '@n8n/ai-node-sdk';
+import type { IDataObject, INodeType, INodeTypeDescription, ISupplyDataFunctions, SupplyData } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { modelFields, thinkField } from '../shared/ai/fields';
+import { missingCapability, type ThinkLevel } from '../shared/ai/models';
+import { callAi, streamLines } from '../shared/ai/transport';
+import { CloudStorageChatModel } from './model';
+
+export class CloudStorageAiChatModel implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud Storage AI Chat Model',
+		name: 'cloudStorageAiChatModel',
+		icon: { light: 'file:../../icons/cloudStorageAi.svg', dark: 'file:../../icons/cloudStorageAi.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["model"] === "custom" ? $parameter["customModel"] : $parameter["model"]}}',
+		description: 'The service\'s hosted models as the language model of an AI Agent or chain, with thinking and tool calling',
+		defaults: { name: 'Cloud Storage AI Chat Model' },
+		codex: {
+			categories: ['AI'],
+			subcategories: { AI: ['Language Models', 'Root Nodes'], 'Language Models': ['Chat Models (Recommended)'] },
+			resources: {
+				primaryDocumentation: [{ url: 'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#ai' }],
+			},
+		},
+		inputs: [],
+		outputs: [NodeConnectionTypes.AiLanguageModel],
+		outputNames: ['Model'],
+		credentials: [{ name: 'cloudStorageBearerApi', required: true }],
+		properties: [
+			...modelFields,
+			{ ...thinkField, description: `${thinkField.description} Models without thinking need Off.` },
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Context Size',
+						name: 'contextSize',
+						type: 'number',
+						typeOptions: { minValue: 256 },
+						default: 8192,
+						description: 'Tokens of context the model keeps (conversation, tool results and answer)',
+					},
+					{
+						displayName: 'Keep Alive',
+						name: 'keepAlive',
+						type: 'string',
+						default: '5m',
+						description: 'How long the model stays loaded after the request, e.g. 5m, 1h, or 0',
+					},
+					{
+						displayName: 'Max Tokens',
+						name: 'maxTokens',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 1024,
+						description: 'The most tokens an answer may have',
+					},
+					{ displayName: 'Seed', name: 'seed', type: 'number', default: 0, description: 'A fixed seed makes answers repeatable' },
+					{
+						displayName: 'Temperature',
+						name: 'temperature',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 2 },
+						default: 0.8,
+					},
+					{
+						displayName: 'Timeout (Seconds)',
+						name: 'timeout',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 300,
+						description: 'How long to wait for an answer to start',
+					},
+					{ displayName: 'Top K', name: 'topK', type: 'number', typeOptions: { minValue: 1 }, default: 40 },
+					{
+						displayName: 'Top P',
+						name: 'topP',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+						default: 0.9,
+					},
+				],
+			},
+		],
+	};
+
+	async supplyData(this: ISupplyDataFunctions, itemIndex: number): Promise<SupplyData> {
+		const chosen = this.getNodeParameter('model', itemIndex) as string;
+		const modelId = (chosen === 'custom' ? (this.getNodeParameter('customModel', itemIndex, '') as string) : chosen).trim();
+		if (!modelId) throw new NodeOperationError(this.getNode(), 'No model id given', { itemIndex });
+		const think = this.getNodeParameter('think', itemIndex, 'low') as ThinkLevel;
+		const missing = missingCapability(modelId, { thinking: think !== 'off' });
+		if (missing) {
+			throw new NodeOperationError(this.getNode(), `The chosen model cannot do this: ${missing}`, {
+				itemIndex,
+				description: 'Set "Think" to Off, or choose a model with thinking.',
+			});
+		}
+		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+		const num = (name: string) => (typeof options[name] === 'number' ? (options[name] as number) : undefined);
+		const call = { itemIndex, timeoutMs: (num('timeout') ?? 300) * 1000 };
+		const model = new CloudStorageChatModel(
+			modelId,
+			{
+				complete: async (body) => await callAi(this, 'api/chat', body, call),
+				lines: (body) => streamLines(this, 'api/chat', body, call),
+			},
+			{
+				think,
+				temperature: num('temperature'),
+				topP: num('topP'),
+				topK: num('topK'),
+				maxTokens: num('maxTokens'),
+				contextSize: num('contextSize'),
+				seed: num('seed'),
+				keepAlive: typeof options.keepAlive === 'string' && options.keepAlive ? options.keepAlive : undefined,
+			},
+		);
+		// The SDK is typed against its own copy of n8n-workflow; at run time n8n hands over the same object.
+		return supplyModel(this as unknown as Parameters<typeof supplyModel>[0], model);
+	}
+}

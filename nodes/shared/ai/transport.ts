@@ -1,0 +1,113 @@
+import type { Readable } from 'node:stream';
+import type { IExecuteFunctions, ISupplyDataFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../transport/request';
+import { joinUrl } from '../transport/urls';
+import { NdjsonError, readNdjson } from './ndjson';
+import { AiServiceError, AiStreamCutError, AnswerAccumulator, resultOfAnswer, type AiResult } from './protocol';
+
+export type AiContext = IExecuteFunctions | ISupplyDataFunctions;
+
+export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
+
+export type AiPath = 'api/generate' | 'api/chat';
+
+export interface AiCallOptions {
+	itemIndex?: number;
+	timeoutMs?: number;
+}
+
+/** `{ai_url}` from the Bearer credential; the AI API lives apart from the storage API. */
+export async function aiUrl(ctx: AiContext, itemIndex = 0): Promise<string> {
+	const credentials = await ctx.getCredentials(BEARER_CREDENTIAL, itemIndex);
+	const url = String(credentials.aiUrl ?? '').trim();
+	if (!url) {
+		throw new NodeOperationError(ctx.getNode(), 'The Bearer credential has no AI URL', {
+			itemIndex,
+			description: 'Open the Cloud Storage Bearer API credential and fill in "AI URL" ({ai_url} of the service).',
+		});
+	}
+	return url;
+}
+
+function failure(ctx: AiContext, itemIndex: number | undefined, message: string, description: string): NodeApiError {
+	return new NodeApiError(ctx.getNode(), { message, description }, { message, description, itemIndex });
+}
+
+/** Turns the protocol layer's errors into the node errors the user sees. */
+export function aiFailure(ctx: AiContext, error: unknown, itemIndex?: number): Error {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+	if (error instanceof AiServiceError) {
+		return failure(ctx, itemIndex, `The AI API reported an error: ${error.message.slice(0, 300)}`, describeServiceError(error.message));
+	}
+	if (error instanceof AiStreamCutError || error instanceof NdjsonError) {
+		return failure(ctx, itemIndex, error.message, 'The connection to the AI API broke during the answer. Run the item again.');
+	}
+	const cause = (error as Error)?.message ?? String(error);
+	return failure(
+		ctx,
+		itemIndex,
+		'The answer stream broke off before the model finished; the partial answer was discarded',
+		`The connection to the AI API failed while the answer arrived (${cause.slice(0, 120)}). Run the item again.`,
+	);
+}
+
+function describeServiceError(text: string): string {
+	if (/not found/i.test(text)) return 'Pick one of the offered models or check the model id.';
+	if (/does not support/i.test(text)) {
+		return 'Choose a model that supports this (see the model list), or switch the feature off (tools, thinking, images).';
+	}
+	return 'Check the model and the options, then run the item again.';
+}
+
+/** Sends a generate or chat request; the answer is always JSON or a newline-delimited stream of JSON. */
+async function send(ctx: AiContext, path: AiPath, body: Record<string, unknown>, options: AiCallOptions) {
+	const base = await aiUrl(ctx, options.itemIndex);
+	return await apiRequest<Readable | unknown>(ctx, {
+		api: 'ai',
+		url: joinUrl(base, path),
+		method: 'POST',
+		credentialType: BEARER_CREDENTIAL,
+		json: body,
+		headers: { accept: body.stream ? 'application/x-ndjson' : 'application/json' },
+		responseType: body.stream ? 'stream' : 'json',
+		itemIndex: options.itemIndex,
+		timeoutMs: options.timeoutMs,
+	});
+}
+
+/** The lines of a streamed answer, read as they arrive. */
+export async function* streamLines(
+	ctx: AiContext,
+	path: AiPath,
+	body: Record<string, unknown>,
+	options: AiCallOptions = {},
+): AsyncGenerator<unknown> {
+	const response = await send(ctx, path, { ...body, stream: true }, options);
+	const stream = response.body as Readable;
+	try {
+		yield* readNdjson(stream);
+	} catch (error) {
+		throw aiFailure(ctx, error, options.itemIndex);
+	} finally {
+		stream.destroy();
+	}
+}
+
+/** One complete answer: streamed to its final line when `body.stream` is true, otherwise a single JSON body. */
+export async function callAi(
+	ctx: AiContext,
+	path: AiPath,
+	body: Record<string, unknown>,
+	options: AiCallOptions = {},
+): Promise<AiResult> {
+	try {
+		if (!body.stream) return resultOfAnswer((await send(ctx, path, body, options)).body);
+		const accumulator = new AnswerAccumulator();
+		for await (const line of streamLines(ctx, path, body, options)) accumulator.add(line);
+		return accumulator.finish();
+	} catch (error) {
+		throw aiFailure(ctx, error, options.itemIndex);
+	}
+}

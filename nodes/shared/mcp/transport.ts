@@ -1,0 +1,111 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../transport/request';
+import { joinUrl } from '../transport/urls';
+import { McpClient, McpError, type McpHttp } from './protocol';
+
+export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
+
+export interface McpEndpoint {
+	url: string;
+	/** Undefined for the public tools and documentation, which need no credential. */
+	credentialType?: string;
+}
+
+/** `{base_url}/api/mcp`; a base URL with a query string is refused, since the endpoint rejects query parameters. */
+export async function mcpEndpoint(ctx: IExecuteFunctions, itemIndex: number): Promise<McpEndpoint> {
+	const authentication = ctx.getNodeParameter('authentication', itemIndex, 'bearerApi') as string;
+	let base: string;
+	let credentialType: string | undefined;
+	if (authentication === 'none') {
+		base = String(ctx.getNodeParameter('baseUrl', itemIndex, '')).trim();
+		if (!base) {
+			throw new NodeOperationError(ctx.getNode(), 'No Base URL given for the public MCP tools', {
+				itemIndex,
+				description: 'Enter the service\'s API address (the MCP endpoint is {base_url}/api/mcp), or choose the Bearer credential.',
+			});
+		}
+	} else {
+		const credentials = await ctx.getCredentials(BEARER_CREDENTIAL, itemIndex);
+		base = String(credentials.baseUrl ?? '').trim();
+		credentialType = BEARER_CREDENTIAL;
+	}
+	if (/[?#]/.test(base)) {
+		throw new NodeOperationError(ctx.getNode(), 'The Base URL must not contain a query string or fragment', {
+			itemIndex,
+			description: 'The MCP endpoint rejects query-string parameters, and credentials never go into a URL. Remove everything from "?" on.',
+		});
+	}
+	return { url: joinUrl(base, 'api/mcp'), credentialType };
+}
+
+/** `current.itemIndex` follows the item being processed, so errors name the right item. */
+function httpFor(ctx: IExecuteFunctions, endpoint: McpEndpoint, current: { itemIndex: number }): McpHttp {
+	return async ({ body, headers }) => {
+		const response = await apiRequest<string>(ctx, {
+			api: 'mcp',
+			url: endpoint.url,
+			method: 'POST',
+			credentialType: endpoint.credentialType,
+			body,
+			headers,
+			responseType: 'text',
+			retryStatuses: [503],
+			itemIndex: current.itemIndex,
+		});
+		return { status: response.status, headers: response.headers, body: response.body ?? '' };
+	};
+}
+
+const clients = new WeakMap<IExecuteFunctions, Map<string, { client: McpClient; current: { itemIndex: number } }>>();
+
+/**
+ * The client for this node run: one handshake serves every item that uses the same endpoint,
+ * credential and version.
+ */
+export function mcpClient(ctx: IExecuteFunctions, endpoint: McpEndpoint, version: string, itemIndex: number): McpClient {
+	let byKey = clients.get(ctx);
+	if (!byKey) clients.set(ctx, (byKey = new Map()));
+	const key = `${endpoint.url} ${endpoint.credentialType ?? 'public'} ${version}`;
+	let entry = byKey.get(key);
+	if (!entry) {
+		const current = { itemIndex };
+		try {
+			entry = { client: new McpClient(httpFor(ctx, endpoint, current), version), current };
+		} catch (error) {
+			throw mcpFailure(ctx, error, itemIndex);
+		}
+		byKey.set(key, entry);
+	}
+	entry.current.itemIndex = itemIndex;
+	return entry.client;
+}
+
+/** Input problems found before sending are NodeOperationErrors; what the endpoint said is a NodeApiError. */
+export function mcpFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (!(error instanceof McpError)) return error as Error;
+	if (error.kind === 'version') {
+		return new NodeOperationError(ctx.getNode(), error.message, {
+			itemIndex,
+			description: 'Choose one of the listed protocol versions in the node.',
+		});
+	}
+	if (error.kind === 'too-large') {
+		return new NodeOperationError(ctx.getNode(), error.message, {
+			itemIndex,
+			description: 'Send less data in the tool arguments; the request was not sent.',
+		});
+	}
+	const message =
+		error.kind === 'tool' ? error.message : `The MCP endpoint reported an error: ${error.message.slice(0, 300)}`;
+	const description =
+		error.kind === 'tool'
+			? 'The tool ran but reported a failure; check its arguments.'
+			: error.code === -32601
+				? 'The endpoint does not know this method or tool. Use List Tools to see what it offers.'
+				: error.code === -32602
+					? 'The arguments do not match what the tool expects. Use List Tools to see its input schema.'
+					: 'Check the tool name and arguments.';
+	return new NodeApiError(ctx.getNode(), { message, description }, { message, description, itemIndex });
+}
