@@ -101,5 +101,6 @@ export function newAccount(seed: AccountSeed, id: number): Account {
 		quotaBytes: seed.quotaBytes ?? limits.quotaBytes,
 		userHash: randomHash(10, 16),
 		rootFolderId: 0,
+		encryptionKeys: null,
 	};
 }

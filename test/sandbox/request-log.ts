@@ -9,6 +9,12 @@ export interface LoggedRequest {
 	url: string;
 	/** Credential parameter names found in the query string: should always be empty. */
 	credentialsInUrl: string[];
+	/**
+	 * Capability-key parameter names found in the query string. Some legacy scripts document keys as query
+	 * parameters (`save_file.php?key=`), but the sandbox takes them in the body too, so a careful client
+	 * can keep this empty as well.
+	 */
+	keysInUrl: string[];
 	/** Interface of the matched route (v2, v1, auth, web…), or null when none matched. */
 	api: string | null;
 	action: string | null;
@@ -32,10 +38,15 @@ const KEY_FIELDS = [
 ];
 const REDACTED = new Set([...CREDENTIAL_FIELDS, ...KEY_FIELDS].map((name) => name.toLowerCase()));
 
-export function redactUrl(rawUrl: string): { url: string; credentialsInUrl: string[] } {
+export function redactUrl(rawUrl: string): {
+	url: string;
+	credentialsInUrl: string[];
+	keysInUrl: string[];
+} {
 	const q = rawUrl.indexOf('?');
-	if (q < 0) return { url: rawUrl, credentialsInUrl: [] };
+	if (q < 0) return { url: rawUrl, credentialsInUrl: [], keysInUrl: [] };
 	const credentialsInUrl: string[] = [];
+	const keysInUrl: string[] = [];
 	const query = rawUrl
 		.slice(q + 1)
 		.split('&')
@@ -49,9 +60,14 @@ export function redactUrl(rawUrl: string): { url: string; credentialsInUrl: stri
 				// keep the raw name
 			}
 			if (CREDENTIAL_FIELDS.some((c) => c.toLowerCase() === name.toLowerCase())) credentialsInUrl.push(name);
+			if (KEY_FIELDS.some((k) => k.toLowerCase() === name.toLowerCase())) keysInUrl.push(name);
 			return REDACTED.has(name.toLowerCase()) && eq >= 0 ? `${rawName}=***` : pair;
 		});
-	return { url: `${rawUrl.slice(0, q)}?${query.join('&')}`, credentialsInUrl };
+	return {
+		url: `${rawUrl.slice(0, q)}?${query.join('&')}`,
+		credentialsInUrl,
+		keysInUrl,
+	};
 }
 
 /** What the sandbox saw, for tests that count requests or check where credentials travelled. */

@@ -9,7 +9,23 @@ export function stateSummary(store: Store) {
 		const parentPath = parent ? pathOf(parent) : '/';
 		return `${parentPath === '/' ? '' : parentPath}/${folder.name}`;
 	};
+	const anonymousFolders = [...store.folders.values()].filter((folder) => folder.ownerId === store.anonymous.id);
 	return {
+		/** Folders made through `api/get_upload_id.php` without an account; `expiresAt` in unix seconds. */
+		anonymousFolders: anonymousFolders.map((folder) => ({
+			hash: folder.hash,
+			name: folder.name,
+			accessType: folder.accessType,
+			created: folder.created,
+			expiresAt: folder.expiresAt,
+			expired: store.expired(folder),
+			files: store.filesIn(folder.id).map((file) => ({ hash: file.hash, name: file.name, size: file.size })),
+		})),
+		/** Signature records and what `esignature_share` would have e-mailed. */
+		esignature: {
+			signatures: store.esign.signatures,
+			outbox: store.esign.outbox,
+		},
 		accounts: [...store.accounts.values()].map((account) => {
 			const folders = [...store.folders.values()].filter((folder) => folder.ownerId === account.id);
 			const files = [...store.files.values()].filter((file) => file.ownerId === account.id);
@@ -19,6 +35,8 @@ export function stateSummary(store: Store) {
 				email: account.email,
 				plan: account.plan,
 				rootHash: store.rootOf(account).hash,
+				/** Published E2E public keys (opaque strings), or null. */
+				encryptionKeys: account.encryptionKeys,
 				folders: folders.map((folder) => ({
 					hash: folder.hash,
 					name: folder.name,
@@ -28,6 +46,8 @@ export function stateSummary(store: Store) {
 					created: folder.created,
 					modified: folder.modified,
 					deleted: folder.deleted !== null,
+					encrypted: folder.encrypted,
+					keyHolders: store.vault.holders(`folder:${folder.id}`),
 				})),
 				files: files.map((file) => {
 					const folder = store.folders.get(file.folderId)!;
@@ -44,6 +64,15 @@ export function stateSummary(store: Store) {
 						modified: file.modified,
 						watermark: file.watermark,
 						deleted: file.deleted !== null,
+						version: file.version,
+						versions: file.versions.map(({ version, size, sha256, modified }) => ({
+							version,
+							size,
+							sha256,
+							modified,
+						})),
+						encrypted: file.encrypted,
+						keyHolders: store.vault.holders(`file:${file.id}`),
 					};
 				}),
 			};

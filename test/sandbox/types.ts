@@ -21,6 +21,15 @@ export interface Account {
 	/** Opaque per-user value that `api/login.php` reports as `hash`. */
 	userHash: string;
 	rootFolderId: number;
+	/** Published end-to-end-encryption public keys (opaque strings), or null before `save_user_encryption_keys`. */
+	encryptionKeys: UserPublicKeys | null;
+}
+
+export interface UserPublicKeys {
+	kem: string;
+	dsa: string;
+	x25519: string;
+	ed25519: string;
 }
 
 /** Items are never removed on delete: they are marked, so the undelete scripts can restore a whole batch. */
@@ -45,6 +54,10 @@ export interface Folder {
 	password: string | null;
 	price: number | null;
 	deleted: TrashMark | null;
+	/** Anonymous folders from `api/get_upload_id.php` vanish after about a month (unix seconds); null = never. */
+	expiresAt: number | null;
+	/** Set by `save_upload_encryption_key`. */
+	encrypted: boolean;
 }
 
 export interface Watermark {
@@ -71,4 +84,18 @@ export interface StoredFile {
 	modified: number;
 	watermark: Watermark | null;
 	deleted: TrashMark | null;
+	/** Bumped by every `save_file.php?do=update`; part of the ETag. */
+	version: number;
+	/** Earlier contents, kept only for BUSINESS and ENTERPRISE owners. */
+	versions: FileVersion[];
+	/** Set by `save_file_encryption_key`. */
+	encrypted: boolean;
+}
+
+export interface FileVersion {
+	version: number;
+	size: number;
+	sha256: string;
+	blobPath: string;
+	modified: number;
 }

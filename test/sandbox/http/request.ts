@@ -85,3 +85,19 @@ export function mediaType(headers: IncomingHttpHeaders): string {
 export function flag(value: string | null | undefined): boolean {
 	return value != null && !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
 }
+
+/**
+ * A PHP-style array parameter: `name[]=a&name[]=b`, `name[0]=a&name[1]=b`, or a single `name=a`
+ * (PHP would see a string there; the sandbox takes it as one element). Null when absent.
+ */
+export function arrayField(fields: URLSearchParams, name: string): string[] | null {
+	const pattern = new RegExp(`^${name}(\\[\\d*\\])?$`);
+	const values: string[] = [];
+	let present = false;
+	for (const [key, value] of fields) {
+		if (!pattern.test(key)) continue;
+		present = true;
+		values.push(value);
+	}
+	return present ? values : null;
+}

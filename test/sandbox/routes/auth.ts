@@ -79,6 +79,23 @@ function login(_req: SandboxRequest, ctx: Ctx) {
 	return text(parts.join('; '), 200, { 'Set-Cookie': sessionCookie(sessionId) });
 }
 
+/**
+ * The session check object. Any successful authentication counts (the session it used, or a new one for
+ * other methods); an unknown or expired session is a failed authentication: 401 with Success false.
+ */
+function validateSession(_req: SandboxRequest, ctx: Ctx) {
+	const granted = sessionFor(ctx);
+	if (!granted) {
+		const message = ctx.auth.kind === 'none' ? 'No session' : 'Session expired or invalid';
+		return json({ Success: false, Message: message, SessionID: null }, 401);
+	}
+	return json({
+		Success: true,
+		Message: 'Session is valid',
+		SessionID: granted.sessionId,
+	});
+}
+
 const scriptName = (req: SandboxRequest) => req.pathname.slice('/api/'.length, -'.php'.length);
 
 export const authRoutes: Route[] = [
@@ -90,5 +107,20 @@ export const authRoutes: Route[] = [
 		action: scriptName,
 		handle: authenticateUser,
 	},
-	{ api: 'auth', methods: ['GET', 'POST'], path: '/api/login.php', body: 'form', action: scriptName, handle: login },
+	{
+		api: 'auth',
+		methods: ['GET', 'POST'],
+		path: '/api/login.php',
+		body: 'form',
+		action: scriptName,
+		handle: login,
+	},
+	{
+		api: 'auth',
+		methods: ['GET', 'POST'],
+		path: '/api/validate_session.php',
+		body: 'form',
+		action: scriptName,
+		handle: validateSession,
+	},
 ];

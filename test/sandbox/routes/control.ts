@@ -5,7 +5,8 @@ import { type FaultRule } from '../faults.ts';
 import { json, empty, sendReply, type Reply } from '../http/reply.ts';
 import type { SandboxRequest } from '../http/request.ts';
 import type { Services } from '../router.ts';
-import type { AccountPatch } from '../store.ts';
+import type { AccountPatch, BulkOptions } from '../store.ts';
+import { sqlDateTime } from '../ids.ts';
 import { stateSummary } from '../state.ts';
 import { dmsControl } from '../dms/control.ts';
 
@@ -45,6 +46,38 @@ function controlTable(reset: () => void): Record<string, ControlHandler> {
 			const account = s.store.updateAccount(user, patch);
 			return json(accountView(s, account.username));
 		},
+		/** `{user, folders, filesPerFolder, parentHash?, folderPrefix?, filePrefix?, accessType?}` without HTTP round-trips. */
+		'POST bulk': (body, s) => {
+			const account = s.store.accountByLogin(String(body.user ?? ''));
+			if (!account) throw new Error('no such account');
+			const parent = body.parentHash === undefined ? undefined : s.store.folder(String(body.parentHash));
+			if (body.parentHash !== undefined && parent?.ownerId !== account.id) throw new Error('no such parent folder');
+			const created = s.store.bulkCreate(account, {
+				...(body as unknown as BulkOptions),
+				parent,
+			});
+			return json({
+				folders: created.folders.map((folder) => ({
+					hash: folder.hash,
+					name: folder.name,
+				})),
+				files: created.files.length,
+			});
+		},
+		/** Adds a signature record `{file_hash, signer_name?, signing_timestamp?}` as if someone had signed. */
+		'POST signatures': (body, s) => {
+			const file = s.store.file(String(body.file_hash ?? ''));
+			if (!file) throw new Error('no such file');
+			const record = {
+				fileId: file.id,
+				file_hash: file.hash,
+				signing_timestamp: String(body.signing_timestamp ?? sqlDateTime(s.store.unix())),
+				signer_name: String(body.signer_name ?? 'Sandbox Signer'),
+			};
+			s.store.esign.signatures.push(record);
+			return json(record);
+		},
+		'GET outbox': (_b, s) => json({ outbox: s.store.esign.outbox }),
 		/** Stands for opening the e-mailed 2FA link from `ip` (default: the caller's address). */
 		'POST confirm-2fa': (body, s, req) => {
 			const account = s.store.accountByLogin(String(body.user ?? ''));

@@ -7,12 +7,7 @@ import { fileCount, folderSize, usedBytes } from '../stats.ts';
 import type { Store } from '../store.ts';
 import type { Folder } from '../types.ts';
 import type { V1Script } from './v1.ts';
-
-/**
- * Scripts documented as GET also take POST: the authenticator prefers credentials in a POST body
- * ("GET discouraged"), and a client should never need to put them in a URL.
- */
-const GET_SCRIPT = ['GET', 'POST'];
+import { GET_SCRIPT } from './v1-common.ts';
 
 const MB = 1024 * 1024;
 const mb = (bytes: number) => Math.round((bytes / MB) * 100) / 100;

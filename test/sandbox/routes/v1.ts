@@ -4,7 +4,10 @@ import type { SandboxRequest } from '../http/request.ts';
 import type { Ctx, Route } from '../router.ts';
 import type { Account } from '../types.ts';
 import { downloadReply } from './v2-files.ts';
+import { v1FileScripts } from './v1-files.ts';
+import { v1FolderScripts } from './v1-folders.ts';
 import { v1Scripts } from './v1-scripts.ts';
+import { saveFile } from './save-file.ts';
 
 /** One legacy `api/<name>.php` script. */
 export interface V1Script {
@@ -13,7 +16,11 @@ export interface V1Script {
 	handle: (req: SandboxRequest, ctx: Ctx, caller: Account | undefined) => Reply | Promise<Reply>;
 }
 
-const SCRIPTS: Record<string, V1Script> = { ...v1Scripts };
+const SCRIPTS: Record<string, V1Script> = {
+	...v1Scripts,
+	...v1FolderScripts,
+	...v1FileScripts,
+};
 
 /** Central-authenticator gate shared by all V1 scripts: a failed attempt is 401 even where anonymous use is allowed. */
 function gate(ctx: Ctx, auth: 'required' | 'optional'): Reply | undefined {
@@ -44,5 +51,13 @@ export const v1Routes: Route[] = [
 		body: 'form',
 		action: () => 'down',
 		handle: (req, ctx) => gate(ctx, 'optional') ?? downloadReply(ctx.store, req.fields.get('i'), callerOf(ctx.auth)),
+	},
+	{
+		api: 'v1',
+		methods: ['POST'],
+		path: '/save_file.php',
+		body: 'form',
+		action: (req) => (req.fields.get('do') === 'update' ? 'save_file:update' : 'save_file'),
+		handle: (req, ctx) => gate(ctx, 'optional') ?? saveFile(req, ctx, callerOf(ctx.auth)),
 	},
 ];

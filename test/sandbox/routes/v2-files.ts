@@ -3,10 +3,15 @@ import { flag } from '../http/request.ts';
 import { fileRights, folderRights } from '../rights.ts';
 import type { Store } from '../store.ts';
 import { trashFile } from '../trash.ts';
-import type { Account } from '../types.ts';
+import type { Account, StoredFile } from '../types.ts';
 import { fileInfo } from '../views.ts';
 import type { V2Action } from './v2.ts';
 import { nameField } from './v2-folders.ts';
+
+/** Changes with every content replacement (`save_file.php?do=update`), even to identical bytes. */
+export function etagOf(file: StoredFile): string {
+	return `"${file.sha256.slice(0, 16)}-${file.version}"`;
+}
 
 /** Shared by V2 download_file and the legacy `down.php`: LINK files are open, PRIVATE ones need the owner. */
 export function downloadReply(store: Store, hash: string | null, caller: Account | undefined): Reply {
@@ -18,6 +23,7 @@ export function downloadReply(store: Store, hash: string | null, caller: Account
 		headers: {
 			'Content-Type': file.mime,
 			'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+			ETag: etagOf(file),
 		},
 		file: { path: file.blobPath, size: file.size },
 	};

@@ -1,11 +1,14 @@
-import { empty, json } from '../http/reply.ts';
+import { empty, json, type Reply } from '../http/reply.ts';
+import type { UploadedFile } from '../http/request.ts';
 import { hasDoubleExtension, normalizeName } from '../naming.ts';
 import { folderSize } from '../stats.ts';
-import type { Watermark } from '../types.ts';
+import type { Store } from '../store.ts';
+import type { Folder, StoredFile, Watermark } from '../types.ts';
 import type { V2Action } from './v2.ts';
 
 const POSITIONS = ['TOP_LEFT', 'TOP_RIGHT', 'BOTTOM_LEFT', 'BOTTOM_RIGHT'];
 
+/** Recorded as sent (the sandbox draws nothing), so tests can assert the parameters arrived. */
 function watermarkOf(fields: URLSearchParams): Watermark | null | 'invalid' {
 	const text = fields.get('watermark_text');
 	if (!text) return null;
@@ -14,6 +17,37 @@ function watermarkOf(fields: URLSearchParams): Watermark | null | 'invalid' {
 	if (!POSITIONS.includes(position) || !/^[0-9A-Fa-f]{6}$/.test(color)) return 'invalid';
 	return { text, position, color };
 }
+
+export interface AcceptedUpload {
+	name: string;
+	watermark: Watermark | null;
+}
+
+/**
+ * The checks every upload path shares (V2 upload_file, `save_file.php` upload and replace), in the
+ * service's order: request shape (400), 491 double extension, 493 file size, 492 folder size, 490 virus.
+ * `replacing` is the file whose bytes an update would free, for the folder-size sum.
+ */
+export function checkUpload(
+	store: Store,
+	folder: Folder,
+	upload: UploadedFile,
+	fields: URLSearchParams,
+	replacing?: StoredFile,
+): AcceptedUpload | Reply {
+	const name = normalizeName(upload.filename);
+	const watermark = watermarkOf(fields);
+	if (!name || watermark === 'invalid') return empty(400);
+	if (hasDoubleExtension(name)) return empty(491);
+	const owner = store.owner(folder.ownerId);
+	if (upload.overCap || upload.size > owner.fileSizeLimit) return empty(493);
+	const after = folderSize(store, folder.id) - (replacing?.size ?? 0) + upload.size;
+	if (owner.folderSizeLimit !== null && after > owner.folderSizeLimit) return empty(492);
+	if (upload.virus) return empty(490);
+	return { name, watermark };
+}
+
+export const isReply = (value: AcceptedUpload | Reply): value is Reply => 'status' in value;
 
 export const v2UploadActions: Record<string, V2Action> = {
 	upload_file: {
@@ -32,22 +66,14 @@ export const v2UploadActions: Record<string, V2Action> = {
 			}
 			// "Do not upload directly into ROOT": operation not permitted for the resource.
 			if (folder.isRoot) return empty(405);
-			const name = normalizeName(upload.filename);
-			const watermark = watermarkOf(req.fields);
-			if (!name || watermark === 'invalid') return empty(400);
-			if (hasDoubleExtension(name)) return empty(491);
-			const owner = store.accounts.get(folder.ownerId)!;
-			if (upload.overCap || upload.size > owner.fileSizeLimit) return empty(493);
-			if (owner.folderSizeLimit !== null && folderSize(store, folder.id) + upload.size > owner.folderSizeLimit) {
-				return empty(492);
-			}
-			if (upload.virus) return empty(490);
+			const accepted = checkUpload(store, folder, upload, req.fields);
+			if (isReply(accepted)) return accepted;
 			const file = store.addFile(folder, {
-				name,
+				name: accepted.name,
 				tmpPath: upload.tmpPath,
 				size: upload.size,
 				sha256: upload.sha256,
-				watermark,
+				watermark: accepted.watermark,
 			});
 			return json({
 				file_hash: file.hash,

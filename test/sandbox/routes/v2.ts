@@ -3,6 +3,8 @@ import { empty, type Reply } from '../http/reply.ts';
 import type { SandboxRequest } from '../http/request.ts';
 import type { Ctx, Route } from '../router.ts';
 import type { Account } from '../types.ts';
+import { v2EncryptionActions } from './v2-encryption.ts';
+import { v2EsignatureActions } from './v2-esignature.ts';
 import { v2FileActions } from './v2-files.ts';
 import { v2FolderActions } from './v2-folders.ts';
 import { v2UploadActions } from './v2-upload.ts';
@@ -13,8 +15,13 @@ export interface V2Action {
 	handle: (req: SandboxRequest, ctx: Ctx, caller: Account | undefined) => Reply | Promise<Reply>;
 }
 
-/** Later issues add e-signature and encryption actions by spreading more tables in here. */
-const ACTIONS: Record<string, V2Action> = { ...v2FolderActions, ...v2FileActions, ...v2UploadActions };
+const ACTIONS: Record<string, V2Action> = {
+	...v2FolderActions,
+	...v2FileActions,
+	...v2UploadActions,
+	...v2EsignatureActions,
+	...v2EncryptionActions,
+};
 
 function actionName(req: SandboxRequest): string | null {
 	return req.params[0] || req.fields.get('action') || null;

@@ -1,0 +1,47 @@
+import { empty, text, type Reply } from '../http/reply.ts';
+import { flag, type SandboxRequest } from '../http/request.ts';
+import type { Ctx } from '../router.ts';
+import type { Account } from '../types.ts';
+import { checkUpload, isReply } from './v2-upload.ts';
+
+/**
+ * Root script `save_file.php`: upload into `up_id` authorized by its add key `key` (or the owner's
+ * credentials), or with `do=update&replace_file_hash=` replace a file of that folder in place (same hash,
+ * name and keys; new bytes, modification time and ETag). Same checks and statuses as V2 upload_file.
+ * The body is the file hash with `get_file_hash`, else empty (the spec shows no other result).
+ */
+export function saveFile(req: SandboxRequest, ctx: Ctx, caller: Account | undefined): Reply {
+	const { store } = ctx;
+	if (!req.multipart) return empty(400);
+	const folderHash = req.fields.get('up_id');
+	const [upload, ...extra] = req.files;
+	if (!folderHash || !upload || upload.field !== 'file' || extra.length) return empty(400);
+	const folder = store.folder(folderHash);
+	if (!folder) return empty(405);
+	const key = req.fields.get('key');
+	if (!(key && key === folder.uploadKey)) {
+		if (!caller) return empty(401);
+		if (caller.id !== folder.ownerId) return empty(405);
+	}
+	if (folder.isRoot) return empty(405);
+	const answer = (hash: string) => text(flag(req.fields.get('get_file_hash')) ? hash : '');
+
+	if (req.fields.get('do') === 'update') {
+		const target = store.file(req.fields.get('replace_file_hash'));
+		if (!target || target.folderId !== folder.id) return empty(405);
+		const accepted = checkUpload(store, folder, upload, req.fields, target);
+		if (isReply(accepted)) return accepted;
+		store.replaceContent(target, { ...upload, watermark: accepted.watermark });
+		return answer(target.hash);
+	}
+	const accepted = checkUpload(store, folder, upload, req.fields);
+	if (isReply(accepted)) return accepted;
+	const file = store.addFile(folder, {
+		name: accepted.name,
+		tmpPath: upload.tmpPath,
+		size: upload.size,
+		sha256: upload.sha256,
+		watermark: accepted.watermark,
+	});
+	return answer(file.hash);
+}
