@@ -1,0 +1,88 @@
+/**
+ * Issue 3's Storage operations in a real n8n against the sandbox, from one exported workflow
+ * (workflows/storage-operations.json): create path → upload → find by name → rename → move → replace
+ * content → download (bytes checked) → legacy details → delete → restore → keys → account →
+ * usage → end-to-end-encryption keys → tree (last: it outputs an item per entry); then the anonymous
+ * operations with Authentication: None.
+ */
+import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { describeErrors, itemsOf, loadWorkflow, startN8n, type ExecutionSummary, type N8nInstance } from './harness/n8n';
+
+jest.setTimeout(180_000);
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: Sandbox;
+let n8n: N8nInstance;
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	n8n = await startN8n({ mode: 'regular' });
+});
+afterAll(async () => {
+	await n8n?.stop();
+	await sandbox?.close();
+});
+
+const one = (execution: ExecutionSummary, node: string) => {
+	const items = itemsOf(execution, node);
+	expect(items).toHaveLength(1);
+	return items[0].json;
+};
+
+it('runs every file and folder operation in one workflow', async () => {
+	const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
+		baseUrl: sandbox.baseUrl,
+		webUrl: sandbox.webUrl,
+		user: DEMO_ACCOUNT.username,
+		accessToken: DEMO_ACCOUNT.token,
+	});
+	const workflow = await n8n.client.importWorkflow(loadWorkflow('storage-operations.json'), { credentials: { [credential.type]: credential } });
+	const execution = await n8n.client.runWorkflow(workflow.id);
+	expect(describeErrors(execution)).toBe('');
+
+	const path = one(execution, 'Create Path');
+	const uploaded = one(execution, 'Upload');
+	expect(path).toMatchObject({ name: 'docs', path: expect.stringMatching(/^E2E .*\/docs$/) });
+	expect(one(execution, 'Find by Name')).toMatchObject({ found: true, hash: uploaded.hash });
+	expect(one(execution, 'Rename')).toMatchObject({ name: 'invoice-2026.txt' });
+	expect(one(execution, 'Move')).toMatchObject({ moved: true, parent_folder_hash: one(execution, 'Create Archive').hash });
+	expect(one(execution, 'Replace Content')).toMatchObject({ hash: uploaded.hash, replaced: true });
+	expect(one(execution, 'Check Bytes')).toEqual({ sameBytes: true, name: 'invoice-2026.txt' });
+	expect(one(execution, 'Get With Details')).toMatchObject({ access_rights: expect.any(Object), details: expect.any(Object) });
+	expect(itemsOf(execution, 'Get Tree').map((item) => item.json.path)).toEqual(expect.arrayContaining(['archive', 'archive/invoice-2026.txt']));
+	expect(one(execution, 'Restore File')).toMatchObject({ hash: uploaded.hash, restored: true });
+	expect(String(one(execution, 'Folder Keys').add_files_key)).toMatch(/^[0-9a-f]{32}$/);
+	expect(one(execution, 'Account')).toMatchObject({ UserName: DEMO_ACCOUNT.username });
+	expect(one(execution, 'Usage')).toHaveProperty('quota_mb');
+	expect(one(execution, 'Get File Key')).toMatchObject({ encryptionKey: 'wrapped-key==', keySignature: 'signature==' });
+	expect(JSON.stringify(execution)).not.toContain(DEMO_ACCOUNT.token);
+});
+
+it('works without an account: anonymous folder, upload by key, public listing, LINK download', async () => {
+	const base = { authentication: 'none', baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl };
+	const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
+	const storage = (name: string, index: number, parameters: Record<string, unknown>) => ({
+		id: `6b7e0c3d-0000-4000-8000-${String(index).padStart(12, '0')}`,
+		name,
+		type: 'n8n-nodes-cloud-storage.cloudStorage',
+		typeVersion: 1,
+		position: [index * 220, 0],
+		parameters: { ...base, ...parameters },
+	});
+	const nodes = [
+		{ id: '6b7e0c3d-0000-4000-8000-000000000000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		storage('Anonymous Folder', 1, { resource: 'folder', operation: 'createAnonymous', name: 'Drop', accessType: 'LINK' }),
+		{ id: '6b7e0c3d-0000-4000-8000-000000000002', name: 'Make File', type: 'n8n-nodes-base.convertToFile', typeVersion: 1.1, position: [440, 0], parameters: { operation: 'toText', sourceProperty: 'hash', options: { fileName: 'hash.txt' } } },
+		storage('Upload by Key', 3, { resource: 'file', operation: 'upload', folder: rl("={{ $('Anonymous Folder').item.json.hash }}"), binaryPropertyName: 'data', options: { uploadKey: "={{ $('Anonymous Folder').item.json.add_files_key }}" } }),
+		storage('List Public', 4, { resource: 'folder', operation: 'listPublic', folder: rl("={{ $('Anonymous Folder').item.json.link }}", 'url') }),
+		storage('Download Link', 5, { resource: 'file', operation: 'download', file: rl('={{ $json.link }}', 'url'), binaryPropertyName: 'data' }),
+	];
+	const connections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]));
+	const workflow = await n8n.client.importWorkflow({ name: 'Anonymous storage', nodes, connections, settings: { executionOrder: 'v1' } });
+	const execution = await n8n.client.runWorkflow(workflow.id);
+	expect(describeErrors(execution)).toBe('');
+	const folder = one(execution, 'Anonymous Folder');
+	expect(folder).toMatchObject({ anonymous: true });
+	expect(one(execution, 'List Public')).toMatchObject({ name: 'hash.txt' });
+	const downloaded = itemsOf(execution, 'Download Link')[0];
+	expect((await n8n.client.downloadBinary(downloaded.binary!.data)).toString()).toBe(String(folder.hash));
+});
