@@ -11,7 +11,7 @@ export interface OffsetPage<T> {
 /** DMS get_documents: limit/offset, continuing with offset + items until offset reaches total. */
 export async function collectByOffsetTotal<T>(
 	fetchPage: (offset: number, limit: number) => Promise<OffsetPage<T>>,
-	options: { pageSize: number; max?: number },
+	options: { pageSize: number; max?: number; concurrency?: number },
 ): Promise<T[]> {
 	const max = options.max ?? Number.POSITIVE_INFINITY;
 	const results: T[] = [];
@@ -23,7 +23,47 @@ export async function collectByOffsetTotal<T>(
 		offset += page.items.length;
 		// An empty page before total would otherwise loop for ever if the total shrank meanwhile.
 		if (page.items.length === 0 || offset >= page.total || results.length >= max) return results;
+		if ((options.concurrency ?? 1) > 1 && page.items.length === limit) {
+			const rest = await fetchAhead(fetchPage, offset, Math.min(page.total, max) - results.length, options);
+			results.push(...rest.items.slice(0, max - results.length));
+			offset += rest.items.length;
+			// Items created meanwhile push older ones past the first total: continue while the list says so.
+			if ((!rest.gap && offset >= rest.total) || results.length >= max) return results;
+		}
 	}
+}
+
+/**
+ * Once the first page has given the total, the remaining pages are known in advance and can be fetched
+ * a few at a time. Pages are assembled in order; a short page before the end means the list changed
+ * meanwhile, so later pages are dropped (`gap`) and the caller continues one page at a time from there.
+ */
+async function fetchAhead<T>(
+	fetchPage: (offset: number, limit: number) => Promise<OffsetPage<T>>,
+	start: number,
+	remaining: number,
+	options: { pageSize: number; concurrency?: number },
+): Promise<{ items: T[]; gap: boolean; total: number }> {
+	const plan: Array<{ offset: number; limit: number }> = [];
+	for (let planned = 0; planned < remaining; planned += options.pageSize) {
+		plan.push({ offset: start + planned, limit: Math.min(options.pageSize, remaining - planned) });
+	}
+	const pages: Array<OffsetPage<T> | undefined> = new Array(plan.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < plan.length) {
+			const index = next++;
+			pages[index] = await fetchPage(plan[index].offset, plan[index].limit);
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 1, plan.length) }, worker));
+	const items: T[] = [];
+	for (let index = 0; index < plan.length; index++) {
+		const page = pages[index]!;
+		items.push(...page.items);
+		if (page.items.length < plan[index].limit) return { items, gap: true, total: page.total };
+	}
+	return { items, gap: false, total: pages[pages.length - 1]!.total };
 }
 
 export interface NumberedPage<T> {

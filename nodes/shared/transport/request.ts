@@ -9,7 +9,7 @@ import type {
 	IPollFunctions,
 	ISupplyDataFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
@@ -57,6 +57,8 @@ export interface ApiRequestOptions {
 	 */
 	write?: boolean;
 	reconcile?: () => Promise<unknown>;
+	/** Replaces the generic "check before running again" advice of an uncertain-write error (e.g. how to find a created item). */
+	uncertainHint?: string;
 	/** Statuses that mean "outcome unknown, check before retrying" for this call (e.g. 494 partial upload). */
 	uncertainStatuses?: number[];
 	/** Statuses handed back to the caller instead of raising (e.g. DAV 207, 404 on sync). */
@@ -225,6 +227,7 @@ export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequ
 		let failure: Error;
 		let hintMs: number | undefined;
 		if ('uncertain' in step) {
+			if (opts.uncertainHint && step.uncertain instanceof NodeApiError) step.uncertain.description = opts.uncertainHint;
 			if (!opts.reconcile) throw step.uncertain;
 			const applied = await opts.reconcile();
 			if (applied !== undefined) return { status: 200, headers: {}, body: applied as T, reconciled: true };

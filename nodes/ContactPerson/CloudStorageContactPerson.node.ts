@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { listSearch, loadOptions, resourceMapping } from '../shared/dms/methods';
+import * as contactPerson from './actions/contactPerson/ContactPerson.resource';
+import { router } from './actions/router';
+
+export class CloudStorageContactPerson implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud Storage Contact Person',
+		name: 'cloudStorageContactPerson',
+		icon: { light: 'file:../../icons/cloudStorageContactPerson.svg', dark: 'file:../../icons/cloudStorageContactPerson.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Create, read and update contact persons of the document-management system (external receivers of task notifications), with the organisation\'s own fields',
+		defaults: { name: 'Cloud Storage Contact Person' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		// The document-management API accepts only a user access token, never a password or a cookie.
+		credentials: [{ name: 'cloudStorageTokenApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [{ name: 'Contact Person', value: 'contactPerson' }],
+				default: 'contactPerson',
+			},
+			...contactPerson.description,
+		],
+	};
+
+	methods = { listSearch, loadOptions, resourceMapping };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

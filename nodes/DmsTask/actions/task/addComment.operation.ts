@@ -1,0 +1,70 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { dmsCall, getOrganisationUsers } from '../../../shared/dms/client';
+import { toList } from '../../../shared/dms/convert';
+import { documentLocator } from '../../../shared/dms/descriptions';
+import { documentId } from '../../../shared/dms/lookup';
+
+const properties: INodeProperties[] = [
+	documentLocator('task', 'documentId'),
+	{
+		displayName: 'Comment',
+		name: 'comment',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		description: 'Plain text. HTML is not interpreted: the service stores it escaped, so it shows as typed.',
+	},
+	{
+		displayName: 'Mention User Names or IDs',
+		name: 'mentions',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getMentionUsers' },
+		default: [],
+		description:
+			'Users to mention: each is written as @[USER:&lt;ID&gt;] at the start of the comment. Anyone in the organisation can be mentioned. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName:
+			'Each mentioned user gets a mention e-mail, even one who cannot open the task; followers and external followers are notified of the comment.',
+		name: 'mentionNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['task'], operation: ['addComment'] } }, properties);
+
+const MENTION = /@\[USER:(\d+)\]/g;
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const taskId = documentId(this, 'documentId', 'task', itemIndex);
+	const text = String(this.getNodeParameter('comment', itemIndex, '') ?? '');
+	const picked = toList(this.getNodeParameter('mentions', itemIndex, []));
+	const fail = (message: string, description?: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	const mentioned = picked.map((value) => {
+		const id = Number(String(value).trim());
+		if (!Number.isInteger(id) || id <= 0) throw fail(`"${String(value)}" is not a user ID to mention`);
+		return id;
+	});
+	const typed = [...text.matchAll(MENTION)].map((match) => Number(match[1]));
+	const comment = [...mentioned.filter((id) => !typed.includes(id)).map((id) => `@[USER:${id}]`), text.trim()].filter(Boolean).join(' ');
+	if (text.trim() === '' && mentioned.length === 0) throw fail('The comment is empty', 'Write the comment text (it must not be empty after trimming).');
+	const everyone = [...new Set([...mentioned, ...typed])];
+	if (everyone.length > 0) {
+		const users = await getOrganisationUsers(this, itemIndex);
+		const unknown = everyone.filter((id) => !users.some((user) => user.id === id));
+		if (unknown.length > 0) {
+			throw fail(`Cannot mention user${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: not in the organisation`, 'Pick users from the Mention list; a mention of an unknown ID would stay plain text and reach nobody.');
+		}
+	}
+	await dmsCall(this, 'task', 'add_comment', { dvs_document_id: taskId, comment }, {
+		itemIndex,
+		write: true,
+		uncertainHint:
+			'The comment may have been posted: the service offers no idempotency key, and sending it again would post it twice and repeat the e-mails. Open the task in the web interface to check before running this item again.',
+	});
+	return [{ json: { dvs_document_id: taskId, comment, mentioned_user_ids: everyone } }];
+}

@@ -1,0 +1,144 @@
+import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { collectByOffsetTotal } from '../transport/paging';
+import { apiRequest, type ApiRequestOptions } from '../transport/request';
+import { joinUrl } from '../transport/urls';
+import {
+	MAX_PAGE_SIZE,
+	SECTION_LABEL,
+	type DmsDocument,
+	type DocumentPage,
+	type FieldDescriptor,
+	type Reference,
+	type Section,
+} from './types';
+
+export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** The DMS accepts only user + access token in the JSON body, which this credential adds. */
+export const DMS_CREDENTIAL = 'cloudStorageTokenApi';
+
+type CallOptions = Pick<ApiRequestOptions, 'itemIndex' | 'write' | 'reconcile' | 'uncertainHint'>;
+
+/** One action: `POST {base_url}/api_dvs/<section>/<action>` with a JSON body. */
+export async function dmsCall<T>(
+	ctx: DmsContext,
+	section: Section,
+	action: string,
+	params: Record<string, unknown> = {},
+	options: CallOptions = {},
+): Promise<T> {
+	const credentials = await ctx.getCredentials(DMS_CREDENTIAL, options.itemIndex ?? 0);
+	const { body } = await apiRequest<T>(ctx, {
+		api: 'dms',
+		url: joinUrl(String(credentials.baseUrl ?? ''), `api_dvs/${section}/${action}`),
+		method: 'POST',
+		credentialType: DMS_CREDENTIAL,
+		json: { ...params },
+		...options,
+	});
+	if (body === undefined || body === null || typeof body !== 'object') {
+		throw new NodeApiError(ctx.getNode(), { message: `${action} answered without data` }, {
+			message: `The document-management API answered ${action} without data`,
+			description: 'Check that the Base URL of the credential points at the service\'s API.',
+			itemIndex: options.itemIndex,
+		});
+	}
+	return body;
+}
+
+/** Per-run memo: get_fields and get_users answer the same for every item, so each is asked once. */
+const memo = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+async function remembered<T>(ctx: DmsContext, key: string, load: () => Promise<T>): Promise<T> {
+	let entries = memo.get(ctx);
+	if (!entries) memo.set(ctx, (entries = new Map()));
+	let pending = entries.get(key) as Promise<T> | undefined;
+	if (!pending) {
+		pending = load();
+		entries.set(key, pending);
+		// A failure is not remembered: the next item asks again.
+		pending.catch(() => entries!.delete(key));
+	}
+	return await pending;
+}
+
+export async function getFields(ctx: DmsContext, section: Section, itemIndex?: number): Promise<FieldDescriptor[]> {
+	return await remembered(ctx, `fields:${section}`, async () => {
+		const body = await dmsCall<{ fields?: FieldDescriptor[] }>(ctx, section, 'get_fields', {}, { itemIndex });
+		return Array.isArray(body.fields) ? body.fields : [];
+	});
+}
+
+/** Users of a task's project (get_users needs the project for tasks), or of the organisation for other registers. */
+export async function getUsers(ctx: DmsContext, section: Section, projectId?: number, itemIndex?: number): Promise<Reference[]> {
+	return await remembered(ctx, `users:${section}:${projectId ?? ''}`, async () => {
+		const params = projectId === undefined ? {} : { dvs_project_id: projectId };
+		const body = await dmsCall<{ users?: Reference[] }>(ctx, section, 'get_users', params, { itemIndex });
+		return Array.isArray(body.users) ? body.users : [];
+	});
+}
+
+/** Everyone in the organisation: mentions are not limited to a project's workers. */
+export async function getOrganisationUsers(ctx: DmsContext, itemIndex?: number): Promise<Reference[]> {
+	return await getUsers(ctx, 'project_2', undefined, itemIndex);
+}
+
+/** The API's "not found" is 405 (also its answer to a missing section permission): undefined here, other failures pass. */
+async function unless405<T>(pending: Promise<T>): Promise<T | undefined> {
+	return await pending.then(
+		(value) => value,
+		async (error: unknown) => (error instanceof NodeApiError && error.httpCode === '405' ? undefined : await Promise.reject(error)),
+	);
+}
+
+export async function getDocument(ctx: DmsContext, section: Section, id: number, itemIndex?: number): Promise<DmsDocument> {
+	const found = await unless405(dmsCall<DmsDocument>(ctx, section, 'get_document', { dvs_document_id: id }, { itemIndex }));
+	if (found) return found;
+	const { one, many } = SECTION_LABEL[section];
+	throw new NodeOperationError(ctx.getNode(), `No ${one} with ID ${id} was found`, {
+		itemIndex,
+		description: `The document-management API answered 405: the ${one} does not exist, or this user's group lacks write permission on ${many} (needed even for reading).`,
+	});
+}
+
+/** True when a document of the register exists; false on the API's "not found" (405). */
+export async function documentExists(ctx: DmsContext, section: Section, id: number, itemIndex?: number): Promise<boolean> {
+	return await remembered(ctx, `exists:${section}:${id}`, async () => {
+		const found = await unless405(dmsCall(ctx, section, 'get_document', { dvs_document_id: id }, { itemIndex }));
+		return found !== undefined;
+	});
+}
+
+export interface ListOptions {
+	filters?: Record<string, Array<number | string>>;
+	/** Undefined: everything. */
+	max?: number;
+	/** Pages fetched at once after the first one (which gives the total). */
+	concurrency?: number;
+	itemIndex?: number;
+	/** Smaller pages for pickers that show only a few entries. */
+	pageSize?: number;
+	offset?: number;
+}
+
+export async function fetchPage(ctx: DmsContext, section: Section, offset: number, limit: number, options: ListOptions = {}): Promise<DocumentPage> {
+	const params: Record<string, unknown> = { limit, offset };
+	if (options.filters && Object.keys(options.filters).length > 0) params.filters = options.filters;
+	const body = await dmsCall<DocumentPage>(ctx, section, 'get_documents', params, { itemIndex: options.itemIndex });
+	return { items: Array.isArray(body.items) ? body.items : [], total: Number(body.total ?? 0) };
+}
+
+/**
+ * get_documents until offset reaches total, newest first as the API orders. A document seen twice (the
+ * list shifts when documents are created while paging) is returned once.
+ */
+export async function listDocuments(ctx: DmsContext, section: Section, options: ListOptions = {}): Promise<DmsDocument[]> {
+	const items = await collectByOffsetTotal<DmsDocument>(
+		async (offset, limit) => await fetchPage(ctx, section, offset, limit, options),
+		{ pageSize: options.pageSize ?? MAX_PAGE_SIZE, max: options.max, concurrency: options.concurrency },
+	);
+	const seen = new Set<number>();
+	return items.filter((item) => !seen.has(item.dvs_document_id) && (seen.add(item.dvs_document_id), true));
+}

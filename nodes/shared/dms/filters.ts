@@ -1,0 +1,55 @@
+/**
+ * get_documents filters from the node's conditions: only fields declared with `filter: true`; values of
+ * one field are OR-ed (merged into one list), different fields AND-ed. No n8n imports.
+ */
+import { DmsInputError, labelOf, resolveChoice, toList, type ConvertLookup } from './convert';
+import { isOptionField, isRelationField, isUserField, SECTION_LABEL, type FieldDescriptor, type Section } from './types';
+
+export interface FilterCondition {
+	field?: string;
+	values?: unknown;
+}
+
+async function filterValue(field: FieldDescriptor, value: unknown, lookup: ConvertLookup): Promise<number | string> {
+	if (isOptionField(field)) return resolveChoice(field, value, field.options ?? [], 'option');
+	// User filters are matched against everyone in the organisation: a filter names no project.
+	if (isUserField(field)) return resolveChoice(field, value, await lookup.users({ ...field, depends_on: undefined }, {}), 'user');
+	if (isRelationField(field)) {
+		const id = Number(String(value).trim());
+		const target = field.section as Section;
+		if (!Number.isInteger(id) || id <= 0) {
+			throw new DmsInputError(`The filter on ${labelOf(field)} needs ${SECTION_LABEL[target]?.one ?? 'document'} IDs (got "${String(value)}")`);
+		}
+		if (!(await lookup.documentExists(target, id))) {
+			throw new DmsInputError(`Unknown ${SECTION_LABEL[target]?.one ?? 'document'} ${id} in the filter on ${labelOf(field)}`);
+		}
+		return id;
+	}
+	return String(value);
+}
+
+export async function buildFilters(
+	schema: FieldDescriptor[],
+	conditions: FilterCondition[],
+	lookup: ConvertLookup,
+): Promise<Record<string, Array<number | string>>> {
+	const filterable = schema.filter((field) => field.filter);
+	const filters: Record<string, Array<number | string>> = {};
+	for (const condition of conditions) {
+		const name = String(condition.field ?? '').trim();
+		if (!name) continue;
+		const field = filterable.find((entry) => entry.name === name);
+		if (!field) {
+			const allowed = filterable.map((entry) => `${labelOf(entry)} (${entry.name})`).join(', ') || 'none';
+			throw new DmsInputError(`"${name}" cannot be used as a filter`, `This organisation allows filtering on: ${allowed}.`);
+		}
+		const values = toList(condition.values).filter((value) => value !== '' && value !== null && value !== undefined);
+		if (values.length === 0) throw new DmsInputError(`The filter on ${labelOf(field)} has no values`, 'Pick at least one value, or remove the condition.');
+		const list = (filters[name] ??= []);
+		for (const value of values) {
+			const converted = await filterValue(field, value, lookup);
+			if (!list.includes(converted)) list.push(converted);
+		}
+	}
+	return filters;
+}

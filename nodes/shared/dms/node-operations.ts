@@ -1,0 +1,74 @@
+/**
+ * Description + execute pairs for the operations every DMS register offers, so a node's operation file
+ * is one line per register: `export const { description, execute } = getOperation('project', 'project_2')`.
+ */
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { clearFieldsOption, documentLocator, fieldsMapper, listProperties } from './descriptions';
+import { executeCreate, executeGet, executeGetFields, executeGetMany, executeUpdate, type CreateOptions } from './operations';
+import type { Section } from './types';
+
+export interface OperationModule {
+	description: INodeProperties[];
+	execute: (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+}
+
+const shown = (resource: string, operation: string, properties: INodeProperties[]) =>
+	updateDisplayOptions({ show: { resource: [resource], operation: [operation] } }, properties);
+
+export function getFieldsOperation(resource: string, section: Section): OperationModule {
+	return {
+		description: shown(resource, 'getFields', []),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			return await executeGetFields(this, section, itemIndex);
+		},
+	};
+}
+
+export function getOperation(resource: string, section: Section): OperationModule {
+	return {
+		description: shown(resource, 'get', [documentLocator(section, 'documentId')]),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			return await executeGet(this, section, itemIndex);
+		},
+	};
+}
+
+export function getManyOperation(resource: string, section: Section): OperationModule {
+	return {
+		description: shown(resource, 'getAll', listProperties(section)),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			return await executeGetMany(this, section, itemIndex);
+		},
+	};
+}
+
+export function createOperation(
+	resource: string,
+	section: Section,
+	before: INodeProperties[],
+	options: (ctx: IExecuteFunctions, itemIndex: number) => CreateOptions,
+): OperationModule {
+	const dependsOn = before.map((property) => (property.type === 'resourceLocator' ? `${property.name}.value` : property.name));
+	return {
+		description: shown(resource, 'create', [...before, fieldsMapper(section, 'create', dependsOn)]),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			return await executeCreate(this, section, itemIndex, options(this, itemIndex));
+		},
+	};
+}
+
+export function updateOperation(resource: string, section: Section, notice: string, immutable: string[] = []): OperationModule {
+	return {
+		description: shown(resource, 'update', [
+			documentLocator(section, 'documentId'),
+			{ displayName: notice, name: 'updateNotice', type: 'notice', default: '' },
+			fieldsMapper(section, 'update', ['documentId.value']),
+			clearFieldsOption,
+		]),
+		async execute(this: IExecuteFunctions, itemIndex: number) {
+			return await executeUpdate(this, section, itemIndex, { immutable });
+		},
+	};
+}
