@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { searchCalendars } from '../shared/dav-node/list-search';
+import * as calendar from './actions/calendar/Calendar.resource';
+import * as event from './actions/event/Event.resource';
+import { router } from './actions/router';
+
+export class CloudStorageCalendar implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud Storage Calendar',
+		name: 'cloudStorageCalendar',
+		icon: { light: 'file:../../icons/cloudStorageCalendar.svg', dark: 'file:../../icons/cloudStorageCalendar.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create, read, update and delete calendars and events on any CalDAV server',
+		defaults: { name: 'Cloud Storage Calendar' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'cloudStorageDavApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Calendar', value: 'calendar' },
+					{ name: 'Event', value: 'event' },
+				],
+				default: 'event',
+			},
+			...calendar.description,
+			...event.description,
+		],
+	};
+
+	methods = { listSearch: { searchCalendars } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,28 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { DavClient } from '../../shared/dav/client';
+import { describeCalendarData } from '../../shared/dav/event-view';
+import { davClient, davUrl } from '../../shared/dav-node/client';
+
+export async function eventClient(ctx: IExecuteFunctions, itemIndex: number): Promise<DavClient> {
+	return await davClient(ctx, itemIndex, 'event');
+}
+
+export function calendarUrlParam(ctx: IExecuteFunctions, client: DavClient, itemIndex: number, name = 'calendar'): string {
+	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as string;
+	return davUrl(ctx, client, value, itemIndex, 'calendar');
+}
+
+export function eventUrlParam(ctx: IExecuteFunctions, client: DavClient, itemIndex: number): string {
+	return davUrl(ctx, client, ctx.getNodeParameter('eventUrl', itemIndex, '') as string, itemIndex, 'event');
+}
+
+/** An event item: where it lives, its ETag exactly as the server sent it, and its fields. */
+export function eventItem(object: { url: string; etag?: string; data: string }, includeRaw: boolean): IDataObject {
+	return {
+		url: object.url,
+		etag: object.etag ?? null,
+		...(describeCalendarData(object.data) as IDataObject),
+		...(includeRaw ? { iCalendar: object.data } : {}),
+	};
+}

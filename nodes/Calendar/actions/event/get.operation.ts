@@ -1,0 +1,49 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { Multistatus } from '../../../shared/dav/multistatus';
+import { objectsFrom } from '../../../shared/dav/objects';
+import { calendarQueryBody } from '../../../shared/dav/requests';
+import { withDavErrors } from '../../../shared/dav-node/client';
+import { collectionLocator, objectUrlField } from '../../../shared/dav-node/locators';
+import { calendarUrlParam, eventClient, eventItem, eventUrlParam } from '../common';
+import { includeRawOption } from './fields';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Get By',
+		name: 'getBy',
+		type: 'options',
+		options: [
+			{ name: 'URL', value: 'url', description: 'The event\'s URL, as listed' },
+			{ name: 'UID', value: 'uid', description: 'The event\'s iCalendar UID, searched in a calendar' },
+		],
+		default: 'url',
+	},
+	{ ...objectUrlField('event'), displayOptions: { show: { getBy: ['url'] } } },
+	{ ...collectionLocator('calendar'), displayOptions: { show: { getBy: ['uid'] } } },
+	{ displayName: 'UID', name: 'uid', type: 'string', default: '', required: true, description: 'The iCalendar UID (not the URL: they differ)', displayOptions: { show: { getBy: ['uid'] } } },
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
+	const client = await eventClient(this, itemIndex);
+	if (this.getNodeParameter('getBy', itemIndex, 'url') === 'url') {
+		const url = eventUrlParam(this, client, itemIndex);
+		return await withDavErrors(this, itemIndex, async () => [{ json: eventItem(await client.get(url), includeRaw) }]);
+	}
+	const uid = (this.getNodeParameter('uid', itemIndex, '') as string).trim();
+	if (!uid) throw new NodeOperationError(this.getNode(), 'No UID given', { itemIndex });
+	const calendarUrl = calendarUrlParam(this, client, itemIndex);
+	return await withDavErrors(this, itemIndex, async () => {
+		const result = (await client.report(calendarUrl, '1', calendarQueryBody({ uid }), 'Searching the event by UID')) as Multistatus;
+		const found = objectsFrom(result, 'calendar');
+		if (found.length === 0) {
+			throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, { itemIndex, description: 'Check the UID and the calendar; UIDs are not URLs.' });
+		}
+		return found.map((object) => ({ json: eventItem(object, includeRaw) }));
+	});
+}

@@ -1,0 +1,36 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { patchEventData } from '../../../shared/dav/icalendar';
+import { updateObject } from '../../../shared/dav/objects';
+import { withDavErrors } from '../../../shared/dav-node/client';
+import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
+import { eventClient, eventItem, eventUrlParam } from '../common';
+import { additionalEventFields, eventFieldsFrom, includeRawOption } from './fields';
+
+const properties: INodeProperties[] = [
+	objectUrlField('event'),
+	additionalEventFields('updateFields'),
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...etagOptions, includeRawOption] },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['update'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const updates = this.getNodeParameter('updateFields', itemIndex, {}) as Record<string, unknown>;
+	if (Object.keys(updates).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Add at least one field under Update Fields.' });
+	}
+	const fields = eventFieldsFrom(this, itemIndex, updates);
+	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; reapplyOnConflict?: boolean; includeRaw?: boolean };
+	const client = await eventClient(this, itemIndex);
+	const url = eventUrlParam(this, client, itemIndex);
+	const defaultZone = this.getTimezone();
+	return await withDavErrors(this, itemIndex, async () => {
+		const updated = await updateObject(client, url, 'calendar', (data) => patchEventData(data, fields, defaultZone), {
+			expectedEtag: options.etag?.trim() || undefined,
+			reapplyOnConflict: options.reapplyOnConflict,
+		});
+		return [{ json: eventItem(updated, options.includeRaw ?? false) }];
+	});
+}

@@ -1,0 +1,126 @@
+import { DavError, DavPreconditionFailed } from './errors';
+import { header, type DavHttp, type DavHttpResponse } from './http';
+import { failures, parseMultistatus, type Multistatus } from './multistatus';
+import type { QName } from './namespaces';
+import { propfindBody } from './requests';
+
+const XML = 'application/xml; charset=utf-8';
+
+export interface StoredObject {
+	url: string;
+	/** Exactly as the server sent it, quotes included. */
+	etag?: string;
+	data: string;
+}
+
+export interface WriteResult {
+	url: string;
+	status: number;
+	etag?: string;
+}
+
+/**
+ * CalDAV/CardDAV requests over the HTTP function the node layer provides. Every multistatus is checked
+ * per response and per propstat; every write carries an ETag precondition.
+ */
+export class DavClient {
+	constructor(
+		readonly http: DavHttp,
+		/** The credential's DAV URL: discovery starts here and every URL must stay on its origin. */
+		readonly rootUrl: string,
+		/** The kind of object for messages: "event", "contact". */
+		readonly objectLabel = 'object',
+	) {}
+
+	private multistatus(response: DavHttpResponse, url: string, what: string): Multistatus {
+		if (response.status !== 207) {
+			throw new DavError(`${what} failed: the server answered ${response.status} instead of a multistatus (207)`, 'Check that the URL points at a CalDAV/CardDAV collection.', response.status);
+		}
+		return parseMultistatus(response.body, url);
+	}
+
+	async propfind(url: string, depth: '0' | '1', names: QName[], what = 'PROPFIND'): Promise<Multistatus> {
+		const response = await this.http({
+			method: 'PROPFIND',
+			url,
+			headers: { Depth: depth, 'Content-Type': XML },
+			body: propfindBody(names),
+			accept: [207],
+		});
+		return this.multistatus(response, url, what);
+	}
+
+	async report(url: string, depth: '0' | '1', body: string, what: string, accept: number[] = []): Promise<Multistatus | DavHttpResponse> {
+		const response = await this.http({ method: 'REPORT', url, headers: { Depth: depth, 'Content-Type': XML }, body, accept: [207, ...accept] });
+		if (response.status !== 207 && accept.includes(response.status)) return response;
+		return this.multistatus(response, url, what);
+	}
+
+	async get(url: string): Promise<StoredObject> {
+		const response = await this.http({ method: 'GET', url, headers: { Accept: 'text/calendar, text/vcard, */*;q=0.5' } });
+		return { url, etag: header(response, 'etag'), data: response.body };
+	}
+
+	/** The object's ETag now, or undefined when it is gone: what a 412 error offers. */
+	async currentEtag(url: string): Promise<string | undefined> {
+		const response = await this.http({ method: 'GET', url, headers: {}, accept: [404, 410] });
+		return response.status >= 400 ? undefined : header(response, 'etag');
+	}
+
+	/**
+	 * PUT with `If-None-Match: *` (create) or `If-Match: <etag>` (update). A lost answer to a create is
+	 * reconciled by reading the URL: the object there carries our UID only if our PUT made it.
+	 */
+	async put(url: string, data: string, contentType: string, precondition: { create: true; uid: string } | { etag: string }): Promise<WriteResult> {
+		const headers: Record<string, string> = { 'Content-Type': contentType };
+		if ('create' in precondition) headers['If-None-Match'] = '*';
+		else headers['If-Match'] = precondition.etag;
+		const response = await this.http({
+			method: 'PUT',
+			url,
+			headers,
+			body: data,
+			accept: [412],
+			write: true,
+			reconcile:
+				'create' in precondition
+					? async () => {
+							const found = await this.http({ method: 'GET', url, headers: {}, accept: [404, 410] });
+							return found.status < 300 && found.body.includes(precondition.uid) ? { etag: header(found, 'etag') } : undefined;
+						}
+					: undefined,
+		});
+		if (response.reconciled !== undefined) return { url, status: 201, etag: (response.reconciled as { etag?: string }).etag };
+		if (response.status === 412) {
+			if ('create' in precondition) {
+				throw new DavError(`An ${this.objectLabel} already exists at ${url} (412)`, 'Object names are generated uniquely; choose another object name or update the existing one.', 412);
+			}
+			throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
+		}
+		// Servers that change the data on store may omit the ETag (RFC 4791 5.3.4); read it back then.
+		return { url, status: response.status, etag: header(response, 'etag') ?? (await this.currentEtag(url)) };
+	}
+
+	async delete(url: string, etag: string): Promise<number> {
+		const response = await this.http({ method: 'DELETE', url, headers: { 'If-Match': etag }, accept: [207, 412], write: true });
+		if (response.status === 412) throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
+		if (response.status === 207) this.checkInnerStatuses(response, url, 'Delete');
+		return response.status;
+	}
+
+	/** PROPPATCH/MKCALENDAR/DELETE may answer 207 with an inner 4xx per property or member: that is a failure. */
+	checkInnerStatuses(response: DavHttpResponse, url: string, what: string): void {
+		if (response.status !== 207) return;
+		const failed = failures(parseMultistatus(response.body, url).responses);
+		if (failed.length > 0) {
+			const list = failed.map((entry) => `${entry.property ?? entry.href}: ${entry.status}`).join(', ');
+			throw new DavError(`${what} was refused by the server (${list})`, 'The account may lack permission for this collection, or the server does not support changing these properties.', failed[0].status);
+		}
+	}
+
+	async write(method: 'PROPPATCH' | 'MKCALENDAR', url: string, body: string, what: string): Promise<number> {
+		const response = await this.http({ method, url, headers: { 'Content-Type': XML }, body, accept: [207], write: true });
+		this.checkInnerStatuses(response, url, what);
+		return response.status;
+	}
+}

@@ -1,0 +1,41 @@
+/**
+ * Protocol-level failures, free of n8n types; the node layer turns them into NodeApiError/NodeOperationError.
+ * HTTP statuses the caller did not accept never reach this layer: the transport raises them.
+ */
+export class DavError extends Error {
+	constructor(
+		message: string,
+		readonly description: string,
+		readonly status?: number,
+	) {
+		super(message);
+		this.name = 'DavError';
+	}
+}
+
+/** 412: the object changed since its ETag was read; never retried without a fresh precondition. */
+export class DavPreconditionFailed extends DavError {
+	constructor(
+		readonly url: string,
+		/** The object's ETag now, exactly as the server sent it; undefined when it is gone. */
+		readonly currentEtag: string | undefined,
+		what = 'object',
+	) {
+		super(
+			`The ${what} changed on the server since it was read (412)`,
+			currentEtag === undefined
+				? `It was deleted on the server. List the collection again.`
+				: `Its current ETag is ${currentEtag}. Read it again (Get) and re-apply the change, or turn on "Re-Apply on Conflict" to let the node re-read, re-apply and try once more.`,
+			412,
+		);
+		this.name = 'DavPreconditionFailed';
+	}
+}
+
+/** iCalendar/vCard text that ical.js could not parse, or that lacks what the operation needs. */
+export class DavDataError extends DavError {
+	constructor(message: string, description: string) {
+		super(message, description, undefined);
+		this.name = 'DavDataError';
+	}
+}

@@ -1,0 +1,28 @@
+/** The HTTP function the node layer hands in; it applies the credential, retries and maps unaccepted statuses to errors. */
+export interface DavHttpRequest {
+	method: 'GET' | 'PUT' | 'DELETE' | 'PROPFIND' | 'REPORT' | 'PROPPATCH' | 'MKCALENDAR' | 'MKCOL';
+	url: string;
+	headers: Record<string, string>;
+	body?: string;
+	/** Statuses returned instead of raised (207 always is). */
+	accept?: number[];
+	/** A write: never repeated blindly after an uncertain outcome. */
+	write?: boolean;
+	/** For an uncertain write: looks whether it was applied (returns a value) or not (undefined). */
+	reconcile?: () => Promise<unknown>;
+}
+
+export interface DavHttpResponse {
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: string;
+	/** The transport lost the answer and `reconcile` found the write applied; its result is in `reconciled`. */
+	reconciled?: unknown;
+}
+
+export type DavHttp = (request: DavHttpRequest) => Promise<DavHttpResponse>;
+
+export function header(response: DavHttpResponse, name: string): string | undefined {
+	const value = response.headers[name.toLowerCase()];
+	return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+
+import type { DavClient, StoredObject } from './client';
+import { DavError, DavPreconditionFailed } from './errors';
+import { hrefKey, propText, type Multistatus } from './multistatus';
+import { NS, qname } from './namespaces';
+import { DATA_PROP, multigetBody, type DataKind } from './requests';
+
+export const CONTENT_TYPE: Record<DataKind, string> = {
+	calendar: 'text/calendar; charset=utf-8',
+	addressbook: 'text/vcard; charset=utf-8',
+};
+const EXTENSION: Record<DataKind, string> = { calendar: 'ics', addressbook: 'vcf' };
+
+export interface ObjectRef {
+	url: string;
+	etag?: string;
+	lastModified?: string;
+}
+
+/** A fresh UID and the object URL inside the collection; the name is the UID, which is URL-safe. */
+export function newObject(collectionUrl: string, kind: DataKind): { uid: string; url: string } {
+	const uid = randomUUID();
+	return { uid, url: new URL(`${uid}.${EXTENSION[kind]}`, collectionUrl.endsWith('/') ? collectionUrl : `${collectionUrl}/`).href };
+}
+
+/** Members of a collection with their ETags (PROPFIND Depth 1), the collection itself and sub-collections skipped. */
+export async function listMembers(client: DavClient, collectionUrl: string): Promise<ObjectRef[]> {
+	const listing = await client.propfind(collectionUrl, '1', [qname(NS.DAV, 'getetag'), qname(NS.DAV, 'resourcetype'), qname(NS.DAV, 'getlastmodified')], 'Listing the collection');
+	const self = hrefKey(collectionUrl);
+	return listing.responses
+		.filter((resource) => resource.key !== self && (resource.status === undefined || resource.status < 300))
+		.filter((resource) => !(resource.props.get(`${NS.DAV} resourcetype`)?.element.children ?? []).some((type) => type.name === 'collection'))
+		.map((resource) => ({ url: resource.url, etag: propText(resource, NS.DAV, 'getetag'), lastModified: propText(resource, NS.DAV, 'getlastmodified') }));
+}
+
+/** Objects out of a calendar-query/addressbook-query/multiget answer; inner 404s (gone meanwhile) are skipped. */
+export function objectsFrom(result: Multistatus, kind: DataKind): StoredObject[] {
+	const objects: StoredObject[] = [];
+	for (const resource of result.responses) {
+		if (resource.status !== undefined && resource.status >= 300) continue;
+		const data = propText(resource, DATA_PROP[kind].ns, DATA_PROP[kind].name);
+		if (data === undefined) continue;
+		objects.push({ url: resource.url, etag: propText(resource, NS.DAV, 'getetag'), data });
+	}
+	return objects;
+}
+
+export const MULTIGET_BATCH = 50;
+
+/** The data of many objects: multiget in batches when the collection advertises it, one GET each otherwise. */
+export async function fetchObjects(client: DavClient, collectionUrl: string, kind: DataKind, urls: string[], multiget: boolean): Promise<StoredObject[]> {
+	const fetched: StoredObject[] = [];
+	if (!multiget) {
+		for (const url of urls) fetched.push(await client.get(url));
+		return fetched;
+	}
+	for (let index = 0; index < urls.length; index += MULTIGET_BATCH) {
+		const hrefs = urls.slice(index, index + MULTIGET_BATCH).map((url) => new URL(url).pathname);
+		const result = (await client.report(collectionUrl, '1', multigetBody(kind, hrefs), 'Reading objects')) as Multistatus;
+		fetched.push(...objectsFrom(result, kind));
+	}
+	// Keep the caller's order.
+	const byKey = new Map(fetched.map((object) => [hrefKey(object.url), object]));
+	return urls.map((url) => byKey.get(hrefKey(url))).filter((object): object is StoredObject => object !== undefined);
+}
+
+export async function createObject(client: DavClient, collectionUrl: string, kind: DataKind, build: (uid: string) => { data: string; uid: string }) {
+	const fresh = newObject(collectionUrl, kind);
+	const { data, uid } = build(fresh.uid);
+	const written = await client.put(fresh.url, data, CONTENT_TYPE[kind], { create: true, uid });
+	return { ...written, uid, data };
+}
+
+export interface UpdateOptions {
+	/** The ETag the caller last saw; when the object has changed since, this is a conflict. */
+	expectedEtag?: string;
+	/** On a conflict: read again, re-apply the patch and try once more (never blindly). */
+	reapplyOnConflict?: boolean;
+}
+
+/** Read, patch, PUT with If-Match of the ETag exactly as read; on 412 optionally one informed retry. */
+export async function updateObject(client: DavClient, url: string, kind: DataKind, patch: (data: string) => string, options: UpdateOptions = {}) {
+	for (let attempt = 1; ; attempt++) {
+		const current = await client.get(url);
+		if (!current.etag) {
+			throw new DavError('The server sent no ETag for the object', 'Updates need an ETag to avoid overwriting changes by other clients; this server does not provide one.');
+		}
+		if (attempt === 1 && options.expectedEtag && options.expectedEtag !== current.etag && !options.reapplyOnConflict) {
+			throw new DavPreconditionFailed(url, current.etag, client.objectLabel);
+		}
+		const data = patch(current.data);
+		try {
+			const written = await client.put(url, data, CONTENT_TYPE[kind], { etag: current.etag });
+			return { ...written, data, previousEtag: current.etag };
+		} catch (error) {
+			if (!(error instanceof DavPreconditionFailed) || !options.reapplyOnConflict || attempt >= 2) throw error;
+		}
+	}
+}
+
+export async function deleteObject(client: DavClient, url: string, options: UpdateOptions = {}): Promise<{ url: string; status: number; etag: string }> {
+	for (let attempt = 1; ; attempt++) {
+		const etag = attempt === 1 && options.expectedEtag ? options.expectedEtag : await client.currentEtag(url);
+		if (etag === undefined) throw new DavError(`The ${client.objectLabel} does not exist (404)`, 'It was deleted already, or the URL is wrong.', 404);
+		try {
+			return { url, status: await client.delete(url, etag), etag };
+		} catch (error) {
+			if (!(error instanceof DavPreconditionFailed) || !options.reapplyOnConflict || attempt >= 2) throw error;
+		}
+	}
+}

@@ -1,0 +1,205 @@
+import ICAL from 'ical.js';
+
+import { DavDataError } from './errors';
+
+type Component = InstanceType<typeof ICAL.Component>;
+
+export const VCARD_PRODID = '-//n8n-nodes-cloud-storage//CardDAV//EN';
+
+export interface TypedValue {
+	value: string;
+	/** vCard TYPE, e.g. work, home, cell. */
+	type?: string;
+}
+
+export interface PostalAddress {
+	type?: string;
+	street?: string;
+	city?: string;
+	region?: string;
+	postalCode?: string;
+	country?: string;
+}
+
+/** Fields an operation sets; undefined leaves the property as it is, a list replaces the existing ones. */
+export interface ContactFields {
+	fullName?: string;
+	givenName?: string;
+	familyName?: string;
+	emails?: TypedValue[];
+	phones?: TypedValue[];
+	organization?: string;
+	title?: string;
+	addresses?: PostalAddress[];
+	note?: string;
+	/** YYYY-MM-DD. */
+	birthday?: string;
+}
+
+export function parseVcard(text: string): Component {
+	let component: Component;
+	try {
+		const parsed = ICAL.parse(text) as unknown;
+		// A .vcf may hold several cards; a CardDAV object holds one.
+		const first = Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed[0] : parsed;
+		component = new ICAL.Component(first as never);
+	} catch (error) {
+		throw new DavDataError('The vCard data could not be parsed', `${(error as Error).message}. Check the raw vCard text.`);
+	}
+	if (component.name !== 'vcard') throw new DavDataError(`Expected a VCARD, found ${component.name.toUpperCase()}`, 'Pass a complete vCard (BEGIN:VCARD … END:VCARD).');
+	return component;
+}
+
+function setText(card: Component, name: string, value: string | undefined): void {
+	if (value === undefined) return;
+	if (value === '') card.removeAllProperties(name);
+	else card.updatePropertyWithValue(name, value);
+}
+
+function setTyped(card: Component, name: string, values: TypedValue[]): void {
+	card.removeAllProperties(name);
+	for (const entry of values) {
+		if (!entry.value) continue;
+		const property = card.addPropertyWithValue(name, entry.value);
+		if (entry.type) property.setParameter('type', entry.type);
+	}
+}
+
+function structuredName(card: Component, fields: ContactFields): void {
+	if (fields.givenName === undefined && fields.familyName === undefined) return;
+	const current = card.getFirstProperty('n')?.getValues()?.[0];
+	const parts: string[] = Array.isArray(current) ? current.map((part) => String(part ?? '')) : ['', '', '', '', ''];
+	while (parts.length < 5) parts.push('');
+	if (fields.familyName !== undefined) parts[0] = fields.familyName;
+	if (fields.givenName !== undefined) parts[1] = fields.givenName;
+	card.removeAllProperties('n');
+	card.addProperty(new ICAL.Property(['n', {}, 'text', parts] as never, card));
+}
+
+function setAddresses(card: Component, addresses: PostalAddress[]): void {
+	card.removeAllProperties('adr');
+	for (const address of addresses) {
+		const parts = ['', '', address.street ?? '', address.city ?? '', address.region ?? '', address.postalCode ?? '', address.country ?? ''];
+		if (parts.every((part) => part === '')) continue;
+		const property = new ICAL.Property(['adr', address.type ? { type: address.type } : {}, 'text', parts] as never, card);
+		card.addProperty(property);
+	}
+}
+
+function applyFields(card: Component, fields: ContactFields): void {
+	setText(card, 'fn', fields.fullName);
+	structuredName(card, fields);
+	if (fields.emails !== undefined) setTyped(card, 'email', fields.emails);
+	if (fields.phones !== undefined) setTyped(card, 'tel', fields.phones);
+	if (fields.organization !== undefined) {
+		card.removeAllProperties('org');
+		if (fields.organization !== '') card.addProperty(new ICAL.Property(['org', {}, 'text', fields.organization] as never, card));
+	}
+	setText(card, 'title', fields.title);
+	if (fields.addresses !== undefined) setAddresses(card, fields.addresses);
+	setText(card, 'note', fields.note);
+	if (fields.birthday !== undefined) {
+		card.removeAllProperties('bday');
+		if (fields.birthday !== '') {
+			if (!/^\d{4}-\d{2}-\d{2}$/.test(fields.birthday)) throw new DavDataError(`"${fields.birthday}" is not a valid birthday`, 'Use YYYY-MM-DD.');
+			card.addProperty(new ICAL.Property(['bday', {}, 'date', fields.birthday] as never, card));
+		}
+	}
+	// FN is mandatory in vCard; derive it from the name parts when only those were given.
+	if (!card.getFirstPropertyValue('fn')) {
+		const fullName = [fields.givenName, fields.familyName].filter(Boolean).join(' ') || fields.organization;
+		if (!fullName) throw new DavDataError('A contact needs a name', 'Set Full Name, or Given/Family Name, or Organization.');
+		card.updatePropertyWithValue('fn', fullName);
+	}
+}
+
+function touch(card: Component, now: Date): void {
+	card.removeAllProperties('rev');
+	card.addProperty(new ICAL.Property(['rev', {}, 'timestamp', now.toISOString().replace(/\.\d{3}Z$/, 'Z')] as never, card));
+}
+
+export function serializeVcard(card: Component): string {
+	return card.toString().replace(/\r?\n/g, '\r\n').replace(/(\r\n)?$/, '\r\n');
+}
+
+/** A new vCard 3.0 (the version every CardDAV server must accept, RFC 6352). */
+export function createContactData(fields: ContactFields, uid: string, now = new Date()): string {
+	const card = new ICAL.Component('vcard');
+	card.addPropertyWithValue('version', '3.0');
+	card.addPropertyWithValue('prodid', VCARD_PRODID);
+	card.addPropertyWithValue('uid', uid);
+	applyFields(card, fields);
+	touch(card, now);
+	return serializeVcard(card);
+}
+
+/** Patches a stored vCard: properties the patch does not name (photos, X- properties, groups…) are kept. */
+export function patchContactData(text: string, fields: ContactFields, now = new Date()): string {
+	const card = parseVcard(text);
+	applyFields(card, fields);
+	touch(card, now);
+	return serializeVcard(card);
+}
+
+export function normaliseRawVcard(text: string, uid: string): { data: string; uid: string } {
+	const card = parseVcard(text);
+	const existing = card.getFirstPropertyValue('uid');
+	if (!existing) card.updatePropertyWithValue('uid', uid);
+	if (!card.getFirstPropertyValue('fn')) throw new DavDataError('The vCard has no FN (full name)', 'vCard requires FN; add one.');
+	return { data: serializeVcard(card), uid: existing ? String(existing) : uid };
+}
+
+export interface ContactView {
+	uid?: string;
+	fullName?: string;
+	givenName?: string;
+	familyName?: string;
+	emails: TypedValue[];
+	phones: TypedValue[];
+	organization?: string;
+	title?: string;
+	addresses: PostalAddress[];
+	note?: string;
+	birthday?: string;
+	[key: string]: unknown;
+}
+
+function typeOf(property: InstanceType<typeof ICAL.Property>): string | undefined {
+	const type = property.getParameter('type');
+	if (Array.isArray(type)) return type.join(',');
+	return typeof type === 'string' ? type : undefined;
+}
+
+export function describeVcard(text: string): ContactView {
+	const card = parseVcard(text);
+	const text1 = (name: string) => {
+		const value = card.getFirstPropertyValue(name);
+		if (value === null || value === undefined) return undefined;
+		return Array.isArray(value) ? value.filter(Boolean).join(', ') : String(value);
+	};
+	const name = card.getFirstProperty('n')?.getValues()?.[0];
+	const nameParts: unknown[] = Array.isArray(name) ? name : [];
+	const part = (index: number) => {
+		const value = nameParts[index];
+		const flat = Array.isArray(value) ? value.join(' ') : value;
+		return flat ? String(flat) : undefined;
+	};
+	const bday = card.getFirstPropertyValue('bday');
+	return {
+		uid: text1('uid'),
+		fullName: text1('fn'),
+		givenName: part(1),
+		familyName: part(0),
+		emails: card.getAllProperties('email').map((property) => ({ value: String(property.getFirstValue()), type: typeOf(property) })),
+		phones: card.getAllProperties('tel').map((property) => ({ value: String(property.getFirstValue()), type: typeOf(property) })),
+		organization: text1('org'),
+		title: text1('title'),
+		addresses: card.getAllProperties('adr').map((property) => {
+			const raw = property.getFirstValue() as unknown;
+			const values: string[] = Array.isArray(raw) ? raw.map((entry) => (Array.isArray(entry) ? entry.join(' ') : String(entry ?? ''))) : [String(raw ?? '')];
+			return { type: typeOf(property), street: values[2] || undefined, city: values[3] || undefined, region: values[4] || undefined, postalCode: values[5] || undefined, country: values[6] || undefined };
+		}),
+		note: text1('note'),
+		birthday: bday ? String(bday).slice(0, 10) : undefined,
+	};
+}
