@@ -59,7 +59,7 @@ export function createOperation(
 	};
 }
 
-export function updateOperation(resource: string, section: Section, notice: string, immutable: string[] = []): OperationModule {
+export function updateOperation(resource: string, section: Section, notice: string, immutable: Record<string, string> = {}): OperationModule {
 	return {
 		description: shown(resource, 'update', [
 			documentLocator(section, 'documentId'),

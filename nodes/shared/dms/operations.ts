@@ -6,7 +6,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { dmsCall, getDocument, getFields, listDocuments } from './client';
-import { convertValues, isEmptyInput, labelOf, toList } from './convert';
+import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';
 import { apiLookup, asNodeError, documentId } from './lookup';
 import { SECTION_LABEL, type DmsDocument, type Section } from './types';
@@ -121,8 +121,8 @@ export function updateApplied(document: DmsDocument, params: Record<string, unkn
 }
 
 export interface UpdateOptions {
-	/** Fields that can never change after creation (a task's project). */
-	immutable?: string[];
+	/** Fields that can never change after creation, with the name to use in the error (a task's project). */
+	immutable?: Record<string, string>;
 }
 
 export async function executeUpdate(
@@ -132,20 +132,22 @@ export async function executeUpdate(
 	options: UpdateOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const id = documentId(ctx, 'documentId', section, itemIndex);
-	const schema = await getFields(ctx, section, itemIndex);
-	const input = mappedInput(ctx, itemIndex, new Set(schema.map((field) => field.name)));
-	const clear = ctx.getNodeParameter('clearFields', itemIndex, []) as string[];
 	const autoMapped = ctx.getNodeParameter('fields.mappingMode', itemIndex, 'defineBelow') === 'autoMapInputData';
-	const refuse = (name: string) => {
-		const field = schema.find((entry) => entry.name === name);
-		return new NodeOperationError(ctx.getNode(), `The ${field ? labelOf(field) : name} of a ${SECTION_LABEL[section].one} cannot be changed`, {
+	const refuse = (name: string) =>
+		new NodeOperationError(ctx.getNode(), `The ${options.immutable?.[name] ?? name} of a ${SECTION_LABEL[section].one} cannot be changed`, {
 			itemIndex,
 			description: `The service fixes it at creation. Create a new ${SECTION_LABEL[section].one} instead, or remove this field from the update.`,
 		});
-	};
-	const immutable = (options.immutable ?? []).filter((name) => !isEmptyInput(input[name]));
+	const immutableIn = (input: Record<string, unknown>) => Object.keys(options.immutable ?? {}).filter((name) => !isEmptyInput(input[name]));
 	// Set on purpose: refused before any request. Carried along by automatic mapping: refused only if it differs.
-	if (!autoMapped && immutable.length > 0) throw refuse(immutable[0]);
+	if (!autoMapped) {
+		const [name] = immutableIn(mappedInput(ctx, itemIndex, new Set()));
+		if (name) throw refuse(name);
+	}
+	const schema = await getFields(ctx, section, itemIndex);
+	const input = mappedInput(ctx, itemIndex, new Set(schema.map((field) => field.name)));
+	const clear = ctx.getNodeParameter('clearFields', itemIndex, []) as string[];
+	const immutable = immutableIn(input);
 	// Read first: it proves the document exists and gives the project that user fields depend on.
 	const current = await getDocument(ctx, section, id, itemIndex);
 	const context = Object.fromEntries(Object.entries(current).map(([name, value]) => [name, idsOf(value)]));
