@@ -15,6 +15,9 @@ import type { Route, Services } from './router.ts';
 import { authRoutes } from './routes/auth.ts';
 import { CONTROL_PREFIX, controlHandler } from './routes/control.ts';
 import { dmsRoutes } from './routes/dms.ts';
+import { aiRoutes } from './routes/ai.ts';
+import { mcpRoutes } from './routes/mcp.ts';
+import { mcpOf } from './mcp/state.ts';
 import { dmsOf } from './dms/state.ts';
 import { v1Routes } from './routes/v1.ts';
 import { v2Routes } from './routes/v2.ts';
@@ -47,7 +50,7 @@ export interface Sandbox extends Services {
 }
 
 /** First match wins: exact auth scripts before the generic V1 pattern. New interfaces append their lists. */
-const ROUTES: readonly Route[] = [...authRoutes, ...v1Routes, ...v2Routes, ...webRoutes, ...dmsRoutes];
+const ROUTES: readonly Route[] = [...authRoutes, ...v1Routes, ...v2Routes, ...webRoutes, ...dmsRoutes, ...aiRoutes, ...mcpRoutes];
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const ownDataDir = !options.dataDir;
@@ -68,6 +71,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const reset = () => {
 		store.reset();
 		dmsOf(store).reset();
+		mcpOf(store).reset();
 		services.sessions.expireAll();
 		services.faults.clear();
 		services.requests.clear();

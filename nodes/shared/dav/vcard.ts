@@ -115,7 +115,8 @@ function applyFields(card: Component, fields: ContactFields): void {
 
 function touch(card: Component, now: Date): void {
 	card.removeAllProperties('rev');
-	card.addProperty(new ICAL.Property(['rev', {}, 'timestamp', now.toISOString().replace(/\.\d{3}Z$/, 'Z')] as never, card));
+	// vCard 3.0 and 4.0 both read an ISO 8601 UTC date-time for REV.
+	card.addProperty(new ICAL.Property(['rev', {}, 'date-time', now.toISOString().replace(/\.\d{3}Z$/, 'Z')] as never, card));
 }
 
 export function serializeVcard(card: Component): string {

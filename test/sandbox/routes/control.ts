@@ -9,6 +9,7 @@ import type { AccountPatch, BulkOptions } from '../store.ts';
 import { sqlDateTime } from '../ids.ts';
 import { stateSummary } from '../state.ts';
 import { dmsControl } from '../dms/control.ts';
+import { mcpControl } from '../mcp/control.ts';
 
 export const CONTROL_PREFIX = '/__sandbox/';
 
@@ -23,6 +24,7 @@ function accountView(services: Services, username: string) {
 function controlTable(reset: () => void): Record<string, ControlHandler> {
 	return {
 		...dmsControl,
+		...mcpControl,
 		'GET faults': (_b, s) => json({ rules: s.faults.list() }),
 		'POST faults': (body, s) => {
 			// `random` (seeded random faults) is reserved: Faults.setRandom throws until it is implemented.

@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { searchAddressBooks } from '../shared/dav-node/list-search';
+import * as addressBook from './actions/addressBook/AddressBook.resource';
+import * as contact from './actions/contact/Contact.resource';
+import { router } from './actions/router';
+
+export class CloudStorageContacts implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud Storage Contacts',
+		name: 'cloudStorageContacts',
+		icon: { light: 'file:../../icons/cloudStorageContacts.svg', dark: 'file:../../icons/cloudStorageContacts.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'Create, search, read, update and delete contacts on any CardDAV server',
+		defaults: { name: 'Cloud Storage Contacts' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'cloudStorageDavApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Address Book', value: 'addressBook' },
+					{ name: 'Contact', value: 'contact' },
+				],
+				default: 'contact',
+			},
+			...addressBook.description,
+			...contact.description,
+		],
+	};
+
+	methods = { listSearch: { searchAddressBooks } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,18 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import * as getAll from './getAll.operation';
+
+export { getAll };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['addressBook'] } },
+		options: [{ name: 'Get Many', value: 'getAll', description: 'List the account\'s address books', action: 'Get many address books' }],
+		default: 'getAll',
+	},
+	...getAll.description,
+];

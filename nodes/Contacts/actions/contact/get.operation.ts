@@ -1,0 +1,20 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { withDavErrors } from '../../../shared/dav-node/client';
+import { objectUrlField } from '../../../shared/dav-node/locators';
+import { contactClient, contactItem, contactUrlParam, includeRawOption } from '../common';
+
+const properties: INodeProperties[] = [
+	objectUrlField('contact'),
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
+	const client = await contactClient(this, itemIndex);
+	const url = contactUrlParam(this, client, itemIndex);
+	return await withDavErrors(this, itemIndex, async () => [{ json: contactItem(await client.get(url), includeRaw) }]);
+}

@@ -1,0 +1,35 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import type { Multistatus } from '../../../shared/dav/multistatus';
+import { objectsFrom } from '../../../shared/dav/objects';
+import { addressbookQueryBody } from '../../../shared/dav/requests';
+import { withDavErrors } from '../../../shared/dav-node/client';
+import { collectionLocator } from '../../../shared/dav-node/locators';
+import { addressBookUrlParam, contactClient, contactItem, includeRawOption } from '../common';
+
+const properties: INodeProperties[] = [
+	collectionLocator('addressbook'),
+	{ displayName: 'Name Contains', name: 'query', type: 'string', default: '', required: true, description: 'Text the full name contains, ignoring case (e.g. part of a first or last name)' },
+	{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: true, description: 'Whether to return all results or only up to a given limit' },
+	{ displayName: 'Limit', name: 'limit', type: 'number', typeOptions: { minValue: 1 }, default: 50, description: 'Max number of results to return', displayOptions: { show: { returnAll: [false] } } },
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['search'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	const query = (this.getNodeParameter('query', itemIndex, '') as string).trim();
+	if (!query) throw new NodeOperationError(this.getNode(), 'Enter the text to search for', { itemIndex });
+	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
+	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
+	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const client = await contactClient(this, itemIndex);
+	const url = addressBookUrlParam(this, client, itemIndex);
+	return await withDavErrors(this, itemIndex, async () => {
+		const result = (await client.report(url, '1', addressbookQueryBody(query), 'Searching contacts')) as Multistatus;
+		return objectsFrom(result, 'addressbook')
+			.slice(0, limit)
+			.map((object) => ({ json: contactItem(object, includeRaw) }));
+	});
+}
