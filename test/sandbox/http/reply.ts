@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 export interface Reply {
@@ -8,6 +9,8 @@ export interface Reply {
 	body?: string | Buffer;
 	/** Streamed from disk, never loaded into memory. */
 	file?: { path: string; size: number };
+	/** Written piece by piece, chunked (NDJSON answers); a source that throws cuts the response off mid-body. */
+	stream?: AsyncIterable<string>;
 }
 
 const JSON_TYPE = 'application/json';
@@ -44,6 +47,11 @@ export async function sendReply(res: ServerResponse, reply: Reply): Promise<void
 		headers['Content-Length'] = reply.file.size;
 		res.writeHead(reply.status, STATUS_TEXT[reply.status], headers);
 		await pipeline(fs.createReadStream(reply.file.path), res);
+		return;
+	}
+	if (reply.stream) {
+		res.writeHead(reply.status, STATUS_TEXT[reply.status], headers);
+		await pipeline(Readable.from(reply.stream), res);
 		return;
 	}
 	const body = reply.body ?? '';
