@@ -18,6 +18,8 @@ import { dmsRoutes } from './routes/dms.ts';
 import { aiRoutes } from './routes/ai.ts';
 import { mcpRoutes } from './routes/mcp.ts';
 import { mcpOf } from './mcp/state.ts';
+import { esignatureFormRoutes } from './routes/esignature-form.ts';
+import { searchRoutes } from './routes/search.ts';
 import { dmsOf } from './dms/state.ts';
 import { v1Routes } from './routes/v1.ts';
 import { v2Routes } from './routes/v2.ts';
@@ -50,7 +52,17 @@ export interface Sandbox extends Services {
 }
 
 /** First match wins: exact auth scripts before the generic V1 pattern. New interfaces append their lists. */
-const ROUTES: readonly Route[] = [...authRoutes, ...v1Routes, ...v2Routes, ...webRoutes, ...dmsRoutes, ...aiRoutes, ...mcpRoutes];
+const ROUTES: readonly Route[] = [
+	...authRoutes,
+	...v1Routes,
+	...v2Routes,
+	...webRoutes,
+	...searchRoutes,
+	...esignatureFormRoutes,
+	...dmsRoutes,
+	...aiRoutes,
+	...mcpRoutes,
+];
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const ownDataDir = !options.dataDir;
