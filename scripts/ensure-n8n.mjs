@@ -7,7 +7,7 @@
 // platform-specific optional packages. sqlite3 is then compiled explicitly against Node 24's headers.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureDebianPackages } from './ensure-system-packages.mjs';
@@ -95,16 +95,16 @@ export async function ensureN8n() {
 		npm_config_fund: 'false',
 		npm_config_update_notifier: 'false',
 	};
-	log(`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~3 min, ~2.8 GB)`);
-	const countPackages = () => {
-		try {
-			return `${readdirSync(modulesDir).length} top-level entries in node_modules`;
-		} catch {
-			return 'resolving';
-		}
+	log(`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~3-4 min and ~3 GB, then ~1 min to compile sqlite3)`);
+	// npm creates every package folder first and fills them afterwards: disk space is the honest progress.
+	const freeBytes = () => {
+		const stats = statfsSync(runtimeDir);
+		return stats.bavail * stats.bsize;
 	};
+	const freeAtStart = freeBytes();
+	const written = () => `~${((freeAtStart - freeBytes()) / 1e9).toFixed(1)} GB of ~3 GB on disk`;
 	// --no-save keeps the committed lockfile untouched.
-	await runNpm('npm-install', ['install', '--ignore-scripts', '--no-save'], env, countPackages);
+	await runNpm('npm-install', ['install', '--ignore-scripts', '--no-save'], env, written);
 
 	log('compiling sqlite3 for Node 24 (~1 min)');
 	await runNpm('sqlite3-rebuild', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
