@@ -1,0 +1,215 @@
+import nock from 'nock';
+
+import { dmsApi, id, mapped, runDms, TASK_FIELDS } from './run-dms';
+
+beforeEach(() => {
+	nock.cleanAll();
+	nock.disableNetConnect();
+});
+afterAll(() => {
+	nock.enableNetConnect();
+	nock.restore();
+});
+
+const FIELDS: [number, unknown] = [200, { fields: TASK_FIELDS }];
+const WORKERS: [number, unknown] = [200, { users: [{ id: 7, display_name: 'Ann' }, { id: 8, display_name: 'Ben' }] }];
+const TASK = { dvs_document_id: 5, name: 'T', dvs_project_id: { id: 3, display_name: 'P' }, dropdown_status: { id: 31, display_name: 'Open' }, followers: [] };
+
+describe('task create', () => {
+	it('posts JSON with user and token in the body, create_params in the documented input types', async () => {
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+			'task/get_users': WORKERS,
+			'task/create_document': [200, { dvs_document_id: 5 }],
+			'task/get_document': [200, TASK],
+		});
+		const { out, error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(3),
+			fields: mapped({ name: 'T', dropdown_status: 'open', responsible: 'Ben', followers: '[7, "Ben"]', estimated_hours: 4, date_due: '2026-01-02T10:00:00' }),
+		});
+		expect(error).toBeUndefined();
+		const create = sent.find((entry) => entry.path === 'task/create_document')!;
+		expect(create.contentType).toMatch(/application\/json/);
+		expect(create.body).toEqual({
+			user: 'demo',
+			user_access_token: 'tok-secret-1',
+			create_params: { dvs_project_id: 3, name: 'T', dropdown_status: 31, responsible: 8, followers: [7, 8], estimated_hours: '4', date_due: '2026-01-02' },
+		});
+		expect(sent.find((entry) => entry.path === 'task/get_users')!.body).toMatchObject({ dvs_project_id: 3 });
+		expect(out[0].json).toEqual(TASK);
+	});
+
+	it('does not repeat a create after a 500, and says how to check', async () => {
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+			'task/create_document': [500],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(3), fields: mapped({ name: 'T' }) });
+		expect(sent.filter((entry) => entry.path === 'task/create_document')).toHaveLength(1);
+		expect(error?.message).toMatch(/may have been applied/);
+		expect(error?.description).toMatch(/Get Many filtered by this project \(newest first\)/);
+	});
+
+	it('retries a 429 and explains an empty-bodied 400', async () => {
+		dmsApi({
+			'task/get_fields': [[429], FIELDS],
+			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+			'task/create_document': [400],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(3), fields: mapped({ name: 'T' }) });
+		expect(error?.message).toMatch(/document-management API rejected the request \(400\)/);
+		expect(error?.description).toMatch(/ids from Get Fields \/ Get Users/);
+	});
+
+	it('names a user who is not a worker of the project, listing who is', async () => {
+		const sent = dmsApi({ 'task/get_fields': FIELDS, 'project_2/get_document': [200, { dvs_document_id: 3 }], 'task/get_users': WORKERS });
+		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(3), fields: mapped({ name: 'T', responsible: 9 }) });
+		expect(error?.message).toBe('Unknown user (not a worker of this project) "9" for Responsible');
+		expect(error?.description).toBe('Choose one of: Ann (7), Ben (8).');
+		expect(sent.map((entry) => entry.path)).not.toContain('task/create_document');
+	});
+
+	it('names an unknown project (the API says 405)', async () => {
+		dmsApi({ 'task/get_fields': FIELDS, 'project_2/get_document': [405] });
+		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(77), fields: mapped({ name: 'T' }) });
+		expect(error?.message).toBe('Unknown project 77 for Project');
+	});
+});
+
+describe('task update', () => {
+	it('reads the task, checks users against its project and sends only the changed fields', async () => {
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'task/get_document': [200, TASK],
+			'task/get_users': WORKERS,
+			'task/update_document': [200, { dvs_document_id: 5 }],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'update',
+			documentId: id(5),
+			fields: mapped({ followers: 'Ann', name: '', dropdown_status: null }),
+			clearFields: ['date_due'],
+		});
+		expect(error).toBeUndefined();
+		expect(sent.find((entry) => entry.path === 'task/update_document')!.body).toEqual({
+			user: 'demo',
+			user_access_token: 'tok-secret-1',
+			dvs_document_id: 5,
+			update_params: { followers: [7], date_due: null },
+		});
+		expect(sent.find((entry) => entry.path === 'task/get_users')!.body).toMatchObject({ dvs_project_id: 3 });
+	});
+
+	it('after a lost answer, reads back and does not resend when the update is there', async () => {
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'task/get_document': [[200, TASK], [200, { ...TASK, dropdown_status: { id: 33, display_name: 'Done' } }]],
+			'task/update_document': [500],
+		});
+		const { error, out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ dropdown_status: 33 }) });
+		expect(error).toBeUndefined();
+		expect(sent.filter((entry) => entry.path === 'task/update_document')).toHaveLength(1);
+		expect(out[0].json.dropdown_status).toEqual({ id: 33, display_name: 'Done' });
+	});
+
+	it('after a lost answer, resends when the read shows the update missing', async () => {
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'task/get_document': [200, TASK],
+			'task/update_document': [[500], [200, { dvs_document_id: 5 }]],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ dropdown_status: 33 }) });
+		expect(error).toBeUndefined();
+		expect(sent.filter((entry) => entry.path === 'task/update_document')).toHaveLength(2);
+	});
+
+	it('refuses a project change and an empty update before any request', async () => {
+		const sent = dmsApi({});
+		const moved = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ dvs_project_id: 4 }) });
+		expect(moved.error?.message).toBe('The project of a task cannot be changed');
+		expect(sent).toHaveLength(0);
+		nock.cleanAll();
+		dmsApi({ 'task/get_fields': FIELDS, 'task/get_document': [200, TASK] });
+		const empty = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ name: '' }) });
+		expect(empty.error?.message).toMatch(/Nothing to update/);
+	});
+
+	it('refuses to clear a required field', async () => {
+		dmsApi({ 'task/get_fields': FIELDS, 'task/get_document': [200, TASK] });
+		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({}), clearFields: ['name'] });
+		expect(error?.message).toBe('Name is required and cannot be emptied');
+	});
+});
+
+describe('task get many', () => {
+	it('pages with limit 200 until total, sends filters, and stops at the limit', async () => {
+		const page = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ dvs_document_id: 1000 - from - i, name: `t${from + i}` }));
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'task/get_documents': [
+				[200, { items: page(0, 200), total: 450, limit: 200, offset: 0 }],
+				[200, { items: page(200, 200), total: 450, limit: 200, offset: 200 }],
+				[200, { items: page(400, 50), total: 450, limit: 200, offset: 400 }],
+			],
+		});
+		const { out, error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'getAll',
+			returnAll: true,
+			filters: { conditions: [{ field: 'dropdown_status', values: ['Open'] }, { field: 'dropdown_status', values: '33' }] },
+		});
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(450);
+		const pages = sent.filter((entry) => entry.path === 'task/get_documents').map((entry) => entry.body);
+		expect(pages.map(({ limit, offset }) => [limit, offset])).toEqual([[200, 0], [200, 200], [200, 400]]);
+		expect(pages[0].filters).toEqual({ dropdown_status: [31, 33] });
+	});
+
+	it('asks only for what the limit needs', async () => {
+		const sent = dmsApi({ 'task/get_fields': FIELDS, 'task/get_documents': [200, { items: [{ dvs_document_id: 1 }, { dvs_document_id: 2 }], total: 900 }] });
+		const { out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit: 2 });
+		expect(out).toHaveLength(2);
+		expect(sent.find((entry) => entry.path === 'task/get_documents')!.body).toMatchObject({ limit: 2, offset: 0 });
+		expect(sent.find((entry) => entry.path === 'task/get_documents')!.body).not.toHaveProperty('filters');
+	});
+});
+
+describe('task comments', () => {
+	it('prepends picked mentions and posts plain text once', async () => {
+		const sent = dmsApi({ 'project_2/get_users': [200, { users: [{ id: 7, display_name: 'Ann' }, { id: 12, display_name: 'Zed' }] }], 'task/add_comment': [200, { dvs_document_id: 5 }] });
+		const { out, error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'addComment', documentId: id(5), comment: '  Done <b>now</b> ', mentions: [12] });
+		expect(error).toBeUndefined();
+		expect(sent.find((entry) => entry.path === 'task/add_comment')!.body).toEqual({ user: 'demo', user_access_token: 'tok-secret-1', dvs_document_id: 5, comment: '@[USER:12] Done <b>now</b>' });
+		expect(out[0].json.mentioned_user_ids).toEqual([12]);
+	});
+
+	it('refuses an empty comment without a request, and never repeats an uncertain one', async () => {
+		const none = dmsApi({});
+		const empty = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'addComment', documentId: id(5), comment: '   ' });
+		expect(empty.error?.message).toBe('The comment is empty');
+		expect(none).toHaveLength(0);
+		nock.cleanAll();
+		const sent = dmsApi({ 'task/add_comment': [503] });
+		const lost = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'addComment', documentId: id(5), comment: 'hi' });
+		expect(sent).toHaveLength(1);
+		expect(lost.error?.description).toMatch(/would post it twice/);
+	});
+});
+
+describe('errors', () => {
+	it('explains 401 and 405 of the DMS, and Continue On Fail keeps the item', async () => {
+		dmsApi({ 'task/get_fields': [401] });
+		const unauthorised = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getFields' });
+		expect(unauthorised.error?.message).toMatch(/Authentication failed \(401\), or the account has no organisation/);
+		nock.cleanAll();
+		dmsApi({ 'client/get_document': [405] });
+		const missing = await runDms('cloudStorageDmsTask', { resource: 'client', operation: 'get', documentId: id(9) }, true);
+		expect(missing.out[0].json).toMatchObject({ error: 'No client with ID 9 was found' });
+		expect(String(missing.out[0].json.description)).toMatch(/write permission on clients/);
+	});
+});
