@@ -16,7 +16,7 @@ const TASK = `${PACKAGE_NAME}.cloudStorageDmsTask`;
 const CONTACT = `${PACKAGE_NAME}.cloudStorageContactPerson`;
 const { users, projects, contacts, clients, tasks } = DMS_SEED;
 const id = (value: number | string) => ({ __rl: true, mode: 'id', value: String(value) });
-const mapped = (value: Record<string, unknown>) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] });
+const mapped = (value: Record<string, unknown>) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] }) as never;
 
 async function run(type: string, parameters: NodeSpec['parameters'], extra: Partial<NodeSpec> = {}) {
 	const nodes: NodeSpec[] = [

@@ -21,7 +21,7 @@ function checkedFields(value: unknown): FieldDescriptor[] {
 	for (const field of value as FieldDescriptor[]) {
 		if (!field?.name || !(FIELD_TYPES as readonly string[]).includes(field.type)) throw new Error(`bad field ${JSON.stringify(field)}`);
 	}
-	return (value as FieldDescriptor[]).map((field) => ({ required: false, filter: false, label: field.name, ...field }));
+	return (value as FieldDescriptor[]).map((field) => ({ ...field, required: field.required ?? false, filter: field.filter ?? false, label: field.label ?? field.name }));
 }
 
 /** `/__sandbox/dms/…`: the organisation's schema, members, users, bulk data and the notification log. */

@@ -7,7 +7,7 @@ export const BASE = 'https://api.example.test';
 export const TOKEN = { baseUrl: BASE, webUrl: 'https://www.example.test', user: 'demo', accessToken: 'tok-secret-1', sessionId: 'sess-1' };
 
 export const id = (value: number | string) => ({ __rl: true, mode: 'id', value: String(value) });
-export const mapped = (value: Record<string, unknown>) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] });
+export const mapped = (value: Record<string, unknown>) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] }) as never;
 
 export interface DmsRun extends RunResult {
 	out: INodeExecutionData[];

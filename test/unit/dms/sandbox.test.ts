@@ -21,14 +21,14 @@ async function dms(path: string, body: Record<string, unknown> = {}, init: { aut
 	return { status: response.status, text, json: text ? JSON.parse(text) : undefined };
 }
 
-const control = async (method: string, path: string, body?: unknown) =>
+const control = async (method: string, path: string, body?: unknown): Promise<any> =>
 	(await fetch(`${sandbox.baseUrl}/__sandbox/${path}`, { method, body: body === undefined ? undefined : JSON.stringify(body) })).json();
 
 describe('authentication and access', () => {
 	it('accepts only user + token in the JSON body', async () => {
 		expect((await dms('task/get_fields')).status).toBe(200);
 		const login = await fetch(`${sandbox.baseUrl}/api/authenticate_user.php`, { method: 'POST', body: new URLSearchParams(DEMO) });
-		const sessionId = (await login.json()).SessionID;
+		const sessionId = ((await login.json()) as { SessionID: string }).SessionID;
 		const cookieOnly = await dms('task/get_fields', {}, { auth: {}, headers: { Cookie: `PHPSESSID=${sessionId}` } });
 		expect(cookieOnly).toMatchObject({ status: 401, text: '' });
 		expect(await dms('task/get_fields', {}, { auth: { user: 'demo', pass: DEMO_ACCOUNT.password } })).toMatchObject({ status: 401, text: '' });
