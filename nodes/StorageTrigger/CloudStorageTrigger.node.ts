@@ -1,0 +1,34 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { searchFolders } from '../shared/storage/folder-search';
+import { pollChanges } from './poll';
+import { properties } from './properties';
+
+export class CloudStorageTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud Storage Trigger',
+		name: 'cloudStorageTrigger',
+		icon: { light: 'file:../../icons/cloudStorage.svg', dark: 'file:../../icons/cloudStorage.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description:
+			'Starts the workflow when files or folders are created, updated, moved or deleted in the cloud storage service. Each change is reported exactly once.',
+		defaults: { name: 'Cloud Storage Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'cloudStorageTokenApi', required: true, displayOptions: { show: { authentication: ['tokenApi'] } } },
+			{ name: 'cloudStoragePasswordApi', required: true, displayOptions: { show: { authentication: ['passwordApi'] } } },
+		],
+		properties,
+	};
+
+	methods = { listSearch: { searchFolders } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollChanges(this);
+	}
+}

@@ -1,0 +1,88 @@
+import type { Readable } from 'node:stream';
+import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { v2, type StorageAccount } from './client';
+import { countingStream } from '../transport/binary';
+
+export function nameFromDisposition(header: unknown): string | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value !== 'string') return undefined;
+	const star = /filename\*=(?:UTF-8'')?([^;]+)/i.exec(value);
+	if (star) return decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+	return /filename="?([^";]+)"?/i.exec(value)?.[1];
+}
+
+export interface DownloadOptions {
+	itemIndex?: number;
+	/** The name to store the file under; otherwise the Content-Disposition name, otherwise the hash. */
+	fileName?: string;
+	/** Size the caller already knows (e.g. from get_file_info), used when the answer has no Content-Length. */
+	expectedSize?: number;
+	/** Files announced larger than this are not fetched: the result says so instead. */
+	maxBytes?: number;
+	/** Statuses that mean "the file is not there any more" for this caller, answered as `missing`. */
+	missingStatuses?: number[];
+}
+
+export type DownloadResult =
+	| { binary: IBinaryData; fileName: string; bytes: number }
+	| { skipped: 'tooLarge'; bytes: number }
+	| { skipped: 'missing'; status: number };
+
+/**
+ * `download_file` streamed straight into n8n's binary store (never held in memory), with the byte count
+ * checked against the announced length so a transfer cut short fails instead of being stored as complete.
+ */
+export async function downloadFile(
+	ctx: IExecuteFunctions | IPollFunctions,
+	account: StorageAccount,
+	fileHash: string,
+	options: DownloadOptions = {},
+): Promise<DownloadResult> {
+	const { itemIndex, maxBytes } = options;
+	const response = await v2<Readable>(ctx, account, 'download_file', { file_hash: fileHash }, {
+		itemIndex,
+		responseType: 'stream',
+		timeoutMs: 0,
+		acceptStatuses: options.missingStatuses,
+	});
+	if (response.status >= 400) {
+		response.body.destroy?.();
+		return { skipped: 'missing', status: response.status };
+	}
+	const announced = Number(response.headers['content-length'] ?? options.expectedSize);
+	if (maxBytes !== undefined && Number.isFinite(announced) && announced > maxBytes) {
+		response.body.destroy();
+		return { skipped: 'tooLarge', bytes: announced };
+	}
+	const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
+	const fileName = options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;
+	const counted = countingStream(response.body);
+	// Without an announced length the cap is enforced while streaming.
+	const overCap = new Error('over the size cap');
+	if (maxBytes !== undefined && !Number.isFinite(announced)) {
+		response.body.on('data', () => {
+			if (counted.bytes() > maxBytes) response.body.destroy(overCap);
+		});
+	}
+	let binary: IBinaryData;
+	try {
+		binary = await ctx.helpers.prepareBinaryData(counted.stream, fileName, contentType);
+	} catch (error) {
+		if (error === overCap || (error as Error)?.cause === overCap) return { skipped: 'tooLarge', bytes: counted.bytes() };
+		throw new NodeApiError(ctx.getNode(), { message: (error as Error).message }, {
+			itemIndex,
+			message: `The download of ${fileName} failed: ${(error as Error).message}`,
+			description: 'The connection to the service broke during the transfer. Run it again.',
+		});
+	}
+	if (Number.isFinite(announced) && counted.bytes() !== announced) {
+		throw new NodeApiError(ctx.getNode(), { message: 'truncated download' }, {
+			itemIndex,
+			message: `The download was cut short: ${counted.bytes()} of ${announced} bytes arrived`,
+			description: 'The connection to the service broke during the transfer. Run it again.',
+		});
+	}
+	return { binary, fileName, bytes: counted.bytes() };
+}
