@@ -38,7 +38,8 @@ function isMultistatus(value: Multistatus | DavHttpResponse): value is Multistat
 
 /** Changed members since the token (or all members with no token), null when the server refuses. */
 async function syncCollection(client: DavClient, url: string, token: string | undefined): Promise<{ changed: Map<string, string | undefined>; token?: string } | null> {
-	const result = await client.report(url, '1', syncCollectionBody(token), 'Synchronising the collection', SYNC_REFUSED);
+	// RFC 6578: the depth is given by sync-level; the Depth header is 0.
+	const result = await client.report(url, '0', syncCollectionBody(token), 'Synchronising the collection', SYNC_REFUSED);
 	if (!isMultistatus(result)) return null;
 	const self = hrefKey(url);
 	const changed = new Map<string, string | undefined>();

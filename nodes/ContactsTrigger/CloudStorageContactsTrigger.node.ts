@@ -1,0 +1,33 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { davClient } from '../shared/dav-node/client';
+import { searchAddressBooks } from '../shared/dav-node/list-search';
+import { collectionLocator } from '../shared/dav-node/locators';
+import { changeEventsField, collectionParam, pollChanges } from '../shared/dav-node/trigger';
+import { describeVcard } from '../shared/dav/vcard';
+
+export class CloudStorageContactsTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud Storage Contacts Trigger',
+		name: 'cloudStorageContactsTrigger',
+		icon: { light: 'file:../../icons/cloudStorageContacts.svg', dark: 'file:../../icons/cloudStorageContacts.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		description: 'Starts a workflow when contacts of a CardDAV address book are created, updated or deleted',
+		defaults: { name: 'Cloud Storage Contacts Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'cloudStorageDavApi', required: true }],
+		properties: [collectionLocator('addressbook'), changeEventsField('contact')],
+	};
+
+	methods = { listSearch: { searchAddressBooks } };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		const client = await davClient(this, undefined, 'contact');
+		const url = collectionParam(this, client, 'addressBook', 'address book');
+		return await pollChanges(this, client, 'addressbook', url, (object) => ({ url: object.url, etag: object.etag ?? null, ...describeVcard(object.data) }));
+	}
+}
