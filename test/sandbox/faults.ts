@@ -24,16 +24,41 @@ interface ActiveRule extends FaultRule {
 	hits: number;
 }
 
-/** Seeded random faults will plug in here: `take` would consult them after the explicit rules. */
+/**
+ * Seeded random faults, consulted after the explicit rules: each request that reaches `take` (control
+ * requests never do) draws from a PRNG seeded with `seed`; with probability `rate` it gets one of `kinds`.
+ * The same seed and the same request sequence give the same faults.
+ */
 export interface RandomFaults {
+	/** 0..1 */
 	rate: number;
+	/** Any integer. */
 	seed: number;
 	kinds: FaultKind[];
+	/** Limit to matching requests, as for rules. */
+	match?: { path?: string; method?: string };
+	/** Seconds for a `Retry-After` header on 429; omitted = no header. */
+	retryAfter?: number;
+	/** For `slow`; default 100 ms. */
+	delayMs?: number;
+}
+
+/** mulberry32: small, fast and deterministic, which is all a fault schedule needs. */
+function prng(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
 }
 
 export class Faults {
 	private rules: ActiveRule[] = [];
 	private nextId = 1;
+	private random: { config: RandomFaults; next: () => number; hits: number } | null = null;
 
 	/** Validates and appends rules; throws on anything malformed so the control API can answer 400. */
 	add(rules: FaultRule | FaultRule[]): FaultRule[] {
@@ -43,29 +68,70 @@ export class Faults {
 		return this.list();
 	}
 
+	/** Removes the rules and the random mode. */
 	clear(): void {
 		this.rules = [];
+		this.random = null;
 	}
 
 	list(): (FaultRule & { id: number; hits: number })[] {
 		return this.rules.map((rule) => ({ ...rule }));
 	}
 
-	setRandom(_random: RandomFaults | null): never {
-		throw new Error('random faults are not implemented yet');
+	/** Turns the random mode on (restarting its sequence from the seed) or off with null. */
+	setRandom(random: RandomFaults | null): void {
+		if (random === null) {
+			this.random = null;
+			return;
+		}
+		validateRandom(random);
+		const config = { ...random, kinds: [...random.kinds], match: { ...random.match } };
+		this.random = { config, next: prng(random.seed), hits: 0 };
 	}
 
-	/** The first rule matching the request, counted as used. */
+	/** The random mode's settings and how many faults it has produced, or null when off. */
+	randomState(): (RandomFaults & { hits: number }) | null {
+		return this.random && { ...this.random.config, hits: this.random.hits };
+	}
+
+	/** The first rule matching the request, counted as used; else possibly a random fault. */
 	take(target: FaultTarget): ActiveRule | undefined {
 		const rule = this.rules.find((candidate) => matches(candidate, target));
-		if (!rule) return undefined;
+		if (!rule) return this.takeRandom(target);
 		rule.hits++;
 		if (rule.times !== undefined && rule.hits >= rule.times) this.rules = this.rules.filter((r) => r !== rule);
 		return rule;
 	}
+
+	private takeRandom(target: FaultTarget): ActiveRule | undefined {
+		const random = this.random;
+		if (!random || !matches(random.config, target)) return undefined;
+		if (random.next() >= random.config.rate) return undefined;
+		const { kinds, match, retryAfter, delayMs } = random.config;
+		const fault = kinds[Math.floor(random.next() * kinds.length)];
+		random.hits++;
+		return { id: 0, hits: random.hits, match: match ?? {}, fault, retryAfter, delayMs: delayMs ?? 100 };
+	}
 }
 
-function matches(rule: FaultRule, target: FaultTarget): boolean {
+export function validateRandom(random: RandomFaults): void {
+	if (!random || typeof random !== 'object') throw new Error('random must be an object');
+	if (typeof random.rate !== 'number' || !(random.rate >= 0 && random.rate <= 1)) {
+		throw new Error('random.rate must be a number from 0 to 1');
+	}
+	if (!Number.isInteger(random.seed)) throw new Error('random.seed must be an integer');
+	if (!Array.isArray(random.kinds) || !random.kinds.length || random.kinds.some((k) => !FAULT_KINDS.includes(k))) {
+		throw new Error(`random.kinds must be a non-empty list of ${FAULT_KINDS.join(', ')}`);
+	}
+	for (const key of ['retryAfter', 'delayMs'] as const) {
+		const value = random[key];
+		if (value !== undefined && (typeof value !== 'number' || value < 0))
+			throw new Error(`random.${key} must be a non-negative number`);
+	}
+	if (random.match !== undefined && typeof random.match !== 'object') throw new Error('random.match must be an object');
+}
+
+function matches(rule: Pick<FaultRule, 'match'>, target: FaultTarget): boolean {
 	const { path, method } = rule.match ?? {};
 	if (method && method.toUpperCase() !== target.method.toUpperCase()) return false;
 	if (path && !target.path.includes(path) && path !== target.action) return false;

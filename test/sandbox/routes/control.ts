@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccountSeed } from '../accounts.ts';
 import { patchConfig } from '../config.ts';
-import { type FaultRule } from '../faults.ts';
+import { type FaultRule, type RandomFaults, validateRandom } from '../faults.ts';
 import { json, empty, sendReply, type Reply } from '../http/reply.ts';
 import type { SandboxRequest } from '../http/request.ts';
 import type { Services } from '../router.ts';
@@ -25,13 +25,16 @@ function controlTable(reset: () => void): Record<string, ControlHandler> {
 	return {
 		...dmsControl,
 		...mcpControl,
-		'GET faults': (_b, s) => json({ rules: s.faults.list() }),
+		'GET faults': (_b, s) => json({ rules: s.faults.list(), random: s.faults.randomState() }),
 		'POST faults': (body, s) => {
-			// `random` (seeded random faults) is reserved: Faults.setRandom throws until it is implemented.
-			if (body.random !== undefined) s.faults.setRandom(body.random as never);
-			return json({ rules: s.faults.add((body.rules ?? []) as FaultRule[]) });
+			// Validate everything before changing anything, so a 400 leaves the faults as they were.
+			const rules = (body.rules ?? []) as FaultRule[];
+			if (body.random !== undefined && body.random !== null) validateRandom(body.random as RandomFaults);
+			const list = s.faults.add(rules);
+			if (body.random !== undefined) s.faults.setRandom(body.random as RandomFaults | null);
+			return json({ rules: list, random: s.faults.randomState() });
 		},
-		'DELETE faults': (_b, s) => (s.faults.clear(), json({ rules: [] })),
+		'DELETE faults': (_b, s) => (s.faults.clear(), json({ rules: [], random: null })),
 		'POST reset': () => (reset(), json({ ok: true })),
 		'POST expire-sessions': (_b, s) => json({ expired: s.sessions.expireAll() }),
 		'GET state': (_b, s) => json(stateSummary(s.store)),

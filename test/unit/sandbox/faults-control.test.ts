@@ -75,10 +75,61 @@ describe('fault injection', () => {
 	it('rejects malformed rules with 400', async () => {
 		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'explode' }] })).status).toBe(400);
 		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow' }] })).status).toBe(400);
-		expect((await control(sandbox, 'POST', 'faults', { random: { rate: 0.1, seed: 1, kinds: ['500'] } })).status).toBe(
-			400,
-		);
+		for (const random of [
+			{ rate: 2, seed: 1, kinds: ['500'] },
+			{ rate: 0.1, seed: 1.5, kinds: ['500'] },
+			{ rate: 0.1, seed: 1, kinds: [] },
+			{ rate: 0.1, seed: 1, kinds: ['explode'] },
+		]) {
+			const response = await control(sandbox, 'POST', 'faults', { random, rules: [{ fault: '500' }] });
+			expect(response.status).toBe(400);
+		}
 		expect(sandbox.faults.list()).toEqual([]);
+		expect(sandbox.faults.randomState()).toBeNull();
+	});
+});
+
+describe('seeded random faults', () => {
+	/** Runs `count` get_folder_info calls and returns the status of each (0 for a dropped connection). */
+	async function statuses(count: number): Promise<number[]> {
+		const result: number[] = [];
+		for (let i = 0; i < count; i++) {
+			const response = await v2(sandbox, 'get_folder_info', DEMO_TOKEN).catch(() => undefined);
+			result.push(response?.status ?? 0);
+		}
+		return result;
+	}
+
+	it('is deterministic for a seed and hits about the given rate', async () => {
+		const random = { rate: 0.3, seed: 42, kinds: ['429', '500', 'drop-before'] };
+		const set = await control(sandbox, 'POST', 'faults', { random });
+		expect((await readJson(set)).random).toEqual({ ...random, match: {}, hits: 0 });
+		const first = await statuses(60);
+		sandbox.faults.setRandom(random as never);
+		const second = await statuses(60);
+		expect(second).toEqual(first);
+		const faulted = first.filter((status) => status !== 400);
+		expect(faulted.length).toBeGreaterThan(6);
+		expect(faulted.length).toBeLessThan(36);
+		expect(new Set(faulted)).toEqual(new Set([429, 500, 0]));
+		sandbox.faults.setRandom({ ...random, seed: 7 } as never);
+		expect(await statuses(60)).not.toEqual(first);
+		expect((await readJson(control(sandbox, 'GET', 'faults'))).random.hits).toBeGreaterThan(0);
+	});
+
+	it('honours match, leaves explicit rules first, and is cleared by DELETE faults and reset', async () => {
+		sandbox.faults.setRandom({ rate: 1, seed: 1, kinds: ['503'], match: { path: 'create_folder' } });
+		expect((await v2(sandbox, 'get_folder_info', DEMO_TOKEN)).status).toBe(400);
+		expect((await v2(sandbox, 'create_folder', DEMO_TOKEN)).status).toBe(503);
+		sandbox.faults.add({ match: { path: 'create_folder' }, fault: '429', times: 1 });
+		expect((await v2(sandbox, 'create_folder', DEMO_TOKEN)).status).toBe(429);
+		expect(sandbox.requests.list().at(-1)).toMatchObject({ fault: '429' });
+		expect((await v2(sandbox, 'create_folder', DEMO_TOKEN)).status).toBe(503);
+		await control(sandbox, 'DELETE', 'faults');
+		expect((await v2(sandbox, 'create_folder', DEMO_TOKEN)).status).toBe(200);
+		sandbox.faults.setRandom({ rate: 1, seed: 1, kinds: ['500'] });
+		sandbox.reset();
+		expect((await v2(sandbox, 'create_folder', DEMO_TOKEN)).status).toBe(200);
 	});
 });
 
