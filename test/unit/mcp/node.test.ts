@@ -1,0 +1,126 @@
+import nock from 'nock';
+
+import { AUTHORIZATION, BASE, BEARER, runNode, unexpectedRequests } from '../ai/run-ai';
+
+beforeEach(() => {
+	nock.cleanAll();
+	nock.disableNetConnect();
+});
+afterAll(() => {
+	nock.enableNetConnect();
+	nock.restore();
+});
+
+const MCP = 'n8n-nodes-cloud-storage.cloudStorageMcp';
+const run = async (parameters: Record<string, unknown>, options: Parameters<typeof runNode>[2] = {}) =>
+	await runNode(MCP, parameters as never, options);
+
+const rpcResult = (id: number, result: unknown) => ({ jsonrpc: '2.0', id, result });
+const structured = (data: unknown) => ({ content: [{ type: 'text', text: JSON.stringify(data) }], structuredContent: data, resultType: 'complete' });
+
+describe('MCP node', () => {
+	it('searches the docs without a credential: no Authorization header, one item per result', async () => {
+		let body: Record<string, any> = {};
+		const scope = nock(BASE, { badheaders: ['authorization'] })
+			.post('/api/mcp', (sent) => ((body = sent), true))
+			.matchHeader('mcp-method', 'tools/call')
+			.matchHeader('mcp-name', 'storage_search_docs')
+			.reply(200, (_uri, sent) => rpcResult((sent as { id: number }).id, structured({ results: [{ uri: 'docs://a', title: 'A' }, { uri: 'docs://b', title: 'B' }] })));
+		const { out, error } = await run({ authentication: 'none', baseUrl: BASE, resource: 'docs', operation: 'search', query: 'upload', limit: 5 });
+		expect(error).toBeUndefined();
+		expect(scope.isDone()).toBe(true);
+		expect(body).toMatchObject({ jsonrpc: '2.0', method: 'tools/call', params: { name: 'storage_search_docs', arguments: { query: 'upload', limit: 5 } } });
+		expect(out.map((item) => item.json.uri)).toEqual(['docs://a', 'docs://b']);
+	});
+
+	it('runs the handshake once per node run for older revisions and calls a private tool with the bearer token', async () => {
+		const methods: string[] = [];
+		nock(BASE)
+			.post('/api/mcp')
+			.times(3)
+			.matchHeader('authorization', AUTHORIZATION)
+			.reply((_uri, sent) => {
+				const message = sent as { id?: number; method: string };
+				methods.push(message.method);
+				if (message.id === undefined) return [202, ''];
+				if (message.method === 'initialize') return [200, rpcResult(message.id, { protocolVersion: '2025-06-18', capabilities: {} })];
+				return [200, rpcResult(message.id, structured({ hash: 'q7RkZ2', name: 'ROOT' }))];
+			});
+		const { out, error } = await run({ protocolVersion: '2025-06-18', resource: 'tool', operation: 'call', tool: 'storage_get_root_folder', arguments: '{}' });
+		expect(error).toBeUndefined();
+		expect(methods).toEqual(['initialize', 'notifications/initialized', 'tools/call']);
+		expect(out[0].json).toEqual({ tool: 'storage_get_root_folder', result: { hash: 'q7RkZ2', name: 'ROOT' } });
+	});
+
+	it('waits the seconds a 429 names and then succeeds', async () => {
+		nock(BASE).post('/api/mcp').reply(429, { jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded; retry after 1 seconds' } });
+		nock(BASE).post('/api/mcp').reply(200, (_uri, sent) => rpcResult((sent as { id: number }).id, structured({ uri: 'docs://a', text: 'T' })));
+		const started = Date.now();
+		const { out, error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a' });
+		expect(error).toBeUndefined();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+		expect(out[0].json).toEqual({ uri: 'docs://a', text: 'T' });
+	});
+
+	it('turns a base64 file of Read File into binary data', async () => {
+		const bytes = Buffer.from([0, 1, 2, 250]);
+		nock(BASE)
+			.post('/api/mcp')
+			.reply(200, (_uri, sent) =>
+				rpcResult((sent as { id: number }).id, {
+					content: [{ type: 'resource', resource: { uri: 'storage://file/F1', name: 'a.bin', mimeType: 'application/octet-stream', blob: bytes.toString('base64') } }],
+				}),
+			);
+		const result = await run({ resource: 'tool', operation: 'call', tool: 'storage_read_file', arguments: '{"file_hash":"F1"}' });
+		expect(result.error).toBeUndefined();
+		expect(result.out[0].binary?.data).toMatchObject({ fileName: 'a.bin' });
+		expect(await result.readBinary(result.out[0], 'data')).toEqual(bytes);
+	});
+
+	it('reports a tool failure and an unknown tool clearly', async () => {
+		nock(BASE).post('/api/mcp').reply(200, (_u, sent) => rpcResult((sent as { id: number }).id, { content: [{ type: 'text', text: 'File not found' }], isError: true }));
+		const failed = await run({ resource: 'tool', operation: 'call', tool: 'storage_get_file_info', arguments: '{"file_hash":"x"}' });
+		expect(failed.error?.message).toBe('The tool storage_get_file_info failed: File not found');
+		nock(BASE).post('/api/mcp').reply(200, (_u, sent) => ({ jsonrpc: '2.0', id: (sent as { id: number }).id, error: { code: -32602, message: 'Unknown tool: nope' } }));
+		const unknown = await run({ resource: 'tool', operation: 'call', tool: 'custom', customTool: 'nope' });
+		expect(unknown.error?.message).toBe('The MCP endpoint reported an error: Unknown tool: nope');
+		expect(unknown.error?.description).toMatch(/List Tools/);
+	});
+
+	it('explains 401 and a 400 listing the supported versions', async () => {
+		nock(BASE).post('/api/mcp').reply(401, { jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unauthorized' } });
+		const denied = await run({ resource: 'tool', operation: 'getAll' });
+		expect(denied.error?.message).toMatch(/rejected the bearer token \(401\)/);
+		nock(BASE).post('/api/mcp').reply(400, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Unsupported MCP-Protocol-Version; supported: 2025-06-18' } });
+		const rejected = await run({ resource: 'tool', operation: 'getAll' });
+		expect(rejected.error?.message).toMatch(/rejected the request \(400\)/);
+		expect(rejected.error?.description).toMatch(/supported: 2025-06-18/);
+	});
+
+	describe('bad input fails before any request', () => {
+		it.each([
+			['an unknown protocol version', { protocolVersion: '2024-01-01', resource: 'tool', operation: 'getAll' }, /Unsupported MCP protocol version "2024-01-01"/],
+			['a body over 1 MB', { resource: 'tool', operation: 'call', tool: 'storage_search_files', arguments: JSON.stringify({ query: 'x'.repeat(1_000_001) }) }, /over the endpoint's 1 MB limit/],
+			['arguments that are not JSON', { resource: 'tool', operation: 'call', arguments: '{oops' }, /arguments are not valid JSON/],
+			['arguments that are an array', { resource: 'tool', operation: 'call', arguments: '[1]' }, /must be a JSON object/],
+			['an empty search', { resource: 'docs', operation: 'search', query: ' ' }, /search query is empty/],
+			['a doc URI of another scheme', { resource: 'docs', operation: 'get', uri: 'file:///etc/passwd' }, /is not a docs:\/\/ URI/],
+			['a resource URI without scheme', { resource: 'resource', operation: 'read', uri: '/etc/passwd' }, /is not a resource URI/],
+		])('%s', async (_name, parameters, message) => {
+			const unexpected = unexpectedRequests();
+			const { error } = await run(parameters);
+			expect(error?.message).toMatch(message);
+			expect(unexpected).toEqual([]);
+		});
+
+		it('a base URL with a query string', async () => {
+			const unexpected = unexpectedRequests();
+			const { error } = await run(
+				{ resource: 'tool', operation: 'getAll' },
+				{ credentials: { cloudStorageBearerApi: { ...BEARER, baseUrl: `${BASE}/?token=abc` } } },
+			);
+			expect(error?.message).toMatch(/must not contain a query string/);
+			expect(unexpected).toEqual([]);
+		});
+	});
+});
