@@ -14,6 +14,7 @@ export class CloudStorageContactsTrigger implements INodeType {
 		icon: { light: 'file:../../icons/cloudStorageContacts.svg', dark: 'file:../../icons/cloudStorageContacts.dark.svg' },
 		group: ['trigger'],
 		version: 1,
+		subtitle: '={{"Contacts: " + $parameter["events"].join(", ")}}',
 		description: 'Starts a workflow when contacts of a CardDAV address book are created, updated or deleted',
 		defaults: { name: 'Cloud Storage Contacts Trigger' },
 		polling: true,

@@ -55,7 +55,7 @@ export const etagOptions: INodeProperties[] = [
 		name: 'etag',
 		type: 'string',
 		default: '',
-		description: 'The ETag from when the object was read (e.g. {{ $json.etag }}). If the object has changed on the server since, the operation fails with a conflict instead of overwriting the other change.',
+		description: 'The ETag from when the object was read (the etag field a Get or Get Many returned). If the object has changed on the server since, the operation fails with a conflict instead of overwriting the other change.',
 	},
 	{
 		displayName: 'Re-Apply on Conflict',

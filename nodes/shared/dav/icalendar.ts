@@ -30,12 +30,14 @@ export interface EventFields {
 }
 
 export function parseCalendar(text: string): Component {
-	let component: Component;
+	let component: Component | undefined;
+	let problem = '';
 	try {
 		component = new ICAL.Component(ICAL.parse(text) as never);
 	} catch (error) {
-		throw new DavDataError('The iCalendar data could not be parsed', `${(error as Error).message}. Check the raw iCalendar text.`);
+		problem = (error as Error).message;
 	}
+	if (!component) throw new DavDataError('The iCalendar data could not be parsed', `${problem}. Check the raw iCalendar text.`);
 	if (component.name !== 'vcalendar') throw new DavDataError(`Expected a VCALENDAR, found ${component.name.toUpperCase()}`, 'Pass a complete iCalendar object (BEGIN:VCALENDAR … END:VCALENDAR).');
 	return component;
 }
@@ -124,12 +126,14 @@ function setReminders(component: Component, minutesBefore: number[]): void {
 function setRecurrence(component: Component, rule: string): void {
 	component.removeAllProperties('rrule');
 	if (rule.trim() === '') return;
-	let recur: InstanceType<typeof ICAL.Recur>;
+	let recur: InstanceType<typeof ICAL.Recur> | undefined;
+	let problem = '';
 	try {
 		recur = ICAL.Recur.fromString(rule.trim().replace(/^RRULE:/i, ''));
 	} catch (error) {
-		throw new DavDataError(`"${rule}" is not a valid recurrence rule`, `Write it as an RRULE value such as FREQ=WEEKLY;BYDAY=MO;COUNT=10. (${(error as Error).message})`);
+		problem = (error as Error).message;
 	}
+	if (!recur) throw new DavDataError(`"${rule}" is not a valid recurrence rule`, `Write it as an RRULE value such as FREQ=WEEKLY;BYDAY=MO;COUNT=10. (${problem})`);
 	if (!recur.freq) throw new DavDataError(`"${rule}" has no FREQ`, 'A recurrence rule needs FREQ, e.g. FREQ=DAILY;COUNT=5.');
 	component.addPropertyWithValue('rrule', recur);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { DavClient, StoredObject } from './client';
+import type { DavClient, StoredObject, WriteResult } from './client';
 import { DavError, DavPreconditionFailed } from './errors';
 import { hrefKey, propText, type Multistatus } from './multistatus';
 import { NS, qname } from './namespaces';
@@ -90,12 +90,10 @@ export async function updateObject(client: DavClient, url: string, kind: DataKin
 			throw new DavPreconditionFailed(url, current.etag, client.objectLabel);
 		}
 		const data = patch(current.data);
-		try {
-			const written = await client.put(url, data, CONTENT_TYPE[kind], { etag: current.etag });
-			return { ...written, data, previousEtag: current.etag };
-		} catch (error) {
-			if (!(error instanceof DavPreconditionFailed) || !options.reapplyOnConflict || attempt >= 2) throw error;
-		}
+		const written: WriteResult | Error = await client.put(url, data, CONTENT_TYPE[kind], { etag: current.etag }).catch((error: Error) => error);
+		if (!(written instanceof Error)) return { ...written, data, previousEtag: current.etag };
+		// Only a conflict is retried, once, after reading the object again; never blindly.
+		if (!(written instanceof DavPreconditionFailed) || !options.reapplyOnConflict || attempt >= 2) throw written;
 	}
 }
 
@@ -103,10 +101,8 @@ export async function deleteObject(client: DavClient, url: string, options: Upda
 	for (let attempt = 1; ; attempt++) {
 		const etag = attempt === 1 && options.expectedEtag ? options.expectedEtag : await client.currentEtag(url);
 		if (etag === undefined) throw new DavError(`The ${client.objectLabel} does not exist (404)`, 'It was deleted already, or the URL is wrong.', 404);
-		try {
-			return { url, status: await client.delete(url, etag), etag };
-		} catch (error) {
-			if (!(error instanceof DavPreconditionFailed) || !options.reapplyOnConflict || attempt >= 2) throw error;
-		}
+		const status = await client.delete(url, etag).catch((error: unknown) => error);
+		if (typeof status === 'number') return { url, status, etag };
+		if (!(status instanceof DavPreconditionFailed) || !options.reapplyOnConflict || attempt >= 2) throw status;
 	}
 }

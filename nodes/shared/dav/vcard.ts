@@ -37,15 +37,17 @@ export interface ContactFields {
 }
 
 export function parseVcard(text: string): Component {
-	let component: Component;
+	let component: Component | undefined;
+	let problem = '';
 	try {
 		const parsed = ICAL.parse(text) as unknown;
 		// A .vcf may hold several cards; a CardDAV object holds one.
 		const first = Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed[0] : parsed;
 		component = new ICAL.Component(first as never);
 	} catch (error) {
-		throw new DavDataError('The vCard data could not be parsed', `${(error as Error).message}. Check the raw vCard text.`);
+		problem = (error as Error).message;
 	}
+	if (!component) throw new DavDataError('The vCard data could not be parsed', `${problem}. Check the raw vCard text.`);
 	if (component.name !== 'vcard') throw new DavDataError(`Expected a VCARD, found ${component.name.toUpperCase()}`, 'Pass a complete vCard (BEGIN:VCARD … END:VCARD).');
 	return component;
 }

@@ -76,12 +76,14 @@ export function parseXml(text: string, maxChars = DEFAULT_MAX_XML_CHARS): XmlEle
 	if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
 		throw new DavError('The server sent XML with a document type declaration, which is refused', 'DAV answers never need one; entity declarations could expand without bound. Check that the DAV URL points at a CalDAV/CardDAV server.');
 	}
-	let nodes: OrderedNode[];
+	let nodes: OrderedNode[] | undefined;
+	let problem = '';
 	try {
 		nodes = parser.parse(text) as OrderedNode[];
 	} catch (error) {
-		throw new DavError('The server sent XML that could not be parsed', `Check that the DAV URL points at a CalDAV/CardDAV server. (${(error as Error).message})`);
+		problem = (error as Error).message;
 	}
+	if (!nodes) throw new DavError('The server sent XML that could not be parsed', `Check that the DAV URL points at a CalDAV/CardDAV server. (${problem})`);
 	const root = nodes.map((node) => toElement(node, {})).find((element) => element !== undefined);
 	if (!root) throw new DavError('The server sent an empty XML answer', 'Check that the DAV URL points at a CalDAV/CardDAV server.');
 	return root;

@@ -6,7 +6,7 @@ import { discoverHome, readCollection } from '../../../shared/dav/discovery';
 import { mkcalendarBody } from '../../../shared/dav/requests';
 import { withDavErrors } from '../../../shared/dav-node/client';
 import { eventClient } from '../common';
-import { calendarPropertyFields, calendarProps } from './fields';
+import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'displayName', type: 'string', default: '', required: true, description: 'Display name of the new calendar' },
@@ -38,7 +38,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		// The collection's name in the URL is generated; the display name is what users see.
 		const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
 		await client.write('MKCALENDAR', url, mkcalendarBody(props, components.length ? components : ['VEVENT']), 'Creating the calendar');
-		const { kind, ...calendar } = await readCollection(client, url, 'calendar');
-		return [{ json: { ...calendar } }];
+		return [{ json: calendarItem(await readCollection(client, url, 'calendar')) }];
 	});
 }

@@ -1,4 +1,6 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { DavCollection } from '../../../shared/dav/discovery';
 
 import type { CollectionProps } from '../../../shared/dav/requests';
 
@@ -26,4 +28,11 @@ export function calendarProps(ctx: IExecuteFunctions, itemIndex: number, display
 		description: fields.description,
 		order: fields.order,
 	};
+}
+
+/** A calendar as output: everything discovered except the internal kind. */
+export function calendarItem(calendar: DavCollection): IDataObject {
+	const item: IDataObject = { ...calendar };
+	delete item.kind;
+	return item;
 }

@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listCollections } from '../../../shared/dav/discovery';
 import { withDavErrors } from '../../../shared/dav-node/client';
 import { eventClient } from '../common';
+import { calendarItem } from './fields';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: true, description: 'Whether to return all results or only up to a given limit' },
@@ -25,8 +26,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const calendars = await withDavErrors(this, itemIndex, async () => await listCollections(client, 'calendar'));
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limited = returnAll ? calendars : calendars.slice(0, this.getNodeParameter('limit', itemIndex, 50) as number);
-	return limited.map((calendar) => {
-		const { kind, ...rest } = calendar;
-		return { json: rest as unknown as IDataObject };
-	});
+	return limited.map((calendar) => ({ json: calendarItem(calendar) }));
 }

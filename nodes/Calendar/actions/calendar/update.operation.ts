@@ -6,7 +6,7 @@ import { proppatchBody } from '../../../shared/dav/requests';
 import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient } from '../common';
-import { calendarPropertyFields, calendarProps } from './fields';
+import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('calendar'),
@@ -25,7 +25,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	return await withDavErrors(this, itemIndex, async () => {
 		await client.write('PROPPATCH', url, proppatchBody('calendar', props), 'Updating the calendar');
-		const { kind, ...calendar } = await readCollection(client, url, 'calendar');
-		return [{ json: { ...calendar } }];
+		return [{ json: calendarItem(await readCollection(client, url, 'calendar')) }];
 	});
 }

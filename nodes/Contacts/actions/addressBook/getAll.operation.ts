@@ -17,5 +17,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const books = await withDavErrors(this, itemIndex, async () => await listCollections(client, 'addressbook'));
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limited = returnAll ? books : books.slice(0, this.getNodeParameter('limit', itemIndex, 50) as number);
-	return limited.map(({ kind, components, color, order, ...book }) => ({ json: book as unknown as IDataObject }));
+	return limited.map((book) => {
+		// Calendar-only properties and the internal kind mean nothing for an address book.
+		const item: IDataObject = { ...book };
+		for (const key of ['kind', 'components', 'color', 'order']) delete item[key];
+		return { json: item };
+	});
 }

@@ -15,7 +15,7 @@ const typedList = (name: string, displayName: string, valueName: string, placeho
 			name: 'entries',
 			values: [
 				{ displayName: valueName, name: 'value', type: 'string', default: '', placeholder },
-				{ displayName: 'Type', name: 'type', type: 'options', options: types, default: types[0].value },
+				{ displayName: 'Type', name: 'type', type: 'options', options: types, default: 'work' },
 			],
 		},
 	],
