@@ -113,13 +113,22 @@ function textOf(section: Section, field: FieldDescriptor, value: unknown): strin
 	return text;
 }
 
-async function relationOf(field: FieldDescriptor, value: unknown, lookup: ConvertLookup): Promise<number> {
+/** The register a relation points to; one the API does not offer would only earn a 400. */
+export function relationTarget(field: FieldDescriptor): Section {
 	const target = field.section as Section;
-	const label = SECTION_LABEL[target]?.one ?? String(target);
+	if (!Object.hasOwn(SECTION_LABEL, String(target))) {
+		throw new DmsInputError(`${labelOf(field)} refers to the unknown register "${String(field.section)}"`, 'The document-management API offers task, project_2, contact_person and client only. Leave this field out.');
+	}
+	return target;
+}
+
+async function relationOf(field: FieldDescriptor, value: unknown, lookup: ConvertLookup): Promise<number> {
+	const target = relationTarget(field);
+	const label = SECTION_LABEL[target].one;
 	const id = integerOf(value);
 	if (id === undefined) throw new DmsInputError(`${labelOf(field)} needs the ID of a ${label} (got "${String(value)}")`, `Pick the ${label} from the list, or give its numeric ID.`);
 	if (!(await lookup.documentExists(target, id))) {
-		throw new DmsInputError(`Unknown ${label} ${id} for ${labelOf(field)}`, `No ${label} with this ID exists in the organisation (or this user may not read ${SECTION_LABEL[target]?.many ?? target}).`);
+		throw new DmsInputError(`Unknown ${label} ${id} for ${labelOf(field)}`, `No ${label} with this ID exists in the organisation (or this user may not read ${SECTION_LABEL[target].many}).`);
 	}
 	return id;
 }

@@ -2,8 +2,8 @@
  * get_documents filters from the node's conditions: only fields declared with `filter: true`; values of
  * one field are OR-ed (merged into one list), different fields AND-ed. No n8n imports.
  */
-import { DmsInputError, labelOf, resolveChoice, toList, type ConvertLookup } from './convert';
-import { isOptionField, isRelationField, isUserField, SECTION_LABEL, type FieldDescriptor, type Section } from './types';
+import { DmsInputError, labelOf, relationTarget, resolveChoice, toList, type ConvertLookup } from './convert';
+import { isOptionField, isRelationField, isUserField, SECTION_LABEL, type FieldDescriptor } from './types';
 
 export interface FilterCondition {
 	field?: string;
@@ -16,7 +16,7 @@ async function filterValue(field: FieldDescriptor, value: unknown, lookup: Conve
 	if (isUserField(field)) return resolveChoice(field, value, await lookup.users({ ...field, depends_on: undefined }, {}), 'user');
 	if (isRelationField(field)) {
 		const id = Number(String(value).trim());
-		const target = field.section as Section;
+		const target = relationTarget(field);
 		if (!Number.isInteger(id) || id <= 0) {
 			throw new DmsInputError(`The filter on ${labelOf(field)} needs ${SECTION_LABEL[target]?.one ?? 'document'} IDs (got "${String(value)}")`);
 		}

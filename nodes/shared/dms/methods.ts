@@ -10,7 +10,7 @@ import { fetchPage, getDocument, getFields, getOrganisationUsers, getUsers } fro
 import { labelOf } from './convert';
 import { RESOURCE_SECTION } from './descriptions';
 import { mapperFields, type MapperChoices } from './mapper';
-import { isOptionField, isUserField, MAX_PAGE_SIZE, WRITABLE_TYPES, type DmsDocument, type Reference, type Section } from './types';
+import { isOptionField, isUserField, MAX_PAGE_SIZE, SECTION_LABEL, WRITABLE_TYPES, type DmsDocument, type Reference, type Section } from './types';
 
 function sectionOf(ctx: ILoadOptionsFunctions): Section {
 	return RESOURCE_SECTION[String(ctx.getCurrentNodeParameter('resource') ?? '')] ?? 'task';
@@ -26,6 +26,8 @@ function idParameter(ctx: ILoadOptionsFunctions, name: string): number | undefin
 	const text = String(value ?? '').trim();
 	return /^\d+$/.test(text) ? Number(text) : undefined;
 }
+
+const isKnownSection = (section: unknown) => Object.hasOwn(SECTION_LABEL, String(section));
 
 const nameOf = (doc: DmsDocument) => String(doc.name ?? doc.display_name ?? `#${doc.dvs_document_id}`);
 
@@ -48,7 +50,7 @@ async function choicesFor(ctx: ILoadOptionsFunctions, section: Section, projectI
 		if (section === 'task') choices.users = projectId === undefined ? undefined : await getUsers(ctx, section, projectId);
 		else if (section !== 'contact_person') choices.users = await getUsers(ctx, section);
 	}
-	for (const field of schema.filter((entry) => entry.type === 'relation' && entry.name !== 'dvs_project_id')) {
+	for (const field of schema.filter((entry) => entry.type === 'relation' && entry.name !== 'dvs_project_id' && isKnownSection(entry.section))) {
 		const target = field.section as Section;
 		if (choices.relations![target] === undefined) choices.relations![target] = await listable(ctx, target);
 	}
@@ -118,7 +120,7 @@ export const loadOptions = {
 		if (!field) return [];
 		if (isOptionField(field)) return asOptions(field.options ?? []);
 		if (isUserField(field)) return asOptions(section === 'project_2' || section === 'client' ? await getUsers(this, section) : await getOrganisationUsers(this));
-		if (field.type === 'relation' || field.type === 'relation_ids') return asOptions((await listable(this, field.section as Section)) ?? []);
+		if ((field.type === 'relation' || field.type === 'relation_ids') && isKnownSection(field.section)) return asOptions((await listable(this, field.section as Section)) ?? []);
 		return [];
 	},
 

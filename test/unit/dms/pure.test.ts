@@ -145,3 +145,12 @@ describe('bounded concurrency after the first page', () => {
 		expect(limits.sort((a, b) => a - b)).toEqual([50, 200, 200]);
 	});
 });
+
+describe('unknown registers', () => {
+	it('refuses a relation to a register the API does not offer, before any lookup', async () => {
+		const odd = [{ name: 'name', type: 'text', required: true }, { name: 'invoice', label: 'Invoice', type: 'relation', section: 'invoice', filter: true }] as FieldDescriptor[];
+		const never: ConvertLookup = { users: async () => [], documentExists: async () => { throw new Error('no request expected'); } };
+		await expect(convertValues(odd, { name: 'x', invoice: 5 }, never, { section: 'task', mode: 'create' })).rejects.toThrow('Invoice refers to the unknown register "invoice"');
+		await expect(buildFilters(odd, [{ field: 'invoice', values: [5] }], never)).rejects.toThrow(/unknown register/);
+	});
+});
