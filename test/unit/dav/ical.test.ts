@@ -1,0 +1,166 @@
+import { describeCalendarData, expandCalendarData } from '../../../nodes/shared/dav/event-view';
+import { createEventData, normaliseRawCalendar, patchEventData } from '../../../nodes/shared/dav/icalendar';
+import { offsetMinutes, vtimezoneFor } from '../../../nodes/shared/dav/timezones';
+import { createContactData, describeVcard, patchContactData } from '../../../nodes/shared/dav/vcard';
+
+const lines = (...parts: string[]) => parts.join('\r\n') + '\r\n';
+const seconds = (iso: string) => Date.parse(iso) / 1000;
+
+describe('iCalendar', () => {
+	it('writes a timed event with its VTIMEZONE, CRLF line endings and the instant it means', () => {
+		const data = createEventData({ summary: 'Call', start: '2030-07-01T09:00:00', end: '2030-07-01T10:00:00', timezone: 'America/New_York' }, 'uid-1', 'UTC', new Date('2030-01-01T00:00:00Z'));
+		expect(data).toMatch(/^BEGIN:VCALENDAR\r\n/);
+		expect(data.split('\r\n').every((line) => !line.includes('\n'))).toBe(true);
+		expect(data).toContain('BEGIN:VTIMEZONE\r\nTZID:America/New_York');
+		expect(data).toContain('DTSTART;TZID=America/New_York:20300701T090000');
+		expect(describeCalendarData(data)).toMatchObject({ uid: 'uid-1', start: '2030-07-01T13:00:00.000Z', end: '2030-07-01T14:00:00.000Z', timezone: 'America/New_York' });
+	});
+
+	it('derives VTIMEZONE rules that match the time-zone database in winter and summer, past and future', () => {
+		const zone = vtimezoneFor('Europe/Berlin', 2030);
+		expect(zone.getAllSubcomponents().map((sub) => sub.name).sort()).toEqual(['daylight', 'standard']);
+		for (const iso of ['2019-01-15T12:00:00Z', '2019-07-15T12:00:00Z', '2035-03-31T12:00:00Z', '2035-11-01T12:00:00Z']) {
+			const local = new Date(Date.parse(iso) + offsetMinutes('Europe/Berlin', Date.parse(iso)) * 60_000).toISOString().slice(0, 19);
+			const data = createEventData({ summary: 'x', start: local, timezone: 'Europe/Berlin' }, 'u', 'UTC');
+			expect(describeCalendarData(data).start).toBe(new Date(iso).toISOString());
+		}
+	});
+
+	it('writes all-day events as dates, with an exclusive end one day later by default', () => {
+		const data = createEventData({ summary: 'Holiday', start: '2030-12-24', allDay: true }, 'u', 'Europe/Berlin');
+		expect(data).toContain('DTSTART;VALUE=DATE:20301224');
+		expect(data).toContain('DTEND;VALUE=DATE:20301225');
+		expect(describeCalendarData(data)).toMatchObject({ allDay: true, start: '2030-12-24', end: '2030-12-25' });
+	});
+
+	it('adds attendees, reminders and a recurrence rule; rejects an invalid rule', () => {
+		const data = createEventData({ summary: 'Weekly', start: '2030-01-07T08:00:00Z', attendees: ['a@example.com'], reminders: [10], recurrenceRule: 'FREQ=WEEKLY;COUNT=3' }, 'u', 'UTC');
+		expect(describeCalendarData(data)).toMatchObject({ recurring: true, recurrenceRule: 'FREQ=WEEKLY;COUNT=3', attendees: [{ email: 'a@example.com', status: 'NEEDS-ACTION' }], reminders: [10] });
+		expect(() => createEventData({ summary: 'x', start: '2030-01-01T00:00:00Z', recurrenceRule: 'BYDAY=MO' }, 'u', 'UTC')).toThrow(/has no FREQ|not a valid recurrence rule/);
+	});
+
+	it('patches only what it is given: unknown properties, folded lines, exceptions and alarms survive', () => {
+		const foreign = lines(
+			'BEGIN:VCALENDAR',
+			'VERSION:2.0',
+			'PRODID:-//Other//EN',
+			'BEGIN:VEVENT',
+			'UID:series-1',
+			'DTSTAMP:20300101T000000Z',
+			'DTSTART:20300105T100000Z',
+			'DURATION:PT1H',
+			'RRULE:FREQ=DAILY;COUNT=3',
+			'SUMMARY:Séance',
+			'DESCRIPTION:A description long enough to be folded by the other client because it is',
+			'  over seventy-five octets.',
+			'X-VENDOR-FLAG;X-PARAM=1:keep me',
+			'BEGIN:VALARM',
+			'ACTION:DISPLAY',
+			'TRIGGER:-PT30M',
+			'DESCRIPTION:alarm',
+			'END:VALARM',
+			'END:VEVENT',
+			'BEGIN:VEVENT',
+			'UID:series-1',
+			'DTSTAMP:20300101T000000Z',
+			'RECURRENCE-ID:20300106T100000Z',
+			'DTSTART:20300106T120000Z',
+			'DURATION:PT1H',
+			'SUMMARY:Séance (moved)',
+			'END:VEVENT',
+			'END:VCALENDAR',
+		);
+		const patched = patchEventData(foreign, { location: 'Salle 2' }, 'UTC', new Date('2030-02-01T00:00:00Z'));
+		expect(patched).toContain('X-VENDOR-FLAG;X-PARAM=1:keep me');
+		expect(patched).toContain('RECURRENCE-ID:20300106T100000Z');
+		expect(patched).toContain('TRIGGER:-PT30M');
+		expect(patched).toContain('LOCATION:Salle 2');
+		expect(patched).toContain('SEQUENCE:1');
+		expect(describeCalendarData(patched)).toMatchObject({ summary: 'Séance', description: 'A description long enough to be folded by the other client because it is over seventy-five octets.', exceptions: 1 });
+	});
+
+	it('expands a series with EXDATE, RDATE and a moved instance into occurrences', () => {
+		const data = lines(
+			'BEGIN:VCALENDAR',
+			'VERSION:2.0',
+			'PRODID:-//T//EN',
+			'BEGIN:VTIMEZONE',
+			'TZID:Custom/Berlin',
+			'BEGIN:STANDARD',
+			'DTSTART:19701025T030000',
+			'RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU',
+			'TZOFFSETFROM:+0200',
+			'TZOFFSETTO:+0100',
+			'END:STANDARD',
+			'BEGIN:DAYLIGHT',
+			'DTSTART:19700329T020000',
+			'RRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU',
+			'TZOFFSETFROM:+0100',
+			'TZOFFSETTO:+0200',
+			'END:DAYLIGHT',
+			'END:VTIMEZONE',
+			'BEGIN:VEVENT',
+			'UID:s',
+			'DTSTAMP:20300101T000000Z',
+			'DTSTART;TZID=Custom/Berlin:20300325T090000',
+			'DTEND;TZID=Custom/Berlin:20300325T093000',
+			'RRULE:FREQ=DAILY;COUNT=4',
+			'EXDATE;TZID=Custom/Berlin:20300326T090000',
+			'RDATE;TZID=Custom/Berlin:20300401T090000',
+			'SUMMARY:Daily',
+			'END:VEVENT',
+			'BEGIN:VEVENT',
+			'UID:s',
+			'DTSTAMP:20300101T000000Z',
+			'RECURRENCE-ID;TZID=Custom/Berlin:20300328T090000',
+			'DTSTART;TZID=Custom/Berlin:20300328T150000',
+			'DTEND;TZID=Custom/Berlin:20300328T153000',
+			'SUMMARY:Daily (moved)',
+			'END:VEVENT',
+			'END:VCALENDAR',
+		);
+		const occurrences = expandCalendarData(data, seconds('2030-03-20T00:00:00Z'), seconds('2030-04-10T00:00:00Z'));
+		// Summer time starts on 31 March 2030: 09:00 local is 08:00Z before, 07:00Z after.
+		expect(occurrences.map((item) => [item.start, item.summary])).toEqual([
+			['2030-03-25T08:00:00.000Z', 'Daily'],
+			['2030-03-27T08:00:00.000Z', 'Daily'],
+			['2030-03-28T14:00:00.000Z', 'Daily (moved)'],
+			['2030-04-01T07:00:00.000Z', 'Daily'],
+		]);
+		expect(occurrences[2].recurrenceId).toBe('2030-03-28T08:00:00.000Z');
+	});
+
+	it('gives a raw object without UID a new one and keeps an existing one', () => {
+		const raw = lines('BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'DTSTAMP:20300101T000000Z', 'DTSTART:20300101T100000Z', 'SUMMARY:No UID', 'END:VEVENT', 'END:VCALENDAR');
+		expect(normaliseRawCalendar(raw, 'fresh').uid).toBe('fresh');
+		expect(normaliseRawCalendar(raw.replace('SUMMARY', 'UID:mine\r\nSUMMARY'), 'fresh').uid).toBe('mine');
+		expect(() => normaliseRawCalendar('not ical', 'x')).toThrow(/could not be parsed/);
+	});
+});
+
+describe('vCard', () => {
+	it('round-trips non-ASCII names, folded long lines and typed values', () => {
+		const data = createContactData(
+			{ fullName: 'Łukasz Żółć 東京', givenName: 'Łukasz', familyName: 'Żółć', emails: [{ value: 'l@example.com', type: 'work' }], note: 'ü'.repeat(120) },
+			'c-1',
+			new Date('2030-01-01T00:00:00Z'),
+		);
+		expect(data).toMatch(/^BEGIN:VCARD\r\nVERSION:3.0\r\n/);
+		expect(data).toContain('\r\n '); // folded
+		expect(describeVcard(data)).toMatchObject({ uid: 'c-1', fullName: 'Łukasz Żółć 東京', givenName: 'Łukasz', familyName: 'Żółć', emails: [{ value: 'l@example.com', type: 'work' }], note: 'ü'.repeat(120) });
+	});
+
+	it('keeps unknown properties, groups and photos when patching', () => {
+		const foreign = lines('BEGIN:VCARD', 'VERSION:3.0', 'UID:x', 'FN:Ada', 'N:Lovelace;Ada;;;', 'item1.EMAIL;TYPE=INTERNET:ada@example.com', 'item1.X-ABLabel:_$!<Other>!$_', 'X-CUSTOM:anything', 'PHOTO;ENCODING=b;TYPE=PNG:iVBORw0KGgo=', 'END:VCARD');
+		const patched = patchContactData(foreign, { title: 'Countess' });
+		for (const kept of ['item1.EMAIL;TYPE=INTERNET:ada@example.com', 'item1.X-ABLabel:_$!<Other>!$_', 'X-CUSTOM:anything', 'PHOTO;ENCODING=b;TYPE=PNG:iVBORw0KGgo=', 'N:Lovelace;Ada;;;']) {
+			expect(patched.toLowerCase()).toContain(kept.toLowerCase());
+		}
+		expect(describeVcard(patched)).toMatchObject({ title: 'Countess', fullName: 'Ada', familyName: 'Lovelace' });
+	});
+
+	it('derives FN from name parts and refuses a contact without any name', () => {
+		expect(describeVcard(createContactData({ givenName: 'Ada', familyName: 'Lovelace' }, 'u')).fullName).toBe('Ada Lovelace');
+		expect(() => createContactData({ emails: [{ value: 'a@b.c' }] }, 'u')).toThrow(/needs a name/);
+	});
+});
