@@ -194,3 +194,22 @@ describe('control API', () => {
 		expect((await control(sandbox, 'GET', 'nothing-here')).status).toBe(404);
 	});
 });
+
+describe('bulk creation', () => {
+	it('creates many folders and files in one call, reachable through the API', async () => {
+		const response = await control(sandbox, 'POST', 'bulk', { user: 'demo', folders: 100, filesPerFolder: 20 });
+		const body = await readJson(response);
+		expect(body.folders).toHaveLength(100);
+		expect(body.files).toBe(2_000);
+		const content = await readJson(
+			v2(sandbox, 'get_folder_content', { ...DEMO_TOKEN, folder_hash: body.folders[99].hash }),
+		);
+		expect(content).toHaveLength(20);
+		expect(content[0]).toMatchObject({ type: 'file', name: 'file 1.txt', size: expect.any(Number) });
+		const download = await v2(sandbox, 'download_file', { ...DEMO_TOKEN, file_hash: content[19].hash });
+		expect(await download.text()).toBe('Bulk folder 100/file 20.txt\n');
+		expect((await control(sandbox, 'POST', 'bulk', { user: 'nobody', folders: 1, filesPerFolder: 1 })).status).toBe(
+			400,
+		);
+	}, 30_000);
+});

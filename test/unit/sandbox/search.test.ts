@@ -240,7 +240,7 @@ describe('search: paging and sorting', () => {
 		}
 		expect(seen).toHaveLength(2500);
 		expect(new Set(seen).size).toBe(2500);
-	});
+	}, 30_000);
 
 	it('sorts by name, size and date in both directions; validates table_size', async () => {
 		const folder = await createFolder(sandbox);
