@@ -15,7 +15,7 @@ import {
 	type TrackingMode,
 	type TriggerState,
 } from '../../../nodes/shared/storage/changes';
-import { flattenTree, legacySeconds } from '../../../nodes/shared/storage/tree';
+import { flattenTree, legacySeconds, type TreeNode } from '../../../nodes/shared/storage/tree';
 
 const T = 1_900_000_000;
 const ROOT = 'R00T';
@@ -213,7 +213,7 @@ describe('state checks, ordering and samples', () => {
 
 describe('tree flattening', () => {
 	it('gives every nested item its parent hash and path; legacy date-times read as UTC', () => {
-		const tree = {
+		const tree: TreeNode = {
 			Type: 'folder',
 			Hash: 'R',
 			Name: 'ROOT',
@@ -225,7 +225,7 @@ describe('tree flattening', () => {
 					Name: 'Docs',
 					CreatedDate: '2030-01-02 03:04:05',
 					ModifiedDate: '2030-01-02 03:04:06',
-					Children: [{ Type: 'file', Hash: 'x', Name: 'x.pdf', CreatedDate: '2030-01-02 03:04:07', ModifiedDate: '2030-01-02 03:04:08', Children: false }],
+					Children: [{ Type: 'file', Hash: 'x', Name: 'x.pdf', CreatedDate: '2030-01-02 03:04:07', ModifiedDate: '2030-01-02 03:04:08', Children: false as const }],
 				},
 			],
 		};
