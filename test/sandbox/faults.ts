@@ -131,7 +131,7 @@ export function validateRandom(random: RandomFaults): void {
 	if (random.match !== undefined && typeof random.match !== 'object') throw new Error('random.match must be an object');
 }
 
-function matches(rule: Pick<FaultRule, 'match'>, target: FaultTarget): boolean {
+function matches(rule: { match?: FaultRule['match'] }, target: FaultTarget): boolean {
 	const { path, method } = rule.match ?? {};
 	if (method && method.toUpperCase() !== target.method.toUpperCase()) return false;
 	if (path && !target.path.includes(path) && path !== target.action) return false;
