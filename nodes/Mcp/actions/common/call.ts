@@ -28,10 +28,17 @@ export async function callTool(client: McpClient, name: string, args: JsonObject
 	return result;
 }
 
-/** Structured content when the tool sent it, else its text parsed as JSON when it is JSON, else the text. */
+/**
+ * Structured content when the tool sent it; else embedded text resources (a text file read: uri, mimeType,
+ * text); else the text parts, parsed when they are JSON.
+ */
 export function valueOf(result: { structuredContent?: unknown; content: JsonObject[] }): unknown {
 	if (result.structuredContent !== undefined) return result.structuredContent;
 	const text = textOf(result.content);
+	const resources = result.content
+		.filter((part) => part.type === 'resource' && typeof (part.resource as JsonObject)?.text === 'string')
+		.map((part) => part.resource as JsonObject);
+	if (resources.length && !text) return resources.length === 1 ? resources[0] : { resources };
 	try {
 		return JSON.parse(text);
 	} catch {
