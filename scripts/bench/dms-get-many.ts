@@ -5,13 +5,14 @@
 // concurrency saves. Task count: BENCH_TASKS (default 10000).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { DEMO_ACCOUNT, startSandbox } from '../../test/sandbox/server.ts';
 import { startN8n } from '../lib/n8n-server.ts';
 import { repoPaths } from '../lib/paths.ts';
 
-const root = join(import.meta.dirname, '../..');
+// The script's own path (no import.meta: the tests' type-check compiles scripts as CommonJS).
+const root = resolve(process.argv[1], '../../..');
 const taskCount = Number(process.env.BENCH_TASKS ?? 10_000);
 const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 25);
 const auth = { user: DEMO_ACCOUNT.username, user_access_token: DEMO_ACCOUNT.token };
@@ -88,4 +89,7 @@ async function main() {
 	}
 }
 
-await main();
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
