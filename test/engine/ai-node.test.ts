@@ -13,7 +13,12 @@ afterAll(async () => await sandbox?.close());
 
 const GIF = 'GIF89a\u0001\u0000\u0001\u0000\u0000\u0000\u0000;';
 const credentials = () => ({
-	cloudStorageBearerApi: { userId: String(DEMO_ACCOUNT.id), apiToken: DEMO_ACCOUNT.token, baseUrl: sandbox.baseUrl, aiUrl: sandbox.baseUrl },
+	cloudStorageBearerApi: {
+		userId: String(DEMO_ACCOUNT.id),
+		apiToken: DEMO_ACCOUNT.token as string,
+		baseUrl: sandbox.baseUrl,
+		aiUrl: sandbox.baseUrl,
+	},
 });
 
 async function runAi(parameters: Record<string, unknown>, options: { image?: boolean; apiToken?: string } = {}) {
