@@ -224,3 +224,32 @@ describe('Contact Person node', () => {
 		expect(dmsRequests().filter((entry) => entry.action === 'create_document')).toHaveLength(0);
 	});
 });
+
+describe('DMS under faults', () => {
+	it('keeps paging with parallel requests through 429s, without losing or duplicating tasks', async () => {
+		dmsOf(sandbox.store).bulkCreateTasks(org(), 997, projects.audit, users.demo);
+		sandbox.faults.add([{ match: { path: 'get_documents' }, fault: '429', times: 3, retryAfter: 0 }]);
+		const { out, error } = await run(TASK, { resource: 'task', operation: 'getAll', returnAll: true, options: { concurrency: 4 } });
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(1000);
+		expect(new Set(out.map((item) => item.json.dvs_document_id)).size).toBe(1000);
+		expect(dmsRequests().filter((entry) => entry.action === 'get_documents' && entry.status === 200)).toHaveLength(5);
+	});
+
+	it('does not repeat a create whose answer was lost; the error says how to find it', async () => {
+		sandbox.faults.add([{ match: { path: 'create_document' }, fault: 'drop-after', times: 1 }]);
+		const { error } = await run(TASK, { resource: 'task', operation: 'create', project: id(projects.audit), fields: mapped({ name: 'Lost answer' }) });
+		expect(error?.message).toMatch(/may have been applied/);
+		expect(error?.description).toMatch(/Get Many filtered by this project \(newest first\)/);
+		expect(dmsRequests().filter((entry) => entry.action === 'create_document')).toHaveLength(1);
+		expect([...org().documents.values()].filter((doc) => doc.values.name === 'Lost answer')).toHaveLength(1);
+	});
+
+	it('reconciles an update whose answer was lost instead of sending it again', async () => {
+		sandbox.faults.add([{ match: { path: 'update_document' }, fault: 'drop-after', times: 1 }]);
+		const { out, error } = await run(TASK, { resource: 'task', operation: 'update', documentId: id(tasks.second), fields: mapped({ dropdown_status: 'Done' }) });
+		expect(error).toBeUndefined();
+		expect(out[0].json.dropdown_status).toEqual({ id: 33, display_name: 'Done' });
+		expect(dmsRequests().filter((entry) => entry.action === 'update_document')).toHaveLength(1);
+	});
+});
