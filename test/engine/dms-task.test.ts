@@ -253,3 +253,17 @@ describe('DMS under faults', () => {
 		expect(dmsRequests().filter((entry) => entry.action === 'update_document')).toHaveLength(1);
 	});
 });
+
+describe('with the schema the editor saves', () => {
+	it('accepts option values and list expressions after n8n validates the mapper against its schema', async () => {
+		const schema = [
+			{ id: 'name', displayName: 'Name', required: true, defaultMatch: false, display: true, type: 'string' },
+			{ id: 'dropdown_status', displayName: 'Status', required: false, defaultMatch: false, display: true, type: 'options', options: [{ name: 'Open', value: 31 }, { name: 'Done', value: 33 }] },
+			{ id: 'followers', displayName: 'Followers', required: false, defaultMatch: false, display: true, type: 'string' },
+		];
+		const fields = { mappingMode: 'defineBelow', value: { name: 'Saved schema', dropdown_status: 33, followers: '={{ [2001, 2002] }}' }, matchingColumns: [], schema, attemptToConvertTypes: false, convertFieldsToString: false };
+		const { out, error } = await run(TASK, { resource: 'task', operation: 'create', project: id(projects.website), fields: fields as never });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toMatchObject({ dropdown_status: { id: 33 }, followers: [{ id: users.alice }, { id: users.bob }] });
+	});
+});
