@@ -3,6 +3,8 @@
  * CRUD with ETags, a 412 conflict and its re-apply, raw iCalendar from another client keeping its unknown
  * properties through an update, lookup by UID and recurring series expanded into occurrences.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { byUrl, CALENDAR, runDavNode } from '../dav/engine';
 import { startRadicale, type Radicale } from '../dav/radicale';
 
@@ -14,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => await radicale?.stop());
 
-const run = (parameters: Record<string, unknown>, options?: Parameters<typeof runDavNode>[3]) => runDavNode(radicale, CALENDAR, parameters, options);
+const run = (parameters: IDataObject, options?: Parameters<typeof runDavNode>[3]) => runDavNode(radicale, CALENDAR, parameters, options);
 
 describe('calendars', () => {
 	it('discovers calendars, creates one and updates its properties', async () => {

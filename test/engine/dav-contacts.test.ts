@@ -3,6 +3,8 @@
  * name search (case-insensitive, non-ASCII), a 412 conflict, and a vCard from another client keeping its
  * unknown properties through an update.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { byUrl, CONTACTS, runDavNode } from '../dav/engine';
 import { startRadicale, type Radicale } from '../dav/radicale';
 
@@ -14,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => await radicale?.stop());
 
-const run = (parameters: Record<string, unknown>, options?: Parameters<typeof runDavNode>[3]) => runDavNode(radicale, CONTACTS, parameters, options);
+const run = (parameters: IDataObject, options?: Parameters<typeof runDavNode>[3]) => runDavNode(radicale, CONTACTS, parameters, options);
 
 it('lists address books', async () => {
 	const { json, error } = await run({ resource: 'addressBook', operation: 'getAll' });
@@ -77,7 +79,7 @@ it('creates, searches, lists, gets, updates and deletes contacts', async () => {
 	expect(stale.error?.description).toContain(String(updated.json[0].etag));
 
 	const staleDelete = await run({ resource: 'contact', operation: 'delete', contactUrl: contact.url, options: { etag: contact.etag } });
-	expect(staleDelete.error?.httpCode).toBe('412');
+	expect(staleDelete.error).toMatchObject({ httpCode: '412' });
 	const deleted = await run({ resource: 'contact', operation: 'delete', contactUrl: contact.url, options: { etag: updated.json[0].etag } });
 	expect(deleted.json[0]).toMatchObject({ deleted: true });
 	const after = await run({ resource: 'contact', operation: 'getAll', addressBook: byUrl(book) });
