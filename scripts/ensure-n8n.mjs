@@ -95,7 +95,9 @@ export async function ensureN8n() {
 		npm_config_fund: 'false',
 		npm_config_update_notifier: 'false',
 	};
-	log(`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~3-4 min and ~3 GB, then ~1 min to compile sqlite3)`);
+	log(
+		`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~3-4 min and ~3 GB, then ~1 min to compile sqlite3)`,
+	);
 	// npm creates every package folder first and fills them afterwards: disk space is the honest progress.
 	const freeBytes = () => {
 		const stats = statfsSync(runtimeDir);

@@ -1,6 +1,9 @@
-// Child processes for the e2e harness and `npm start`: each runs in its own process group with its output
-// in a log file, so that stopping it also stops what it spawned (n8n starts a task runner) and a failed
+// Child processes for the e2e harness and `npm start`, with their output in a log file so that a failed
 // start can show what the process said.
+//
+// They stay in the caller's process group: Ctrl-C in a terminal (or a CI runner killing the group) reaches
+// them directly. That matters under Jest, whose test files get a copy of `process` on which signal and exit
+// listeners never fire, so nothing registered here could clean up after an interrupted run.
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,29 +15,25 @@ export type ManagedProcess = {
 	/** Resolves with the exit code (or signal) when the process ends. */
 	exited: Promise<string>;
 	isRunning(): boolean;
+	/** SIGTERM (n8n then stops its task runner), SIGKILL after 10 s. */
 	stop(): Promise<void>;
 };
 
 const running = new Set<ManagedProcess>();
 
-// Last resort when the caller never gets to stop() (a crash, process.exit, Ctrl-C): kill the whole groups.
-// Signals are re-raised after cleanup, so the default behaviour (exiting) is kept; a caller with its own
-// handler for the signal (npm start stops gracefully) is left to do it.
-function killAll() {
-	for (const child of running) killGroup(child.pid, 'SIGKILL');
-}
-process.once('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-	process.once(signal, () => {
-		if (process.listenerCount(signal) > 0) return;
-		killAll();
-		process.kill(process.pid, signal);
-	});
+/** Stops every process started here that is still running: the safety net for a test that forgot stop(). */
+export async function stopAllProcesses(): Promise<void> {
+	await Promise.all([...running].map((child) => child.stop()));
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals) {
+// Outside Jest: a script that ends through process.exit or an exception takes its children along.
+process.once('exit', () => {
+	for (const child of running) signal(child.pid, 'SIGKILL');
+});
+
+function signal(pid: number, name: NodeJS.Signals) {
 	try {
-		process.kill(-pid, signal);
+		process.kill(pid, name);
 	} catch {
 		// Already gone.
 	}
@@ -47,24 +46,19 @@ export function spawnLogged(
 	options: { env: NodeJS.ProcessEnv; cwd?: string; logFile: string },
 ): ManagedProcess {
 	const fd = openSync(options.logFile, 'a');
-	const child = spawn(command, args, {
-		cwd: options.cwd,
-		env: options.env,
-		stdio: ['ignore', fd, fd],
-		detached: true,
-	});
+	const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', fd, fd] });
 	closeSync(fd);
-	// Children must not keep the caller alive (jest would hang on a process a failed test left behind).
+	// Children must not keep the caller alive (Jest would wait forever on one a failed test left behind).
 	child.unref();
 	if (child.pid === undefined) throw new Error(`Could not start ${name} (${command})`);
 	const pid = child.pid;
 
 	let alive = true;
 	const exited = new Promise<string>((resolve) => {
-		child.on('exit', (code, signal) => {
+		child.on('exit', (code, signalName) => {
 			alive = false;
 			running.delete(managed);
-			resolve(signal ?? String(code));
+			resolve(signalName ?? String(code));
 		});
 		child.on('error', (error) => {
 			alive = false;
@@ -81,12 +75,10 @@ export function spawnLogged(
 		isRunning: () => alive,
 		async stop() {
 			if (!alive) return;
-			killGroup(pid, 'SIGTERM');
-			const timer = setTimeout(() => killGroup(pid, 'SIGKILL'), 10_000);
+			signal(pid, 'SIGTERM');
+			const timer = setTimeout(() => signal(pid, 'SIGKILL'), 10_000);
 			await exited;
 			clearTimeout(timer);
-			// The group may outlive its leader (a task runner still shutting down).
-			killGroup(pid, 'SIGKILL');
 		},
 	};
 	running.add(managed);

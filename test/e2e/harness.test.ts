@@ -5,10 +5,6 @@
  */
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type N8nInstance } from './harness/n8n';
 
-// Starting n8n takes ~10 s (queue mode ~15 s). Set here because Jest ignores `testTimeout` inside a project
-// of jest.config.js; it stays above the harness's own start timeout (120 s), which cleans up after itself.
-jest.setTimeout(180_000);
-
 describe('n8n harness, regular mode', () => {
 	let n8n: N8nInstance;
 	beforeAll(async () => (n8n = await startN8n({ mode: 'regular' })));

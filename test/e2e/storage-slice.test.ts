@@ -15,10 +15,6 @@ import {
 	type N8nInstance,
 } from './harness/n8n';
 
-// Starting n8n takes ~10 s (queue mode ~15 s). Set here because Jest ignores `testTimeout` inside a project
-// of jest.config.js; it stays above the harness's own start timeout (120 s), which cleans up after itself.
-jest.setTimeout(180_000);
-
 const STORAGE = 'n8n-nodes-cloud-storage.cloudStorage';
 const WORKFLOW = 'storage-roundtrip.json';
 

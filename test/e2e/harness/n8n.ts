@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startN8n as startN8nWith, type N8nInstance, type StartN8nOptions } from '../../../scripts/lib/n8n-server.ts';
 import { repoPaths } from '../../../scripts/lib/paths.ts';
+import { stopAllProcesses } from '../../../scripts/lib/processes.ts';
 
 export { describeErrors, itemsOf } from '../../../scripts/lib/execution-data.ts';
 export type { ExecutionSummary, ItemSummary } from '../../../scripts/lib/execution-data.ts';
@@ -11,6 +12,11 @@ export type { CredentialRef, N8nClient, WorkflowRef } from '../../../scripts/lib
 export type { N8nInstance };
 
 export const paths = repoPaths(join(__dirname, '../../..'));
+
+// Starting n8n takes ~10 s (queue mode ~15 s). Set for every file that uses the harness, because Jest ignores
+// `testTimeout` inside a project of jest.config.js; it stays above the harness's own start timeout (120 s),
+// so a failed start cleans up and reports before Jest gives up on the hook.
+jest.setTimeout(180_000);
 
 /** Starts n8n with the built package loaded, signed in as the owner. Always `stop()` it (afterAll). */
 export async function startN8n(options: Omit<StartN8nOptions, 'paths'> = {}): Promise<N8nInstance> {
@@ -21,3 +27,6 @@ export async function startN8n(options: Omit<StartN8nOptions, 'paths'> = {}): Pr
 export function loadWorkflow(fileName: string): Record<string, any> {
 	return JSON.parse(readFileSync(join(paths.workflowsDir, fileName), 'utf8'));
 }
+
+// A test that forgets `stop()` must not leave n8n running after its file (Jest gives each file a registry).
+afterAll(async () => await stopAllProcesses());
