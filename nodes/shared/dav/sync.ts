@@ -118,8 +118,14 @@ export async function collectChanges(client: DavClient, url: string, kind: DataK
 			}
 		}
 	}
-	// An object that vanished between the listing and the read is reported on the next poll.
+	// An object that vanished between the listing and the read: a new one is forgotten, a known one keeps its
+	// old ETag, so that its deletion is reported by the next poll.
 	const complete = changes.filter((change) => change.type === 'deleted' || change.data !== undefined);
-	for (const change of changes) if (!complete.includes(change)) delete nextEtags[change.url];
+	for (const change of changes) {
+		if (complete.includes(change)) continue;
+		delete nextEtags[change.url];
+		const known = byKey.get(hrefKey(change.url));
+		if (known) nextEtags[known.url] = known.etag;
+	}
 	return { changes: complete, next: { token, etags: nextEtags }, method };
 }
