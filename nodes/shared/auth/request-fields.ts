@@ -11,13 +11,20 @@ function isAppendable(body: unknown): body is AppendableForm {
 	return typeof body === 'object' && body !== null && typeof (body as AppendableForm).append === 'function';
 }
 
+/**
+ * The mode each request was sent with. n8n hands the same options object to `authenticate` again when it
+ * repeats a request after renewing an expired session, and by then the marker header is gone.
+ */
+const modeOfRequest = new WeakMap<IHttpRequestOptions, AuthMode>();
+
 /** Takes the transport's auth-mode marker off the request, so it never reaches the service. */
 export function takeAuthMode(options: IHttpRequestOptions): AuthMode {
 	const headers = (options.headers ?? {}) as IDataObject;
 	const key = Object.keys(headers).find((name) => name.toLowerCase() === MODE_MARKER_HEADER);
-	const mode = key ? (headers[key] as AuthMode) : 'fields';
+	const mode = key ? (headers[key] as AuthMode) : (modeOfRequest.get(options) ?? 'fields');
 	if (key) delete headers[key];
 	options.headers = headers;
+	modeOfRequest.set(options, mode);
 	return mode;
 }
 

@@ -1,0 +1,54 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { searchFolders } from '../shared/storage/folder-search';
+import * as item from './actions/item/Item.resource';
+import { router } from './actions/router';
+
+export class CloudStorageSearch implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Cloud Storage Search',
+		name: 'cloudStorageSearch',
+		icon: { light: 'file:../../icons/cloudStorageSearch.svg', dark: 'file:../../icons/cloudStorageSearch.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] === "fullSearch" ? "Full search" : "Search: " + $parameter["query"]}}',
+		description:
+			'Find files and folders in the cloud storage service by name, type, section or criteria; one item per result with its path, size, date and link',
+		defaults: { name: 'Cloud Storage Search' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'cloudStorageTokenApi', required: true, displayOptions: { show: { authentication: ['tokenApi'] } } },
+			{ name: 'cloudStoragePasswordApi', required: true, displayOptions: { show: { authentication: ['passwordApi'] } } },
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'Access Token', value: 'tokenApi' },
+					{ name: 'Password', value: 'passwordApi' },
+				],
+				default: 'tokenApi',
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [{ name: 'File and Folder', value: 'item' }],
+				default: 'item',
+			},
+			...item.description,
+		],
+	};
+
+	methods = { listSearch: { searchFolders } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

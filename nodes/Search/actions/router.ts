@@ -1,0 +1,8 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { routeItems } from '../../shared/node/router';
+import * as item from './item/Item.resource';
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await routeItems.call(this, { item });
+}

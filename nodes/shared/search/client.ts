@@ -1,0 +1,89 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { requireAccount, type StorageAccount } from '../storage/client';
+import { fileLink, folderLink } from '../storage/links';
+import type { FormFields } from '../transport/body';
+import { collectByPageNumber } from '../transport/paging';
+import { apiRequest } from '../transport/request';
+import { joinUrl } from '../transport/urls';
+import { SearchInputError } from './search-json';
+
+/** The JSON-format answer of `{web_url}/ajax/search.php`. */
+interface SearchAnswer {
+	status?: string;
+	message?: string;
+	total_rows?: number;
+	page_count?: number;
+	rows?: unknown;
+}
+
+export interface SearchRun {
+	/** Request fields besides paging: query/folder_hash/NoSubfolders or search_json, sorting, rights. */
+	fields: FormFields;
+	max: number;
+	pageSize: number;
+	itemIndex: number;
+}
+
+/** Bad input found by the pure search_json layer, reported as n8n reports input errors. */
+export function inputError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (!(error instanceof SearchInputError)) return error as Error;
+	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.hint });
+}
+
+function refusal(ctx: IExecuteFunctions, answer: SearchAnswer, itemIndex: number): NodeApiError {
+	const said = typeof answer.message === 'string' && answer.message ? answer.message.slice(0, 300) : 'no reason given';
+	const message = `The search was refused: ${said}`;
+	const description =
+		'The service answered status "error". Check the query (at least 2 characters), the sections (at least one; This Folder needs a folder the account can see), the criteria rows and the page size (1 to 1,000).';
+	return new NodeApiError(ctx.getNode(), { message, description }, { message, description, itemIndex });
+}
+
+/** The spec's search item, with its public link added like every other folder or file output. */
+function outputItem(account: StorageAccount, row: IDataObject): IDataObject {
+	const hash = String(row.hash ?? '');
+	const link = row.type === 'folder' ? folderLink(account.webUrl, hash) : fileLink(account.webUrl, hash);
+	return { ...row, link };
+}
+
+/**
+ * Runs a search in the JSON result format and pages through it with table_page/table_size. The service
+ * orders results stably, so page-number paging neither repeats nor skips rows while nothing changes; a
+ * row that moves between pages (an item changed meanwhile) is still emitted once.
+ */
+export async function searchItems(ctx: IExecuteFunctions, account: StorageAccount, run: SearchRun): Promise<IDataObject[]> {
+	const credentialType = requireAccount(ctx, account, run.itemIndex);
+	const url = joinUrl(account.webUrl, 'ajax/search.php');
+	const seen = new Set<string>();
+	const fetchPage = async (page: number, size: number) => {
+		const { body } = await apiRequest<SearchAnswer>(ctx, {
+			api: 'search',
+			url,
+			method: 'POST',
+			credentialType,
+			// The endpoint accepts only a session; n8n renews an expired one and repeats the request once.
+			authMode: 'session',
+			form: { ...run.fields, result_format: 'JSON', table_page: page, table_size: size },
+			itemIndex: run.itemIndex,
+		});
+		if (!body || typeof body !== 'object') throw refusal(ctx, { message: 'the answer was empty' }, run.itemIndex);
+		if (body.status === 'error') throw refusal(ctx, body, run.itemIndex);
+		if (!Array.isArray(body.rows) || body.rows.some((row) => typeof row !== 'object' || row === null)) {
+			throw refusal(ctx, { message: 'the answer has no JSON result rows' }, run.itemIndex);
+		}
+		const rows = body.rows as IDataObject[];
+		const total = Number(body.total_rows);
+		const pageCount = Number.isFinite(Number(body.page_count)) ? Number(body.page_count) : Math.ceil((Number.isFinite(total) ? total : 0) / size);
+		return { rows, pageCount };
+	};
+	const rows = await collectByPageNumber(fetchPage, { pageSize: Math.min(run.pageSize, run.max), max: run.max });
+	return rows
+		.filter((row) => {
+			const key = `${String(row.type)}:${String(row.hash)}`;
+			if (seen.has(key)) return false;
+			seen.add(key);
+			return true;
+		})
+		.map((row) => outputItem(account, row));
+}
