@@ -33,7 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox?.close());
 
-async function control(method: string, name: string, body?: unknown) {
+async function control(method: string, name: string, body?: unknown): Promise<any> {
 	const response = await fetch(`${sandbox.baseUrl}/__sandbox/${name}`, {
 		method,
 		headers: { 'Content-Type': 'application/json' },

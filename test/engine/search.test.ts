@@ -13,7 +13,7 @@ let invoices: CreatedFolder;
 let y2026: CreatedFolder;
 
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
-const tokenCredentials = (account = DEMO_ACCOUNT) => ({
+const tokenCredentials = (account: { username: string; token: string } = DEMO_ACCOUNT) => ({
 	cloudStorageTokenApi: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: account.username, accessToken: account.token },
 });
 
