@@ -8,12 +8,13 @@
  */
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { createFolder, uploadOk } from '../unit/sandbox/helpers';
-import { describeErrors, itemsOf, loadWorkflow, startN8n, type ExecutionSummary, type N8nInstance, type WorkflowRef } from './harness/n8n';
+import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type ExecutionSummary, type N8nInstance, type WorkflowRef } from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
 let n8n: N8nInstance;
 let workflow: WorkflowRef;
+let credential: CredentialRef;
 let folderHash: string;
 const seenExecutions = new Set<string>();
 
@@ -21,7 +22,7 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	folderHash = (await createFolder(sandbox, { folder_name: 'Contracts' })).folder_hash;
 	n8n = await startN8n({ mode: 'regular' });
-	const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
+	credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
 		baseUrl: sandbox.baseUrl,
 		webUrl: sandbox.webUrl,
 		user: DEMO_ACCOUNT.username,
@@ -143,5 +144,30 @@ describe('E-signature flow in n8n', () => {
 		expect(itemsOf(execution, 'Delete Unsigned Original')).toHaveLength(1);
 		expect(live(original.file_hash)).toBe(false);
 		expect(sandbox.store.esign.signatures.filter((record) => record.file_hash === original.file_hash)).toEqual([]);
+	});
+
+	it('lists signatures and e-mails signing requests; bad dates and addresses fail before any request', async () => {
+		const file = await uploadOk(sandbox, folderHash, 'agreement.pdf', '%PDF-1.7 agreement');
+		sandbox.store.esign.signatures.push({ fileId: sandbox.store.file(file.file_hash)!.id, file_hash: file.file_hash, signing_timestamp: '2026-06-01 12:00:00', signer_name: 'Dana Ek' });
+		const definition = loadWorkflow('esignature-operations.json');
+		for (const node of definition.nodes) if (node.parameters.file) node.parameters.file.value = file.file_hash;
+		const operations = await n8n.client.importWorkflow(definition, { credentials: { [credential.type]: credential } });
+		sandbox.requests.clear();
+		const execution = await n8n.client.runWorkflow(operations.id);
+		expect(describeErrors(execution)).toBe('');
+		expect(itemsOf(execution, 'Get Signatures').map((item) => item.json)).toEqual([
+			{ file_hash: file.file_hash, signing_timestamp: '2026-06-01 12:00:00', signer_name: 'Dana Ek' },
+		]);
+		expect(itemsOf(execution, 'Request Signatures')[0].json).toEqual({
+			file_hash: file.file_hash,
+			status: 'ok',
+			sent_emails: ['anna@example.com', 'ben@example.org'],
+			next_share_emails: ['carla@example.net'],
+		});
+		expect(sandbox.store.esign.outbox.at(-1)).toMatchObject({ file_hash: file.file_hash, text: 'Please sign', emails: ['anna@example.com', 'ben@example.org'] });
+		expect(itemsOf(execution, 'Bad Date')[0].json).toMatchObject({ error: 'From Date "2026-02-30" is not a real date or time' });
+		expect(itemsOf(execution, 'Bad E-Mail')[0].json).toMatchObject({ error: 'Recipient E-Mails: "anna(at)example.com" is not an e-mail address' });
+		const actions = sandbox.requests.list().filter((entry) => entry.api === 'v2').map((entry) => entry.action);
+		expect(actions).toEqual(['get_esignatures', 'esignature_share']);
 	});
 });
