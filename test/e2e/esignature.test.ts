@@ -116,7 +116,7 @@ describe('E-signature flow in n8n', () => {
 			method: 'POST',
 			body: new URLSearchParams({ file_hash: config.target.hash, file_delete_key: config.target.deleteKey, format: 'pdf', signer: 'Anna Berg' }),
 		});
-		const result = await signing.json();
+		const result = (await signing.json()) as Record<string, string> & { signed_file_hash: string };
 		expect(result).toMatchObject({ success: true, file_hash: original.file_hash, signed_file_hash: expect.any(String) });
 		const execution = await postResult(config.callbackUrl, { event: 'on_signing_finished', reference: config.reference, ...result });
 
