@@ -7,13 +7,14 @@ const project = (name, extra = {}) => ({
 	testEnvironment: 'node',
 	transform,
 	testMatch: [`<rootDir>/test/${name}/**/*.test.ts`],
+	setupFilesAfterEnv: ['<rootDir>/test/jest-timeouts.ts'],
 	...extra,
 });
 
 module.exports = {
 	projects: [
 		project('unit'),
-		project('engine', { testTimeout: 60_000 }),
-		project('e2e', { testTimeout: 600_000, globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts' }),
+		project('engine'),
+		project('e2e', { globalSetup: '<rootDir>/test/e2e/harness/global-setup.ts' }),
 	],
 };

@@ -6,7 +6,7 @@ import * as encryption from './actions/encryption/Encryption.resource';
 import * as file from './actions/file/File.resource';
 import * as folder from './actions/folder/Folder.resource';
 import { router } from './actions/router';
-import { searchFolders } from './methods/listSearch';
+import { searchFolders } from '../shared/storage/folder-search';
 
 export class CloudStorage implements INodeType {
 	description: INodeTypeDescription = {

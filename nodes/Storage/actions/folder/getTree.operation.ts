@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/client';
+import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { fileLink, folderLink } from '../../../shared/storage/links';
 import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
-import { fileLink, folderLink } from '../../../shared/storage/links';
+import { fetchTree, type TreeNode } from '../../../shared/storage/tree';
 
 const properties: INodeProperties[] = [
 	folderLocator(),
@@ -22,21 +23,10 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['getTree'] } }, properties);
 
-interface TreeNode extends IDataObject {
-	Hash?: string;
-	Name?: string;
-	Children?: TreeNode[] | false;
-}
-
-interface TreeAnswer {
-	error?: string | null;
-	data?: TreeNode;
-}
-
 function flatten(node: TreeNode, webUrl: string, path: string, depth: number, out: INodeExecutionData[]): void {
 	const { Children, ...fields } = node;
-	const link = node.Type === 'file' ? fileLink(webUrl, String(node.Hash ?? '')) : folderLink(webUrl, String(node.Hash ?? ''));
-	out.push({ json: { ...fields, path, depth, link } });
+	const hash = String(node.Hash ?? '');
+	out.push({ json: { ...fields, path, depth, link: node.Type === 'file' ? fileLink(webUrl, hash) : folderLink(webUrl, hash) } });
 	for (const child of Array.isArray(Children) ? Children : []) {
 		flatten(child, webUrl, path ? `${path}/${String(child.Name)}` : String(child.Name), depth + 1, out);
 	}
@@ -48,19 +38,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const hash = await folderHashParam(this, account, 'folder', itemIndex);
 	// The tree script wants the folder's edit key as proof of rights, so it is looked up first.
 	const { body: info } = await v2<IDataObject>(this, account, 'get_folder_info', { folder_hash: hash }, { itemIndex });
-	const { body } = await v1<TreeAnswer>(this, account, 'api/get_upload_tree.php', {
-		form: { Hash: hash, DeleteKey: info.delete_key as string | undefined },
-		itemIndex,
-	});
-	if (!body?.data || body.error) {
-		throw new NodeApiError(this.getNode(), { message: 'tree refused' }, {
-			itemIndex,
-			message: `The service did not return the folder tree${body?.error ? `: ${body.error}` : ''}`,
-			description: 'Check that this account may edit the folder (the tree needs its edit key).',
-		});
-	}
-	if (this.getNodeParameter('output', itemIndex, 'flat') === 'tree') return [{ json: body.data }];
+	const tree = await fetchTree(this, account, hash, info.delete_key as string | undefined, itemIndex);
+	if (this.getNodeParameter('output', itemIndex, 'flat') === 'tree') return [{ json: tree as IDataObject }];
 	const items: INodeExecutionData[] = [];
-	flatten(body.data, account.webUrl, '', 0, items);
+	flatten(tree, account.webUrl, '', 0, items);
 	return items;
 }
