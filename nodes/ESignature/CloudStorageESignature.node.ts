@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { searchFolders } from '../shared/storage/folder-search';
 import { router } from './actions/router';
 import * as signature from './actions/signature/Signature.resource';
+import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 
 export class CloudStorageESignature implements INodeType {
 	description: INodeTypeDescription = {
@@ -18,21 +19,9 @@ export class CloudStorageESignature implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'cloudStorageTokenApi', required: true, displayOptions: { show: { authentication: ['tokenApi'] } } },
-			{ name: 'cloudStoragePasswordApi', required: true, displayOptions: { show: { authentication: ['passwordApi'] } } },
-		],
+		credentials: storageCredentials,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'Access Token', value: 'tokenApi' },
-					{ name: 'Password', value: 'passwordApi' },
-				],
-				default: 'tokenApi',
-			},
+			storageAuthentication,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { searchFolders } from '../shared/storage/folder-search';
 import * as item from './actions/item/Item.resource';
 import { router } from './actions/router';
+import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 
 export class CloudStorageSearch implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,21 +20,9 @@ export class CloudStorageSearch implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'cloudStorageTokenApi', required: true, displayOptions: { show: { authentication: ['tokenApi'] } } },
-			{ name: 'cloudStoragePasswordApi', required: true, displayOptions: { show: { authentication: ['passwordApi'] } } },
-		],
+		credentials: storageCredentials,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'Access Token', value: 'tokenApi' },
-					{ name: 'Password', value: 'passwordApi' },
-				],
-				default: 'tokenApi',
-			},
+			storageAuthentication,
 			{
 				displayName: 'Resource',
 				name: 'resource',

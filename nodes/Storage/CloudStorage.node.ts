@@ -6,6 +6,7 @@ import * as encryption from './actions/encryption/Encryption.resource';
 import * as file from './actions/file/File.resource';
 import * as folder from './actions/folder/Folder.resource';
 import { router } from './actions/router';
+import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 import { searchFolders } from '../shared/storage/folder-search';
 
 export class CloudStorage implements INodeType {
@@ -21,21 +22,11 @@ export class CloudStorage implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'cloudStorageTokenApi', required: true, displayOptions: { show: { authentication: ['tokenApi'] } } },
-			{ name: 'cloudStoragePasswordApi', required: true, displayOptions: { show: { authentication: ['passwordApi'] } } },
-		],
+		credentials: storageCredentials,
 		properties: [
 			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'Access Token', value: 'tokenApi' },
-					{ name: 'Password', value: 'passwordApi' },
-					{ name: 'None (Public Links and Upload Keys)', value: 'none' },
-				],
-				default: 'tokenApi',
+				...storageAuthentication,
+				options: [...(storageAuthentication.options ?? []), { name: 'None (Public Links and Upload Keys)', value: 'none' }],
 			},
 			{
 				displayName: 'Base URL',

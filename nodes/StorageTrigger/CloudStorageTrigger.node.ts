@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { searchFolders } from '../shared/storage/folder-search';
 import { pollChanges } from './poll';
 import { properties } from './properties';
+import { storageCredentials } from '../shared/storage/auth-fields';
 
 export class CloudStorageTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -19,10 +20,7 @@ export class CloudStorageTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'cloudStorageTokenApi', required: true, displayOptions: { show: { authentication: ['tokenApi'] } } },
-			{ name: 'cloudStoragePasswordApi', required: true, displayOptions: { show: { authentication: ['passwordApi'] } } },
-		],
+		credentials: storageCredentials,
 		properties,
 	};
 

@@ -1,21 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { storageAuthentication } from '../shared/storage/auth-fields';
 import { folderLocator } from '../shared/storage/locator-fields';
 
 export const DEFAULT_MAX_TRACKED = 10_000;
 export const DEFAULT_MAX_DOWNLOAD_MB = 50;
 
 export const properties: INodeProperties[] = [
-	{
-		displayName: 'Authentication',
-		name: 'authentication',
-		type: 'options',
-		options: [
-			{ name: 'Access Token', value: 'tokenApi' },
-			{ name: 'Password', value: 'passwordApi' },
-		],
-		default: 'tokenApi',
-	},
+	storageAuthentication,
 	{
 		displayName: 'Trigger On',
 		name: 'events',

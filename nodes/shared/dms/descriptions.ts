@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { SECTION_LABEL, type Section } from './types';
+import { returnAllFields } from '../node/list-fields';
 
 /** Node resource value → DMS register. */
 export const RESOURCE_SECTION: Record<string, Section> = {
@@ -86,22 +87,7 @@ export const clearFieldsOption: INodeProperties = {
 export function listProperties(section: Section): INodeProperties[] {
 	const many = SECTION_LABEL[section].many;
 	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
-		},
+		...returnAllFields({ returnAllDefault: false }),
 		{
 			displayName: 'Filters',
 			name: 'filters',

@@ -6,25 +6,11 @@ import { requireAccount, storageAccount, v2 } from '../../../shared/storage/clie
 import { fileHashParam, locate } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { checked } from './common';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
 	fileLocator('file', { description: 'The signed file whose signatures to list' }),
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllFields(),
 	{
 		displayName: 'Filters',
 		name: 'filters',

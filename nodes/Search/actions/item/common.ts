@@ -3,25 +3,11 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { inputError } from '../../../shared/search/client';
 import { checkPageSize, MAX_PAGE_SIZE, SearchInputError, sortFields, type SortBy } from '../../../shared/search/search-json';
 import type { FormFields } from '../../../shared/transport/body';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
 /** Return All / Limit and the options both search operations share (paging, sorting, access rights). */
 export const listFields: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllFields({ returnAllDefault: false }),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -5,11 +5,11 @@ import { requireAccount, storageAccount, v2, type StorageAccount } from '../../.
 import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { contentItem } from '../../../shared/storage/outputs';
-import { returnAllFields } from '../common/fields';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
 	folderLocator(),
-	...returnAllFields,
+	...returnAllFields(),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -3,9 +3,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
 import { folderLink } from '../../../shared/storage/links';
-import { returnAllFields } from '../common/fields';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
-const properties: INodeProperties[] = [...returnAllFields];
+const properties: INodeProperties[] = returnAllFields();
 
 export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['listRoot'] } }, properties);
 
