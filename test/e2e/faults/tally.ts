@@ -1,0 +1,83 @@
+// Shared by the fault tests: workflows of N items through one node with Continue On Fail, and the tally that
+// compares what each item reported with what the service holds afterwards.
+import type { ExecutionSummary } from '../harness/n8n';
+
+type Json = Record<string, any>;
+
+/** Items per run: 1,000 by default; FAULT_ITEMS overrides it (e.g. a quick local try). */
+export const FAULT_ITEMS = Number(process.env.FAULT_ITEMS ?? 1000);
+
+export type Report = 'ok' | 'failed' | 'missing';
+
+/** What one node's main output says about each of its input items (via pairedItem), in input order. */
+export function reportsByIndex(execution: ExecutionSummary, node: string, inputCount: number): { reports: Report[]; outputs: Json[]; errors: Json[] } {
+	const runs = ((execution.data.resultData as Json)?.runData?.[node] ?? []) as Json[];
+	const items = (runs[0]?.data?.main?.[0] ?? []) as Json[];
+	const reports: Report[] = Array.from({ length: inputCount }, () => 'missing');
+	const outputs: Json[] = [];
+	const errors: Json[] = [];
+	for (const item of items) {
+		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+		const index = typeof paired === 'number' ? paired : paired?.item;
+		if (typeof index !== 'number' || index < 0 || index >= inputCount) throw new Error(`${node}: an output item without a usable pairedItem: ${JSON.stringify(item.pairedItem)}`);
+		// Two outputs for one input would hide a duplicate: the tally counts it as reported twice.
+		if (reports[index] !== 'missing') throw new Error(`${node}: item ${index} reported twice`);
+		const failed = item.json?.error !== undefined;
+		reports[index] = failed ? 'failed' : 'ok';
+		outputs[index] = item.json;
+		if (failed) errors.push({ index, ...item.json });
+	}
+	return { reports, outputs, errors };
+}
+
+export type Tally = { asked: number; done: number; reportedFailed: number; failedButApplied: number; lost: number; duplicated: number };
+
+/**
+ * applied[i]: how many times the service shows item i's effect (0, 1, more). Done = reported ok and applied once;
+ * reported failed = an error item for it (applied at most once: "may have been applied" counts as reported);
+ * lost = reported ok but not applied, or not reported at all; duplicated = applied more than once.
+ */
+export function tally(reports: Report[], applied: number[]): Tally & { lostIndexes: number[]; duplicatedIndexes: number[] } {
+	const result = { asked: reports.length, done: 0, reportedFailed: 0, failedButApplied: 0, lost: 0, duplicated: 0, lostIndexes: [] as number[], duplicatedIndexes: [] as number[] };
+	reports.forEach((report, i) => {
+		if (applied[i] > 1) {
+			result.duplicated++;
+			result.duplicatedIndexes.push(i);
+		} else if (report === 'missing' || (report === 'ok' && applied[i] === 0)) {
+			result.lost++;
+			result.lostIndexes.push(i);
+		} else if (report === 'ok') result.done++;
+		else {
+			result.reportedFailed++;
+			if (applied[i] === 1) result.failedButApplied++;
+		}
+	});
+	return result;
+}
+
+export function printTally(label: string, t: Tally, extra = '') {
+	console.log(
+		`${label}: asked ${t.asked} · done ${t.done} · reported failed ${t.reportedFailed} (of which applied once: ${t.failedButApplied}) · lost ${t.lost} · duplicated ${t.duplicated}${extra ? ` · ${extra}` : ''}`,
+	);
+}
+
+/** Every error item names its item index, a message and (for API failures) a description. */
+export function errorsAreClear(errors: Json[]): string[] {
+	return errors.filter((e) => typeof e.error !== 'string' || e.error.length === 0).map((e) => `item ${e.index}: ${JSON.stringify(e)}`);
+}
+
+/** A linear workflow Manual Trigger → nodes…, the last (the node under test) with Continue On Fail. */
+export function linearWorkflow(name: string, nodes: Array<{ name: string; type: string; typeVersion: number; parameters: Json; credentials?: Json; onError?: string }>) {
+	const all = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} }, ...nodes].map((node, i) => ({
+		id: `7f000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+		position: [i * 220, 0],
+		...node,
+	}));
+	const connections = Object.fromEntries(all.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] }]));
+	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
+}
+
+/** A Code node that outputs the given JSON items. */
+export function itemsNode(items: Json[]) {
+	return { name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` } };
+}
