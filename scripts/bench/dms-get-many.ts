@@ -1,21 +1,9 @@
-// Benchmark (issue 6): DMS Task "Get Many" with Return All over 10,000 tasks inside a real n8n against the
+// Benchmark section (issue 6/9): DMS Task "Get Many" with Return All over 10,000 tasks inside a real n8n against the
 // sandbox, one page after another and with the Parallel Requests option, next to a plain fetch loop over
-// the same pages. Prints requests and time. Each get_documents answer is delayed by BENCH_LATENCY_MS
+// the same pages. Requests and time. Each get_documents answer is delayed by BENCH_LATENCY_MS
 // (default 25) to stand for the network between n8n and the service; loopback alone hides what
 // concurrency saves. Task count: BENCH_TASKS (default 10000).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-
-import { DEMO_ACCOUNT, startSandbox } from '../../test/sandbox/server.ts';
-import { startN8n } from '../lib/n8n-server.ts';
-import { repoPaths } from '../lib/paths.ts';
-
-// The script's own path (no import.meta: the tests' type-check compiles scripts as CommonJS).
-const root = resolve(process.argv[1], '../../..');
-const taskCount = Number(process.env.BENCH_TASKS ?? 10_000);
-const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 25);
-const auth = { user: DEMO_ACCOUNT.username, user_access_token: DEMO_ACCOUNT.token };
+import { table, type BenchContext, type Section } from './context.ts';
 
 function workflow(credential: { id: string; name: string }, concurrency: number) {
 	return {
@@ -37,19 +25,18 @@ function workflow(credential: { id: string; name: string }, concurrency: number)
 	};
 }
 
-async function main() {
-	const work = mkdtempSync(join(tmpdir(), 'bench-dms-'));
-	const sandbox = await startSandbox({ port: 0, dataDir: join(work, 'sandbox') });
-	const n8n = await startN8n({ paths: repoPaths(root), env: {} });
+export async function benchDmsGetMany(ctx: BenchContext): Promise<Section> {
+	const taskCount = Number(process.env.BENCH_TASKS ?? 10_000);
+	const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 25);
+	const auth = { user: ctx.account.username, user_access_token: ctx.account.token };
+	const { sandbox, n8n, credential } = ctx;
+	if (latencyMs > 0) sandbox.faults.add([{ match: { path: 'get_documents' }, fault: 'slow', delayMs: latencyMs }]);
 	try {
 		const seeded = (await (await fetch(`${sandbox.baseUrl}/api_dvs/task/get_documents`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...auth, limit: 1 }) })).json()) as { total: number };
 		await fetch(`${sandbox.baseUrl}/__sandbox/dms/tasks`, { method: 'POST', body: JSON.stringify({ count: taskCount - seeded.total }) });
-		if (latencyMs > 0) sandbox.faults.add([{ match: { path: 'get_documents' }, fault: 'slow', delayMs: latencyMs }]);
-		const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Bench', { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, ...{ user: auth.user, accessToken: auth.user_access_token } });
 		const pages = () => sandbox.requests.list().filter((entry) => entry.action === 'get_documents').length;
-		const rows: string[] = [];
-		const row = (label: string, requests: number, items: number, ms: number) =>
-			rows.push(`| ${label.padEnd(40)} | ${String(requests).padStart(8)} | ${String(items).padStart(6)} | ${(ms / 1000).toFixed(2).padStart(7)} s |`);
+		const rows: string[][] = [];
+		const row = (label: string, requests: number, items: number, ms: number) => rows.push([label, String(requests), String(items), `${(ms / 1000).toFixed(2)} s`]);
 
 		// The floor: the same 200-item pages fetched one after another with plain fetch, no n8n.
 		sandbox.requests.clear();
@@ -66,6 +53,7 @@ async function main() {
 		row('Plain fetch, pages one after another', pages(), fetched, performance.now() - started);
 
 		for (const concurrency of [1, 4, 8]) {
+			console.error(`dms: parallel ${concurrency}...`);
 			const imported = await n8n.client.importWorkflow(workflow(credential, concurrency));
 			sandbox.requests.clear();
 			started = performance.now();
@@ -77,19 +65,12 @@ async function main() {
 			const items = node?.data?.main?.[0]?.length ?? result.nodes['Get Many']?.[0]?.outputs[0]?.length ?? 0;
 			row(`DMS Task node, Parallel Requests ${concurrency}`, pages(), items, Number(node?.executionTime ?? wall));
 		}
-		console.log(`\nDMS Get Many benchmark: ${taskCount} tasks, limit 200 per page (minimum ${Math.ceil(taskCount / 200)} requests), ${latencyMs} ms added per page, n8n 2.41.1 against the sandbox on loopback`);
-		console.log('Node rows use n8n\'s own execution time of the node.\n');
-		console.log(`| ${'Run'.padEnd(40)} | Requests |  Items |    Time   |`);
-		console.log(`|${'-'.repeat(42)}|----------|--------|-----------|`);
-		for (const line of rows) console.log(line);
+		const intro =
+			`${taskCount.toLocaleString('en')} tasks, 200 per page (at least ${Math.ceil(taskCount / 200)} requests). Each \`get_documents\` answer is delayed by ${latencyMs} ms to stand for the network between n8n and the service (loopback alone hides what concurrency saves). ` +
+			"Node rows: n8n's own execution time of the node; the first row is a plain `fetch` loop over the same pages without n8n, the floor.";
+		return { title: `DMS Get Many over ${taskCount.toLocaleString('en')} tasks`, markdown: [intro, '', table(['Run', 'Requests', 'Items', 'Time'], rows)].join('\n') };
 	} finally {
-		await n8n.stop();
-		await sandbox.close();
-		rmSync(work, { recursive: true, force: true });
+		// The report's sections share the sandbox: the added latency stays in this one.
+		sandbox.faults.clear();
 	}
 }
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});

@@ -1,23 +1,18 @@
-// Benchmark (issue 3): a large file uploaded and downloaded through the Storage node inside a real n8n,
-// side by side with n8n's built-in HTTP Request node and with curl, against the sandbox. Prints wall
-// time, throughput and the n8n main process's peak RSS growth. Size: BENCH_SIZE_MB (default 1024).
+// Benchmark section (issue 3/9): a large file uploaded and downloaded through the Storage node inside a
+// real n8n, side by side with n8n's built-in HTTP Request node and with curl, against the sandbox. Wall
+// time, throughput, share of curl's throughput and the n8n main process's peak RSS growth.
+// Size: BENCH_SIZE_MB (default 1024).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 
-import { DEMO_ACCOUNT, startSandbox } from '../../test/sandbox/server.ts';
-import { startN8n } from '../lib/n8n-server.ts';
-import { repoPaths } from '../lib/paths.ts';
+import { runNode, table, type BenchContext, type Section } from './context.ts';
 import { withPeakRss } from './rss.ts';
 import { transferWorkflows } from './transfer-workflows.ts';
 
-// The script lives in scripts/bench/; its path is argv[1] (no import.meta: the tests' tsconfig is CommonJS).
-const root = join(process.argv[1], '../../..');
-const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
 const MB = 1024 * 1024;
 
 async function makeFile(path: string, bytes: number) {
@@ -38,79 +33,61 @@ async function curl(args: string[]): Promise<number> {
 	return performance.now() - started;
 }
 
-async function createFolder(baseUrl: string): Promise<{ hash: string }> {
-	const body = new URLSearchParams({ folder_name: 'bench', user: DEMO_ACCOUNT.username, user_access_token: DEMO_ACCOUNT.token });
-	const response = await fetch(`${baseUrl}/api_v2/create_folder`, { method: 'POST', body });
-	const created = (await response.json()) as { folder_hash: string };
-	return { hash: created.folder_hash };
+export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> {
+	const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
+	const { sandbox, account, credential } = ctx;
+	const file = join(ctx.work, 'payload.bin');
+	console.error(`transfer: preparing ${sizeMb} MiB...`);
+	await makeFile(file, sizeMb * MB);
+	const store = sandbox.store;
+	const demo = store.accountByLogin(account.username)!;
+	const folder = store.createFolder(demo, store.rootOf(demo), 'bench transfer', 'PRIVATE');
+	const options = { folderHash: folder.hash, baseUrl: sandbox.baseUrl, account, credential };
+	const flows = transferWorkflows({ file, ...options });
+	const timed = async (workflow: Record<string, unknown>, node: string) => {
+		console.error(`transfer: ${String(workflow.name)}...`);
+		const { result, peakGrowth } = await withPeakRss(ctx.n8n.main.pid, () => runNode(ctx, workflow, node));
+		return { ms: result.ms, peakGrowth, items: result.items };
+	};
+
+	// A first small run loads the nodes and warms n8n up, so the figures below are the transfers' own.
+	const warmFile = join(ctx.work, 'warm-up.bin');
+	await makeFile(warmFile, MB);
+	await timed(transferWorkflows({ file: warmFile, ...options }).storageUpload, 'Upload');
+
+	const storageUp = await timed(flows.storageUpload, 'Upload');
+	const httpUp = await timed(flows.httpUpload, 'HTTP Upload');
+	const curlUp = await curl(['-F', `folder_hash=${folder.hash}`, '-F', `user=${account.username}`, '-F', `user_access_token=${account.token}`, '-F', `file=@${file}`, `${sandbox.baseUrl}/api_v2/upload_file`]);
+	const fileHash = String(storageUp.items[0]?.json.hash);
+	const storageDown = await timed(flows.storageDownload(fileHash), 'Download');
+	const httpDown = await timed(flows.httpDownload(fileHash), 'HTTP Download');
+	const curlDown = await curl(['-d', `file_hash=${fileHash}`, '-d', `user=${account.username}`, '-d', `user_access_token=${account.token}`, `${sandbox.baseUrl}/api_v2/download_file`]);
+	const bytes = statSync(file).size;
+	rmSync(file);
+
+	const row = (label: string, ms: number, curlMs: number, growth?: number) => [
+		label,
+		`${(ms / 1000).toFixed(2)} s`,
+		`${((sizeMb / ms) * 1000).toFixed(1)} MiB/s`,
+		`${((curlMs / ms) * 100).toFixed(0)} %`,
+		growth === undefined ? '—' : `${(growth / MB).toFixed(1)} MiB`,
+	];
+	const markdown = [
+		`${sizeMb} MiB (${bytes} bytes) of random bytes, uploaded from a file read by n8n's Read/Write Files node and downloaded into n8n's binary store (filesystem mode). ` +
+			"Node rows: n8n's own execution time of that node. RSS growth: the n8n main process's peak resident memory over its level before the run, sampled every 20 ms. " +
+			'curl runs on the same machine against the same sandbox, as the ceiling of the loopback link.',
+		'',
+		table(
+			['Transfer', 'Time', 'Throughput', 'Share of curl', 'Peak RSS growth'],
+			[
+				row('Upload: Cloud Storage node', storageUp.ms, curlUp, storageUp.peakGrowth),
+				row("Upload: n8n's HTTP Request node", httpUp.ms, curlUp, httpUp.peakGrowth),
+				row('Upload: curl', curlUp, curlUp),
+				row('Download: Cloud Storage node', storageDown.ms, curlDown, storageDown.peakGrowth),
+				row("Download: n8n's HTTP Request node", httpDown.ms, curlDown, httpDown.peakGrowth),
+				row('Download: curl', curlDown, curlDown),
+			],
+		),
+	].join('\n');
+	return { title: `Storage: ${sizeMb >= 1024 ? `${sizeMb / 1024} GiB` : `${sizeMb} MiB`} upload and download`, markdown };
 }
-
-const row = (label: string, ms: number, growth?: number) =>
-	`| ${label.padEnd(44)} | ${(ms / 1000).toFixed(2).padStart(8)} s | ${((sizeMb / ms) * 1000).toFixed(1).padStart(8)} MB/s | ${
-		growth === undefined ? '       —' : `${(growth / MB).toFixed(1).padStart(6)} MiB`
-	} |`;
-
-async function main() {
-	const work = mkdtempSync(join(tmpdir(), 'bench-transfer-'));
-	console.error(`preparing ${sizeMb} MiB; starting the sandbox and n8n...`);
-	const sandbox = await startSandbox({ port: 0 });
-	console.error(`sandbox at ${sandbox.baseUrl}`);
-	const n8n = await startN8n({
-		paths: repoPaths(root),
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: work },
-	});
-	try {
-		const file = join(work, 'payload.bin');
-		await makeFile(file, sizeMb * MB);
-		const folder = await createFolder(sandbox.baseUrl);
-		const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Bench', {
-			baseUrl: sandbox.baseUrl,
-			webUrl: sandbox.webUrl,
-			user: DEMO_ACCOUNT.username,
-			accessToken: DEMO_ACCOUNT.token,
-		});
-		const flows = transferWorkflows({ file, folderHash: folder.hash, baseUrl: sandbox.baseUrl, account: DEMO_ACCOUNT, credential });
-		const lines: string[] = [];
-		const runTimed = async (workflow: Record<string, unknown>, node: string) => {
-			console.error(`running ${String(workflow.name)}...`);
-			const imported = await n8n.client.importWorkflow(workflow);
-			const { result, peakGrowth } = await withPeakRss(n8n.main.pid, () => n8n.client.runWorkflow(imported.id, { timeoutMs: 3_600_000 }));
-			if (result.status !== 'success') throw new Error(`${node} failed: ${JSON.stringify(result).slice(0, 500)}`);
-			const runData = ((result.data.resultData as Record<string, unknown>).runData ?? {}) as Record<string, Array<{ executionTime?: number }>>;
-			return { ms: Number(runData[node]?.[0]?.executionTime ?? NaN), peakGrowth, result };
-		};
-
-		// A first small run loads the nodes and warms n8n up, so the figures below are the transfers' own.
-		const warmFile = join(work, 'warm-up.bin');
-		await makeFile(warmFile, MB);
-		await runTimed(transferWorkflows({ file: warmFile, folderHash: folder.hash, baseUrl: sandbox.baseUrl, account: DEMO_ACCOUNT, credential }).storageUpload, 'Upload');
-
-		const storageUp = await runTimed(flows.storageUpload, 'Upload');
-		lines.push(row('Upload: Cloud Storage node', storageUp.ms, storageUp.peakGrowth));
-		const httpUp = await runTimed(flows.httpUpload, 'HTTP Upload');
-		lines.push(row('Upload: HTTP Request node', httpUp.ms, httpUp.peakGrowth));
-		lines.push(row('Upload: curl', await curl(['-F', `folder_hash=${folder.hash}`, '-F', `user=${DEMO_ACCOUNT.username}`, '-F', `user_access_token=${DEMO_ACCOUNT.token}`, '-F', `file=@${file}`, `${sandbox.baseUrl}/api_v2/upload_file`])));
-
-		const fileHash = String(storageUp.result.nodes.Upload?.[0]?.outputs[0]?.[0]?.json.hash);
-		const storageDown = await runTimed(flows.storageDownload(fileHash), 'Download');
-		lines.push(row('Download: Cloud Storage node', storageDown.ms, storageDown.peakGrowth));
-		const httpDown = await runTimed(flows.httpDownload(fileHash), 'HTTP Download');
-		lines.push(row('Download: HTTP Request node', httpDown.ms, httpDown.peakGrowth));
-		lines.push(row('Download: curl', await curl(['-d', `file_hash=${fileHash}`, '-d', `user=${DEMO_ACCOUNT.username}`, '-d', `user_access_token=${DEMO_ACCOUNT.token}`, `${sandbox.baseUrl}/api_v2/download_file`])));
-
-		console.log(`\nStorage transfer benchmark: ${sizeMb} MiB (${statSync(file).size} bytes), n8n 2.41.1 against the sandbox on loopback`);
-		console.log('Node time is n8n\'s own per-node execution time; RSS growth is the n8n main process\'s peak over its baseline during the run.\n');
-		console.log(`| ${'Transfer'.padEnd(44)} | ${'Time'.padStart(10)} | ${'Throughput'.padStart(13)} | RSS growth |`);
-		console.log(`|${'-'.repeat(46)}|${'-'.repeat(12)}|${'-'.repeat(15)}|------------|`);
-		for (const line of lines) console.log(line);
-	} finally {
-		await n8n.stop();
-		await sandbox.close();
-		rmSync(work, { recursive: true, force: true });
-	}
-}
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});

@@ -1,23 +1,16 @@
-// Benchmark (issue 4): the Cloud Storage Trigger polling a tree of 10,000 files in 500 folders inside a
-// real n8n against the sandbox, with 10 changes between polls. Prints requests per poll (from the
+// Benchmark section (issue 4/9): the Cloud Storage Trigger polling a tree of 10,000 files in 500 folders inside a
+// real n8n against the sandbox, with 10 changes between polls. Requests per poll (from the
 // sandbox's request log), time per poll and the size of the workflow's static data, for created/updated
 // events only (cursor state) and for all events (snapshot state). n8n polls at most once a minute, but an
 // activation runs one poll at once with the stored static data, so each poll here is deactivate + activate;
 // the time shown is that activation round trip, next to the same round trip over an empty folder (n8n's
 // own share) and the bare tree request with fetch. Sizes: BENCH_FOLDERS (500), BENCH_FILES_PER_FOLDER (20).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
-import { DEMO_ACCOUNT, startSandbox } from '../../test/sandbox/server.ts';
 import { trashFile } from '../../test/sandbox/trash.ts';
-import { startN8n } from '../lib/n8n-server.ts';
-import { repoPaths } from '../lib/paths.ts';
+import type { BenchContext, Section } from './context.ts';
 
-// The script's own path (no import.meta: the tests' type-check compiles scripts as CommonJS).
-const root = resolve(process.argv[1], '../../..');
-const folderCount = Number(process.env.BENCH_FOLDERS ?? 500);
-const filesPerFolder = Number(process.env.BENCH_FILES_PER_FOLDER ?? 20);
 const rounds = 3;
 
 function triggerWorkflow(name: string, folderHash: string, events: string[], credential: { id: string; name: string }) {
@@ -46,32 +39,28 @@ function triggerWorkflow(name: string, folderHash: string, events: string[], cre
 	};
 }
 
-async function main() {
-	const work = mkdtempSync(join(tmpdir(), 'bench-trigger-'));
-	// The tree is built an hour back on the service's clock, so the polls see a settled tree plus the changes
-	// (right after a bulk upload, the created/updated state holds every item of the last five minutes).
-	let clockOffsetMs = -3_600_000;
-	const sandbox = await startSandbox({ port: 0, dataDir: join(work, 'sandbox'), now: () => Date.now() + clockOffsetMs });
-	const n8n = await startN8n({ paths: repoPaths(root), env: {} });
-	try {
+export async function benchStorageTriggerPoll(ctx: BenchContext): Promise<Section> {
+	const folderCount = Number(process.env.BENCH_FOLDERS ?? 500);
+	const filesPerFolder = Number(process.env.BENCH_FILES_PER_FOLDER ?? 20);
+	const { sandbox, n8n, credential, work } = ctx;
+	const DEMO_ACCOUNT = ctx.account;
+	const lines: string[] = [];
+	{
 		const store = sandbox.store;
-		const demo = store.accountByLogin('demo')!;
+		const demo = store.accountByLogin(DEMO_ACCOUNT.username)!;
+		// The tree is built an hour back on the service's clock, so the polls see a settled tree plus the changes
+		// (right after a bulk upload, the created/updated state holds every item of the last five minutes).
+		ctx.setClockOffset(-3_600_000);
 		const top = store.createFolder(demo, store.rootOf(demo), 'bench tree', 'PRIVATE');
 		const built = store.bulkCreate(demo, { folders: folderCount, filesPerFolder, parent: top });
-		clockOffsetMs = 0;
-		const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Bench', {
-			baseUrl: sandbox.baseUrl,
-			webUrl: sandbox.webUrl,
-			user: DEMO_ACCOUNT.username,
-			accessToken: DEMO_ACCOUNT.token,
-		});
-		console.log(`Tree: ${built.folders.length} folders, ${built.files.length} files below one watched folder.\n`);
+		ctx.setClockOffset(0);
+		lines.push(`Tree: ${built.folders.length} folders, ${built.files.length} files below one watched folder.`, '');
 
 		// The bare tree request, for scale.
 		let started = performance.now();
 		const treeBody = new URLSearchParams({ Hash: top.hash, DeleteKey: top.editKey, user: DEMO_ACCOUNT.username, user_access_token: DEMO_ACCOUNT.token });
 		const treeText = await (await fetch(`${sandbox.baseUrl}/api/get_upload_tree.php`, { method: 'POST', body: treeBody })).text();
-		console.log(`Bare tree request with fetch: ${(performance.now() - started).toFixed(0)} ms, ${(treeText.length / 1024).toFixed(0)} KiB\n`);
+		lines.push(`Bare tree request with fetch (no n8n): ${(performance.now() - started).toFixed(0)} ms, ${(treeText.length / 1024).toFixed(0)} KiB.`, '');
 
 		let serial = 0;
 		const changeTen = () => {
@@ -127,6 +116,7 @@ async function main() {
 			['created/updated', ['fileCreated', 'fileUpdated']],
 			['all five', ['fileCreated', 'fileUpdated', 'folderCreated', 'fileDeleted', 'fileMoved']],
 		] as const) {
+			console.error(`storage trigger: ${label}...`);
 			const workflow = await n8n.client.importWorkflow(triggerWorkflow(`Bench: ${label}`, top.hash, [...events], credential));
 			const row = (poll: string, result: Awaited<ReturnType<typeof activation>>) =>
 				rows.push(`| ${label} | ${poll} | ${result.requests.length} (${result.requests.join(', ')}) | ${result.ms} ms | ${result.savedMs} ms | ${(result.staticBytes / 1024).toFixed(1)} KiB |`);
@@ -136,15 +126,10 @@ async function main() {
 				row(`after 10 changes #${round}`, await activation(workflow.id, true));
 			}
 		}
-		console.log(rows.join('\n'));
-	} finally {
-		await n8n.stop();
-		await sandbox.close();
-		rmSync(work, { recursive: true, force: true });
+		lines.push(rows.join('\n'));
 	}
+	const intro =
+		"n8n polls at most once a minute, but activating a workflow runs one poll at once with the stored static data, so each poll here is an activation. " +
+		'Requests: from the sandbox\'s request log. Time: from the poll\'s first request reaching the sandbox to the tree\'s answer, and to the new static data being visible over n8n\'s REST API (polled, so ± 100 ms).';
+	return { title: `Storage Trigger poll over ${(folderCount * filesPerFolder).toLocaleString('en')} files / ${folderCount} folders, 10 changes`, markdown: [intro, '', ...lines].join('\n') };
 }
-
-main().catch((error) => {
-	console.error(error);
-	process.exitCode = 1;
-});

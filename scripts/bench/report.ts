@@ -1,0 +1,85 @@
+// `npm run bench`: every benchmark in one run against one sandbox and one real n8n, written as one
+// Markdown report (test/bench-report.md) with the machine it ran on. BENCH_ONLY=transfer,info,storage-trigger,
+// calendar-trigger,dms runs a subset (printed, and written only to BENCH_OUT if given); BENCH_OUT overrides
+// the report's path. Sizes: see each section's file.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+
+import { startContext, type BenchContext, type Section } from './context.ts';
+import { benchStorageTransfer } from './storage-transfer.ts';
+import { benchGetFileInfo } from './get-file-info.ts';
+import { benchStorageTriggerPoll } from './storage-trigger-poll.ts';
+import { benchCalendarTriggerPoll } from './calendar-trigger-poll.ts';
+import { benchDmsGetMany } from './dms-get-many.ts';
+
+// The script lives in scripts/bench/; its path is argv[1] (no import.meta: the tests' tsconfig is CommonJS).
+const root = join(process.argv[1], '../../..');
+
+const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<Section>]> = [
+	['transfer', benchStorageTransfer],
+	['info', benchGetFileInfo],
+	['storage-trigger', benchStorageTriggerPoll],
+	['calendar-trigger', benchCalendarTriggerPoll],
+	['dms', benchDmsGetMany],
+];
+
+function machine(n8nVersion: string): string {
+	const cpu = cpus();
+	const os = (() => {
+		try {
+			return execFileSync('sh', ['-c', '. /etc/os-release && echo "$PRETTY_NAME"'], { encoding: 'utf8' }).trim();
+		} catch {
+			return process.platform;
+		}
+	})();
+	const curl = execFileSync('curl', ['--version'], { encoding: 'utf8' }).split('\n')[0].split(' ').slice(0, 2).join(' ');
+	return [
+		`- Date: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
+		`- CPU: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown'}`,
+		`- Memory: ${(totalmem() / 1024 ** 3).toFixed(1)} GiB`,
+		`- OS: ${os} (${process.platform} ${process.arch})`,
+		`- Node.js ${process.version} (n8n and this script), n8n ${n8nVersion}, ${curl}`,
+		'- Service: the sandbox (`test/sandbox/`) in the benchmark process, on loopback; Radicale (Debian) for CalDAV',
+	].join('\n');
+}
+
+async function main() {
+	const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
+	const chosen = SECTIONS.filter(([name]) => !only || only.includes(name));
+	const out = process.env.BENCH_OUT ?? (only ? undefined : join(root, 'test/bench-report.md'));
+	console.error('starting the sandbox and n8n...');
+	const ctx = await startContext(root);
+	const sections: Section[] = [];
+	let header = '';
+	try {
+		header = machine(ctx.n8nVersion);
+		for (const [name, run] of chosen) {
+			const started = performance.now();
+			sections.push(await run(ctx));
+			console.error(`${name}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+		}
+	} finally {
+		await ctx.stop();
+	}
+	const report = [
+		'# Benchmarks',
+		'',
+		'Written by `npm run bench` (`scripts/bench/report.ts`): every figure below comes from one run, side by side in the same n8n, on this machine:',
+		'',
+		header,
+		'',
+		...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
+	].join('\n');
+	console.log(report);
+	if (out) {
+		writeFileSync(out, report);
+		console.error(`report written to ${out}`);
+	}
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});
