@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 
+import { isEmailAddress } from '../esignature/input';
 import { DavDataError } from './errors';
 import { isKnownZone, registerMissingZones, vtimezoneFor, wallClock } from './timezones';
 
@@ -35,7 +36,8 @@ export function parseCalendar(text: string): Component {
 	try {
 		component = new ICAL.Component(ICAL.parse(text) as never);
 	} catch (error) {
-		problem = (error as Error).message;
+		// ical.js fails with a TypeError on text that is not line-based at all; its wording means nothing to users.
+		problem = error instanceof TypeError ? 'It is not iCalendar text (BEGIN:VCALENDAR … END:VCALENDAR)' : (error as Error).message;
 	}
 	if (!component) throw new DavDataError('The iCalendar data could not be parsed', `${problem}. Check the raw iCalendar text.`);
 	if (component.name !== 'vcalendar') throw new DavDataError(`Expected a VCALENDAR, found ${component.name.toUpperCase()}`, 'Pass a complete iCalendar object (BEGIN:VCALENDAR … END:VCALENDAR).');
@@ -61,6 +63,12 @@ export function uidOf(vcalendar: Component): string | undefined {
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const NAIVE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?$/;
 
+/** ical.js rolls 2030-13-45 over into 2031 silently, so out-of-range parts are refused here. */
+function realDateTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): boolean {
+	const date = new Date(Date.UTC(year, month - 1, day));
+	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 61;
+}
+
 function invalidTime(value: string): DavDataError {
 	return new DavDataError(`"${value}" is not a valid date or time`, 'Use an ISO date (2026-03-01) or date-time (2026-03-01T09:00:00, optionally with Z or an offset).');
 }
@@ -70,13 +78,14 @@ export function toIcalTime(value: string, allDay: boolean, zone: string, calenda
 	const text = value.trim();
 	if (allDay) {
 		const match = DATE_ONLY.exec(text.slice(0, 10));
-		if (!match) throw invalidTime(value);
+		if (!match || !realDateTime(+match[1], +match[2], +match[3])) throw invalidTime(value);
 		return ICAL.Time.fromData({ year: Number(match[1]), month: Number(match[2]), day: Number(match[3]), isDate: true });
 	}
 	const naive = NAIVE.exec(text) ?? (DATE_ONLY.test(text) ? NAIVE.exec(`${text}T00:00:00`) : null);
 	let fields: { year: number; month: number; day: number; hour: number; minute: number; second: number };
 	if (naive) {
 		fields = { year: +naive[1], month: +naive[2], day: +naive[3], hour: +naive[4], minute: +naive[5], second: +(naive[6] ?? 0) };
+		if (!realDateTime(fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second)) throw invalidTime(value);
 	} else {
 		const epoch = Date.parse(text);
 		if (Number.isNaN(epoch)) throw invalidTime(value);
@@ -103,6 +112,10 @@ function setText(component: Component, name: string, value: string | undefined):
 }
 
 function setAttendees(component: Component, emails: string[]): void {
+	const invalid = emails.find((email) => !isEmailAddress(email.replace(/^mailto:/i, '')));
+	if (invalid !== undefined) {
+		throw new DavDataError(`Attendees: "${invalid.slice(0, 100)}" is not an e-mail address`, 'Use plain addresses like ana@example.com, separated by commas.');
+	}
 	component.removeAllProperties('attendee');
 	for (const email of emails) {
 		const property = component.addPropertyWithValue('attendee', `mailto:${email.replace(/^mailto:/i, '')}`);

@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 
+import { isEmailAddress } from '../esignature/input';
 import { DavDataError } from './errors';
 
 type Component = InstanceType<typeof ICAL.Component>;
@@ -45,7 +46,8 @@ export function parseVcard(text: string): Component {
 		const first = Array.isArray(parsed) && Array.isArray(parsed[0]) ? parsed[0] : parsed;
 		component = new ICAL.Component(first as never);
 	} catch (error) {
-		problem = (error as Error).message;
+		// ical.js fails with a TypeError on text that is not line-based at all; its wording means nothing to users.
+		problem = error instanceof TypeError ? 'It is not vCard text (BEGIN:VCARD … END:VCARD)' : (error as Error).message;
 	}
 	if (!component) throw new DavDataError('The vCard data could not be parsed', `${problem}. Check the raw vCard text.`);
 	if (component.name !== 'vcard') throw new DavDataError(`Expected a VCARD, found ${component.name.toUpperCase()}`, 'Pass a complete vCard (BEGIN:VCARD … END:VCARD).');
@@ -91,7 +93,11 @@ function setAddresses(card: Component, addresses: PostalAddress[]): void {
 function applyFields(card: Component, fields: ContactFields): void {
 	setText(card, 'fn', fields.fullName);
 	structuredName(card, fields);
-	if (fields.emails !== undefined) setTyped(card, 'email', fields.emails);
+	if (fields.emails !== undefined) {
+		const invalid = fields.emails.find((entry) => entry.value && !isEmailAddress(entry.value.trim()));
+		if (invalid) throw new DavDataError(`Emails: "${invalid.value.slice(0, 100)}" is not an e-mail address`, 'Use plain addresses like ana@example.com.');
+		setTyped(card, 'email', fields.emails);
+	}
 	if (fields.phones !== undefined) setTyped(card, 'tel', fields.phones);
 	if (fields.organization !== undefined) {
 		card.removeAllProperties('org');

@@ -1,4 +1,4 @@
-import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 
 import { DavError } from './errors';
 import { PREFIX } from './namespaces';
@@ -78,6 +78,11 @@ export function parseXml(text: string, maxChars = DEFAULT_MAX_XML_CHARS): XmlEle
 	}
 	let nodes: OrderedNode[] | undefined;
 	let problem = '';
+	// The parser accepts unclosed elements, so a cut-off multistatus would otherwise read as fewer results.
+	const valid = XMLValidator.validate(text);
+	if (valid !== true) {
+		throw new DavError('The server sent XML that could not be parsed', `${valid.err.msg} (line ${valid.err.line}). The answer may have been cut off; check that the DAV URL points at a CalDAV/CardDAV server.`);
+	}
 	try {
 		nodes = parser.parse(text) as OrderedNode[];
 	} catch (error) {

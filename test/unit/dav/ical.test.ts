@@ -161,6 +161,6 @@ describe('vCard', () => {
 
 	it('derives FN from name parts and refuses a contact without any name', () => {
 		expect(describeVcard(createContactData({ givenName: 'Ada', familyName: 'Lovelace' }, 'u')).fullName).toBe('Ada Lovelace');
-		expect(() => createContactData({ emails: [{ value: 'a@b.c' }] }, 'u')).toThrow(/needs a name/);
+		expect(() => createContactData({ emails: [{ value: 'a@b.co' }] }, 'u')).toThrow(/needs a name/);
 	});
 });
