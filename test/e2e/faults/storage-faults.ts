@@ -26,7 +26,9 @@ function storageNode(parameters: Record<string, unknown>, credential: Credential
 	};
 }
 
-export async function runStorageFaults(n8n: N8nInstance, sandbox: Sandbox, label: string, seed: number): Promise<Record<string, Tally>> {
+export type StorageFaultRun = { tallies: Record<string, Tally>; executionIds: string[] };
+
+export async function runStorageFaults(n8n: N8nInstance, sandbox: Sandbox, label: string, seed: number): Promise<StorageFaultRun> {
 	const credential = await n8n.client.createCredential('cloudStorageTokenApi', `Faults ${label}`, {
 		baseUrl: sandbox.baseUrl,
 		webUrl: sandbox.webUrl,
@@ -41,6 +43,7 @@ export async function runStorageFaults(n8n: N8nInstance, sandbox: Sandbox, label
 	const live = () => files().filter((f: any) => !f.deleted);
 
 	const tallies: Record<string, Tally> = {};
+	const executionIds: string[] = [];
 	const stage = async (name: string, nodes: any[], inputCount: number, stageSeed: number, applied: () => number[]) => {
 		const workflow = await n8n.client.importWorkflow(linearWorkflow(`Faults ${label}: ${name}`, nodes));
 		// Every request from here on may draw a fault, the node's own checking reads included.
@@ -48,6 +51,7 @@ export async function runStorageFaults(n8n: N8nInstance, sandbox: Sandbox, label
 		// 429 with Retry-After (the random ones carry none): the first requests of the stage.
 		sandbox.faults.add({ match: {}, fault: '429', retryAfter: 1, times: 2 });
 		const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 600_000 });
+		executionIds.push(execution.id);
 		const injected = sandbox.faults.randomState()?.hits ?? 0;
 		sandbox.faults.clear();
 		expect(execution.status).toBe('success');
@@ -103,5 +107,5 @@ export async function runStorageFaults(n8n: N8nInstance, sandbox: Sandbox, label
 		seed + 3,
 		() => toDelete.map(({ hash }) => (live().some((f: any) => f.hash === hash) ? 0 : 1)),
 	);
-	return tallies;
+	return { tallies, executionIds };
 }
