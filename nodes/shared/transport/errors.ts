@@ -74,3 +74,15 @@ export function tooLargeError(ctx: ErrorContext, maxBytes: number): NodeApiError
 		'The node refuses oversized responses to protect n8n\'s memory. Narrow the request (fewer items per page, a smaller time range).',
 	);
 }
+
+/** Redirects are never followed (they could carry credentials to another host), so a 3xx ends the item here. */
+export function redirectError(ctx: ErrorContext, status: number, location: string | undefined, write: boolean): NodeApiError {
+	const where = location ? ` to ${location}` : '';
+	const applied = write ? ' The service may have applied the write before redirecting: check before running this item again.' : '';
+	return apiError(
+		ctx,
+		`The ${API_LABEL[ctx.api]} redirected the request${where} (${status})`,
+		`Redirects are not followed, so credentials never travel to another address. Put the final address in the credential's URL (https, the right host and path).${applied}`,
+		status,
+	);
+}

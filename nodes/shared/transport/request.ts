@@ -15,6 +15,7 @@ import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
+	redirectError,
 	statusError,
 	tooLargeError,
 	uncertainWriteError,
@@ -125,6 +126,16 @@ async function send(ctx: RequestContext, opts: ApiRequestOptions): Promise<RawRe
 	return (await ctx.helpers.httpRequest(request)) as RawResponse;
 }
 
+/** Where a redirect points, shown without query string or user info (which may hold secrets). */
+function redirectTarget(requestUrl: string, location: string | undefined): string | undefined {
+	if (!location) return undefined;
+	try {
+		return displayUrl(new URL(location, requestUrl).toString());
+	} catch {
+		return undefined;
+	}
+}
+
 function header(raw: RawResponse, name: string): string | undefined {
 	const value = raw.headers[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
@@ -184,6 +195,10 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 		return { retry: statusError(errorCtx, status, body) };
 	}
 	if (!accepted && status >= 400) throw statusError(errorCtx, status, await readErrorBody(raw));
+	if (!accepted && status >= 300 && status !== 304) {
+		raw.body.destroy();
+		throw redirectError(errorCtx, status, redirectTarget(opts.url, header(raw, 'location')), Boolean(opts.write));
+	}
 
 	try {
 		return { done: { status, headers: raw.headers, body: (await decode(errorCtx, opts, raw)) as T } };
