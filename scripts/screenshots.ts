@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { ensureN8n } from './ensure-n8n.mjs';
-import { ensureDebianPackages } from './ensure-system-packages.mjs';
+import { ensureDebianPackages, SCREENSHOT_PACKAGES } from './ensure-system-packages.mjs';
 import { buildState } from './lib/build-state.ts';
 import { importExampleWorkflows, upsertDemoCredentials } from './lib/demo-setup.ts';
 import type { N8nClient } from './lib/n8n-client.ts';
@@ -146,7 +146,7 @@ async function takeShot(page: Page, baseUrl: string, shot: Shot, ids: Map<string
 }
 
 async function main() {
-	ensureDebianPackages(['chromium']);
+	ensureDebianPackages(SCREENSHOT_PACKAGES);
 	await ensureN8n();
 	buildIfNeeded();
 	mkdirSync(outDir, { recursive: true });
