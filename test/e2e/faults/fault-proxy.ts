@@ -1,0 +1,68 @@
+// Radicale cannot inject faults, so the DAV fault runs go through this loopback proxy: a seeded share of requests
+// gets 429 (with or without Retry-After), 500, 503 or a connection dropped before or after Radicale applied it.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ProxyFault = '429' | '429-retry-after' | '500' | '503' | 'drop-before' | 'drop-after';
+export const PROXY_FAULTS: ProxyFault[] = ['429', '429-retry-after', '500', '503', 'drop-before', 'drop-after'];
+
+function prng(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+export interface FaultProxy {
+	url: string;
+	/** Starts a seeded schedule (rate 0 = pass everything through); returns nothing, counts in `hits`. */
+	setFaults(rate: number, seed: number): void;
+	hits: Record<string, number>;
+	close(): Promise<void>;
+}
+
+export async function startFaultProxy(target: string): Promise<FaultProxy> {
+	let rate = 0;
+	let random = prng(1);
+	const hits: Record<string, number> = {};
+	const server: Server = createServer((req, res) => {
+		const fault = random() < rate ? PROXY_FAULTS[Math.floor(random() * PROXY_FAULTS.length)] : undefined;
+		if (fault) hits[fault] = (hits[fault] ?? 0) + 1;
+		if (fault === 'drop-before') return void req.socket.destroy();
+		if (fault === '429' || fault === '429-retry-after' || fault === '500' || fault === '503') {
+			req.resume();
+			res.writeHead(Number(fault.slice(0, 3)), fault === '429-retry-after' ? { 'retry-after': '1' } : {}).end();
+			return;
+		}
+		const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+			if (fault === 'drop-after') {
+				// Radicale has applied the request; the client never learns the outcome.
+				answer.resume();
+				answer.on('end', () => req.socket.destroy());
+				return;
+			}
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		});
+		upstream.on('error', () => res.destroy());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+		setFaults(newRate, seed) {
+			rate = newRate;
+			random = prng(seed);
+			for (const key of Object.keys(hits)) delete hits[key];
+		},
+		hits,
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
