@@ -22,6 +22,8 @@ export type StartN8nOptions = {
 	owner?: Owner;
 	/** Queue mode: send manual runs to the worker too (default true, so tests exercise the worker). */
 	offloadManualExecutions?: boolean;
+	/** Queue mode: how many worker processes to start (default 1). */
+	workers?: number;
 	startTimeoutMs?: number;
 };
 
@@ -34,10 +36,12 @@ export type N8nInstance = {
 	client: N8nClient;
 	main: ManagedProcess;
 	worker?: ManagedProcess;
+	/** Queue mode: every worker (`worker` is the first). */
+	workers: ManagedProcess[];
 	redis?: Redis;
 	/** Node type names the package contributed, as n8n lists them (`n8n-nodes-cloud-storage.<name>`). */
 	packageNodeTypes: string[];
-	/** Whether the worker's log shows it ran this execution (queue mode). */
+	/** Whether a worker's log shows it ran this execution (queue mode). */
 	workerRanExecution(executionId: string): boolean;
 	stop(): Promise<void>;
 };
@@ -100,7 +104,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	const owner = options.owner ?? DEFAULT_OWNER;
 	const started: Array<{ stop(): Promise<void> }> = [];
 	let redis: Redis | undefined;
-	let worker: ManagedProcess | undefined;
+	const workers: ManagedProcess[] = [];
 
 	const stop = async () => {
 		// Worker first, then main, then Redis: each still finds what it depends on while shutting down.
@@ -141,30 +145,33 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		});
 
 		if (mode === 'queue') {
-			// Started after main, which has run the database migrations the worker would otherwise race.
-			const healthPort = await freePort();
-			worker = spawnLogged('n8n worker', paths.node, [paths.n8nMain, 'worker'], {
-				cwd: userFolder,
-				logFile: join(userFolder, 'n8n-worker.log'),
-				env: baseEnv(paths, userFolder, {
-					N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-					QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-					...env,
-				}),
-			});
-			started.push(worker);
-			await waitUntil('the n8n worker to be ready', () => isReady(`http://127.0.0.1:${healthPort}/healthz/readiness`), {
-				process: worker,
-				timeoutMs: startTimeoutMs,
-			});
+			// Started after main, which has run the database migrations the workers would otherwise race.
+			for (let n = 1; n <= (options.workers ?? 1); n++) {
+				const healthPort = await freePort();
+				const worker = spawnLogged(`n8n worker${n > 1 ? ` ${n}` : ''}`, paths.node, [paths.n8nMain, 'worker'], {
+					cwd: userFolder,
+					logFile: join(userFolder, n > 1 ? `n8n-worker-${n}.log` : 'n8n-worker.log'),
+					env: baseEnv(paths, userFolder, {
+						N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+						QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+						QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+						...env,
+					}),
+				});
+				started.push(worker);
+				workers.push(worker);
+				await waitUntil('the n8n worker to be ready', () => isReady(`http://127.0.0.1:${healthPort}/healthz/readiness`), {
+					process: worker,
+					timeoutMs: startTimeoutMs,
+				});
+			}
 		}
 
 		const client = new N8nClient(baseUrl, paths.runtimeDir);
 		await client.signIn(owner);
 		const packageNodeTypes = await assertPackageLoaded(client, paths, main);
 
-		const workerLog = worker?.logFile;
+		const workerLogs = workers.map((worker) => worker.logFile);
 		return {
 			mode,
 			baseUrl,
@@ -173,11 +180,12 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			owner,
 			client,
 			main,
-			worker,
+			worker: workers[0],
+			workers,
 			redis,
 			packageNodeTypes,
 			workerRanExecution: (executionId) =>
-				workerLog !== undefined && new RegExp(`execution ${executionId}\\b`).test(readFileSync(workerLog, 'utf8')),
+				workerLogs.some((log) => new RegExp(`execution ${executionId}\\b`).test(readFileSync(log, 'utf8'))),
 			stop,
 		};
 	} catch (error) {
