@@ -30,7 +30,7 @@ export interface BadInput {
 	name: string;
 	/** Node type name without the package prefix, e.g. `cloudStorage`. */
 	node: string;
-	parameters: INodeParameters;
+	parameters: Record<string, unknown>;
 	/** Matched against the error's message and description joined by " | ". */
 	error: RegExp;
 	credentials?: Record<string, object>;
@@ -56,7 +56,7 @@ async function run(testCase: BadInput, continueOnFail: boolean): Promise<CaseRun
 	nodes.push({
 		name: 'Node',
 		type: `${PACKAGE_NAME}.${testCase.node}`,
-		parameters: testCase.parameters,
+		parameters: testCase.parameters as INodeParameters,
 		...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	});
 	const credentials = structuredClone(testCase.credentials ?? CREDENTIALS);
