@@ -49,6 +49,7 @@ async function stage(label: string, nodes: any[], inputCount: number, seed: numb
 	const hits = Object.entries(proxy.hits).map(([kind, n]) => `${kind}×${n}`).join(' ');
 	proxy.setFaults(0, 0);
 	expect(execution.status).toBe('success');
+	expect(JSON.stringify(execution.data)).not.toContain(RADICALE_USER.password);
 	const { reports, errors } = reportsByIndex(execution, 'DAV', inputCount);
 	const result = tally(reports, applied());
 	printTally(label, result, `faults ${hits}`);

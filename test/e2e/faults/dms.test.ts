@@ -53,6 +53,7 @@ async function stage(name: string, nodes: any[], inputCount: number, seed: numbe
 	const injected = sandbox.faults.randomState()?.hits ?? 0;
 	sandbox.faults.clear();
 	expect(execution.status).toBe('success');
+	expect(JSON.stringify(execution.data)).not.toContain(DEMO_ACCOUNT.token);
 	const { reports, errors } = reportsByIndex(execution, 'DMS', inputCount);
 	const result = tally(reports, applied());
 	printTally(`DMS task ${name}`, result, `${injected} random faults injected`);

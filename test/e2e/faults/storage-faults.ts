@@ -55,6 +55,8 @@ export async function runStorageFaults(n8n: N8nInstance, sandbox: Sandbox, label
 		const injected = sandbox.faults.randomState()?.hits ?? 0;
 		sandbox.faults.clear();
 		expect(execution.status).toBe('success');
+		// Errors under faults must not leak the credential either.
+		expect(JSON.stringify(execution.data)).not.toContain(DEMO_ACCOUNT.token);
 		const { reports, errors } = reportsByIndex(execution, 'Storage', inputCount);
 		const result = tally(reports, applied());
 		printTally(`${label} Storage ${name}`, result, `${injected} random faults injected`);
