@@ -71,6 +71,18 @@ export async function startContext(root: string): Promise<BenchContext & { stop(
 
 /** Runs an imported workflow manually and returns n8n's own execution time of one node plus its output. */
 export async function runNode(ctx: BenchContext, workflow: Record<string, unknown>, node: string, timeoutMs = 3_600_000) {
+	try {
+		return await runNodeOnce(ctx, workflow, node, timeoutMs);
+	} catch (error) {
+		// A REST call to n8n can meet a keep-alive socket n8n just closed (ECONNRESET, "fetch failed"):
+		// that says nothing about the node, so the run is repeated once.
+		if ((error as Error).message !== 'fetch failed') throw error;
+		console.error(`${node}: n8n's REST connection was reset; running it again`);
+		return await runNodeOnce(ctx, workflow, node, timeoutMs);
+	}
+}
+
+async function runNodeOnce(ctx: BenchContext, workflow: Record<string, unknown>, node: string, timeoutMs: number) {
 	const imported = await ctx.n8n.client.importWorkflow(workflow);
 	const started = performance.now();
 	const result = await ctx.n8n.client.runWorkflow(imported.id, { timeoutMs });

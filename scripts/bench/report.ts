@@ -3,7 +3,7 @@
 // calendar-trigger,dms runs a subset (printed, and written only to BENCH_OUT if given); BENCH_OUT overrides
 // the report's path. Sizes: see each section's file.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 
@@ -52,18 +52,8 @@ async function main() {
 	console.error('starting the sandbox and n8n...');
 	const ctx = await startContext(root);
 	const sections: Section[] = [];
-	let header = '';
-	try {
-		header = machine(ctx.n8nVersion);
-		for (const [name, run] of chosen) {
-			const started = performance.now();
-			sections.push(await run(ctx));
-			console.error(`${name}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
-		}
-	} finally {
-		await ctx.stop();
-	}
-	const report = [
+	const header = machine(ctx.n8nVersion);
+	const render = () => [
 		'# Benchmarks',
 		'',
 		'Written by `npm run bench` (`scripts/bench/report.ts`): every figure below comes from one run, side by side in the same n8n, on this machine:',
@@ -72,9 +62,21 @@ async function main() {
 		'',
 		...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
 	].join('\n');
-	console.log(report);
+	try {
+		for (const [name, run] of chosen) {
+			const started = performance.now();
+			sections.push(await run(ctx));
+			console.error(`${name}: done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+			// Written after each section, so a failure later keeps what was measured (for a look, not to commit).
+			if (out) writeFileSync(`${out}.partial`, render());
+		}
+	} finally {
+		await ctx.stop();
+	}
+	console.log(render());
 	if (out) {
-		writeFileSync(out, report);
+		writeFileSync(out, render());
+		rmSync(`${out}.partial`, { force: true });
 		console.error(`report written to ${out}`);
 	}
 }
