@@ -8,8 +8,7 @@ import { pathToFileURL } from 'node:url';
 // redis-server: queue mode (n8n main + worker). python3-radicale, apache2-utils: the CalDAV/CardDAV server.
 // python3, make, g++: node-gyp, which compiles sqlite3 for the n8n runtime.
 export const TEST_PACKAGES = ['redis-server', 'python3-radicale', 'apache2-utils', 'python3', 'make', 'g++'];
-// chromium: only `npm run screenshots` (playwright-core drives Debian's browser; none is downloaded). Not for tests.
-export const SCREENSHOT_PACKAGES = ['chromium', 'python3-radicale'];
+// Not in TEST_PACKAGES: chromium, which only `npm run screenshots` needs (playwright-core drives Debian's browser).
 
 const log = (message) => console.log(`[ensure-system-packages] ${message}`);
 

@@ -12,15 +12,14 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
-import { ensureN8n } from './ensure-n8n.mjs';
-import { ensureDebianPackages, SCREENSHOT_PACKAGES } from './ensure-system-packages.mjs';
 import { buildState } from './lib/build-state.ts';
 import { importExampleWorkflows, upsertDemoCredentials } from './lib/demo-setup.ts';
 import type { N8nClient } from './lib/n8n-client.ts';
 import { DEFAULT_OWNER, startN8n } from './lib/n8n-server.ts';
 import { repoPaths } from './lib/paths.ts';
 
-const root = resolve(import.meta.dirname, '..');
+// The script is scripts/screenshots.ts, its path argv[1] (no import.meta: the tests' tsconfig is CommonJS).
+const root = resolve(process.argv[1], '../..');
 const paths = repoPaths(root);
 const outDir = join(root, 'test/screenshots');
 const CHROMIUM = '/usr/bin/chromium';
@@ -54,6 +53,12 @@ const SHOTS: Shot[] = [
 	{ kind: 'credential', file: 'credential-bearer.png', credentialType: 'cloudStorageBearerApi' },
 	{ kind: 'credential', file: 'credential-dav.png', credentialType: 'cloudStorageDavApi' },
 ];
+
+/** Runs one of the plain-JS setup scripts (they have no types, so they run as processes, not imports). */
+function runSetupScript(script: string, args: string[] = []) {
+	const result = spawnSync(process.execPath, [join(root, 'scripts', script), ...args], { cwd: root, stdio: 'inherit' });
+	if (result.status !== 0) throw new Error(`${script} failed; see above.`);
+}
 
 function buildIfNeeded() {
 	if (buildState(root).state === 'ok') return;
@@ -146,8 +151,8 @@ async function takeShot(page: Page, baseUrl: string, shot: Shot, ids: Map<string
 }
 
 async function main() {
-	ensureDebianPackages(SCREENSHOT_PACKAGES);
-	await ensureN8n();
+	runSetupScript('ensure-system-packages.mjs', ['chromium', 'python3-radicale']);
+	runSetupScript('ensure-n8n.mjs');
 	buildIfNeeded();
 	mkdirSync(outDir, { recursive: true });
 
