@@ -13,7 +13,8 @@ export function insecureUrlProblem(url: string): string | undefined {
 	try {
 		parsed = new URL(url);
 	} catch {
-		return `"${url}" is not a valid URL. Enter a full URL such as https://api.example.com`;
+		// The text itself is not repeated: a user may have pasted a secret into it.
+		return "The URL is not a valid URL. Enter a full URL such as https://api.example.com";
 	}
 	if (parsed.protocol === 'https:') return undefined;
 	if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return undefined;
