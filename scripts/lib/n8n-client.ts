@@ -10,6 +10,21 @@ export type Owner = { email: string; password: string; firstName: string; lastNa
 
 const FINAL_STATUSES = ['success', 'error', 'crashed', 'canceled', 'waiting'];
 
+/**
+ * n8n closes idle keep-alive connections after a few seconds; a request that goes out on such a socket
+ * as it closes fails with "other side closed" before n8n has read it. That request is sent once more on
+ * a new connection. A busy machine makes the race likely, so without this the tests flake under load.
+ */
+async function fetchOnFreshSocketIfClosed(url: string, init: RequestInit): Promise<Response> {
+	try {
+		return await fetch(url, init);
+	} catch (error) {
+		const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
+		if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
+		return await fetch(url, { ...init, keepalive: false });
+	}
+}
+
 export class N8nClient {
 	readonly baseUrl: string;
 	readonly runtimeDir: string;
@@ -36,7 +51,7 @@ export class N8nClient {
 	async fetch(path: string, init: RequestInit = {}): Promise<Response> {
 		const headers = new Headers(init.headers);
 		if (this.cookie) headers.set('cookie', this.cookie);
-		const response = await fetch(`${this.baseUrl}${path}`, { ...init, headers });
+		const response = await fetchOnFreshSocketIfClosed(`${this.baseUrl}${path}`, { ...init, headers });
 		const auth = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
 		if (auth) this.cookie = auth.split(';')[0];
 		return response;
