@@ -7,7 +7,8 @@ import { Readable } from 'node:stream';
 import { EICAR, sinkFile } from '../../sandbox/http/upload-sink.ts';
 import { DEMO_TOKEN, readJson } from './helpers.ts';
 
-jest.setTimeout(30_000);
+// Streams 200 MB through the sandbox: seconds on a quiet machine, much longer when CI shares its 2 cores.
+jest.setTimeout(120_000);
 
 const REPO = path.resolve(__dirname, '../../..');
 const BUNDLED_NODE = path.join(REPO, 'node_modules/.bin/node');
