@@ -45,8 +45,9 @@ function davNode(type: string, parameters: Record<string, unknown>) {
 async function stage(label: string, nodes: any[], inputCount: number, seed: number, applied: () => number[]) {
 	const workflow = await n8n.client.importWorkflow(linearWorkflow(`Faults DAV: ${label}`, nodes));
 	proxy.setFaults(0.06, seed);
+	const started = Date.now();
 	const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 600_000 });
-	const hits = Object.entries(proxy.hits).map(([kind, n]) => `${kind}×${n}`).join(' ');
+	const hits = `${Object.entries(proxy.hits).map(([kind, n]) => `${kind}×${n}`).join(' ')} in ${proxy.requests()} requests, ${((Date.now() - started) / 1000).toFixed(1)} s`;
 	proxy.setFaults(0, 0);
 	expect(execution.status).toBe('success');
 	expect(JSON.stringify(execution.data)).not.toContain(RADICALE_USER.password);

@@ -22,6 +22,8 @@ export interface FaultProxy {
 	/** Starts a seeded schedule (rate 0 = pass everything through); returns nothing, counts in `hits`. */
 	setFaults(rate: number, seed: number): void;
 	hits: Record<string, number>;
+	/** Requests seen since the last setFaults. */
+	requests(): number;
 	close(): Promise<void>;
 }
 
@@ -29,7 +31,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 	let rate = 0;
 	let random = prng(1);
 	const hits: Record<string, number> = {};
+	let requests = 0;
 	const server: Server = createServer((req, res) => {
+		requests++;
 		const fault = random() < rate ? PROXY_FAULTS[Math.floor(random() * PROXY_FAULTS.length)] : undefined;
 		if (fault) hits[fault] = (hits[fault] ?? 0) + 1;
 		if (fault === 'drop-before') return void req.socket.destroy();
@@ -57,9 +61,11 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 		setFaults(newRate, seed) {
 			rate = newRate;
 			random = prng(seed);
+			requests = 0;
 			for (const key of Object.keys(hits)) delete hits[key];
 		},
 		hits,
+		requests: () => requests,
 		close: async () => {
 			server.closeAllConnections();
 			await new Promise((resolve) => server.close(resolve));
