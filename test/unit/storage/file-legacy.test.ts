@@ -246,3 +246,34 @@ describe('end-to-end-encryption keys', () => {
 		expect(error?.message).toMatch(/404/);
 	});
 });
+
+describe('delete after a lost answer', () => {
+	it('counts the delete as done when the file is gone, without deleting twice', async () => {
+		authenticator();
+		post('/api_v2/delete_file', '', 500);
+		post('/api_v2/get_file_info', '', 405);
+		const { out, error } = await runStorage({ resource: 'file', operation: 'delete', file: rl('F') });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toEqual({ hash: 'F', deleted: true });
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('sends the delete again only when the file is still there', async () => {
+		authenticator();
+		post('/api_v2/delete_file', '', 500);
+		post('/api_v2/get_file_info', { hash: 'F', name: 'still.txt' });
+		post('/api_v2/delete_file', '');
+		const { error } = await runStorage({ resource: 'file', operation: 'delete', file: rl('F') });
+		expect(error).toBeUndefined();
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('does the same for folders', async () => {
+		authenticator();
+		nock(BASE).post('/api_v2/delete_folder').replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		post('/api_v2/get_folder_info', '', 405);
+		const { out, error } = await runStorage({ resource: 'folder', operation: 'delete', folder: rl('D') });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toEqual({ hash: 'D', deleted: true });
+	});
+});

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { isGone } from '../common/gone';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 
@@ -22,6 +23,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { body } = await v2<{ status?: string }>(this, account, 'delete_folder', { folder_hash: folderHash }, {
 		itemIndex,
 		write: true,
+		// After a lost answer the folder's info tells: 405 means it is gone, so the delete was applied.
+		reconcile: async () =>
+			(await isGone(this, account, 'get_folder_info', { folder_hash: folderHash }, itemIndex)) ? { status: 'ok' } : undefined,
 	});
 	if (body?.status === 'error') {
 		throw new NodeOperationError(this.getNode(), 'The service could not delete the folder', {
