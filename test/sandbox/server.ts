@@ -119,6 +119,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	});
 
 	const host = options.host ?? '127.0.0.1';
+	// Idle keep-alive sockets stay open 65 s, as behind a typical load balancer (Node's own default is 5 s,
+	// which makes clients on a loaded machine send on sockets that are just closing).
+	server.keepAliveTimeout = 65_000;
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
 		server.listen(options.port ?? 0, host, () => resolve());
