@@ -2,7 +2,7 @@ import { empty, text, type Reply } from '../http/reply.ts';
 import { flag, type SandboxRequest } from '../http/request.ts';
 import type { Ctx } from '../router.ts';
 import type { Account } from '../types.ts';
-import { checkUpload, isReply } from './v2-upload.ts';
+import { checkUpload, isReply, uploadTarget } from './v2-upload.ts';
 
 /**
  * Root script `save_file.php`: upload into `up_id` authorized by its add key `key` (or the owner's
@@ -12,18 +12,9 @@ import { checkUpload, isReply } from './v2-upload.ts';
  */
 export function saveFile(req: SandboxRequest, ctx: Ctx, caller: Account | undefined): Reply {
 	const { store } = ctx;
-	if (!req.multipart) return empty(400);
-	const folderHash = req.fields.get('up_id');
-	const [upload, ...extra] = req.files;
-	if (!folderHash || !upload || upload.field !== 'file' || extra.length) return empty(400);
-	const folder = store.folder(folderHash);
-	if (!folder) return empty(405);
-	const key = req.fields.get('key');
-	if (!(key && key === folder.uploadKey)) {
-		if (!caller) return empty(401);
-		if (caller.id !== folder.ownerId) return empty(405);
-	}
-	if (folder.isRoot) return empty(405);
+	const placed = uploadTarget(req, store, caller, { folder: 'up_id', key: 'key' });
+	if (isReply(placed)) return placed;
+	const { folder, upload } = placed;
 	const answer = (hash: string) => text(flag(req.fields.get('get_file_hash')) ? hash : '');
 
 	if (req.fields.get('do') === 'update') {

@@ -1,9 +1,9 @@
 import { empty, json, type Reply } from '../http/reply.ts';
-import type { UploadedFile } from '../http/request.ts';
+import type { SandboxRequest, UploadedFile } from '../http/request.ts';
 import { hasDoubleExtension, normalizeName } from '../naming.ts';
 import { folderSize } from '../stats.ts';
 import type { Store } from '../store.ts';
-import type { Folder, StoredFile, Watermark } from '../types.ts';
+import type { Account, Folder, StoredFile, Watermark } from '../types.ts';
 import type { V2Action } from './v2.ts';
 
 const POSITIONS = ['TOP_LEFT', 'TOP_RIGHT', 'BOTTOM_LEFT', 'BOTTOM_RIGHT'];
@@ -47,25 +47,41 @@ export function checkUpload(
 	return { name, watermark };
 }
 
-export const isReply = (value: AcceptedUpload | Reply): value is Reply => 'status' in value;
+export const isReply = (value: object): value is Reply => 'status' in value;
+
+/**
+ * Where an upload goes and whether the caller may put it there, shared by V2 upload_file and
+ * `save_file.php` (which name their fields differently): one file part, an existing folder, its upload
+ * key or the owner's credentials, and never ROOT ("Do not upload directly into ROOT": 405).
+ */
+export function uploadTarget(
+	req: SandboxRequest,
+	store: Store,
+	caller: Account | undefined,
+	fieldNames: { folder: string; key: string },
+): { folder: Folder; upload: UploadedFile } | Reply {
+	if (!req.multipart) return empty(400);
+	const folderHash = req.fields.get(fieldNames.folder);
+	const [upload, ...extra] = req.files;
+	if (!folderHash || !upload || upload.field !== 'file' || extra.length) return empty(400);
+	const folder = store.folder(folderHash);
+	if (!folder) return empty(405);
+	const key = req.fields.get(fieldNames.key);
+	if (!(key && key === folder.uploadKey)) {
+		if (!caller) return empty(401);
+		if (caller.id !== folder.ownerId) return empty(405);
+	}
+	if (folder.isRoot) return empty(405);
+	return { folder, upload };
+}
 
 export const v2UploadActions: Record<string, V2Action> = {
 	upload_file: {
 		auth: 'optional',
 		handle(req, { store }, caller) {
-			if (!req.multipart) return empty(400);
-			const folderHash = req.fields.get('folder_hash');
-			const [upload, ...extra] = req.files;
-			if (!folderHash || !upload || upload.field !== 'file' || extra.length) return empty(400);
-			const folder = store.folder(folderHash);
-			if (!folder) return empty(405);
-			const key = req.fields.get('folder_upload_key');
-			if (!(key && key === folder.uploadKey)) {
-				if (!caller) return empty(401);
-				if (caller.id !== folder.ownerId) return empty(405);
-			}
-			// "Do not upload directly into ROOT": operation not permitted for the resource.
-			if (folder.isRoot) return empty(405);
+			const target = uploadTarget(req, store, caller, { folder: 'folder_hash', key: 'folder_upload_key' });
+			if (isReply(target)) return target;
+			const { folder, upload } = target;
 			const accepted = checkUpload(store, folder, upload, req.fields);
 			if (isReply(accepted)) return accepted;
 			const file = store.addFile(folder, {
