@@ -69,7 +69,7 @@ export async function pollChanges(
 				etags: {},
 			};
 		}
-		const result = await collectChanges(client, url, kind, state, { useSync: state.sync, multiget: state.multiget });
+		const result = await collectChanges(client, url, kind, state, { useSync: state.sync, multiget: state.multiget, baseline: first });
 		const items = first
 			? []
 			: result.changes

@@ -56,7 +56,13 @@ async function syncCollection(client: DavClient, url: string, token: string | un
  * request when nothing changed), else — or when the token is rejected — a PROPFIND compared by ETag. The
  * caller stores `next` only once it has handed on every change (exactly once).
  */
-export async function collectChanges(client: DavClient, url: string, kind: DataKind, previous: SyncState, options: { useSync: boolean; multiget: boolean }): Promise<SyncResult> {
+export async function collectChanges(
+	client: DavClient,
+	url: string,
+	kind: DataKind,
+	previous: SyncState,
+	options: { useSync: boolean; multiget: boolean; /** Only record the members: nothing is read or reported. */ baseline?: boolean },
+): Promise<SyncResult> {
 	const byKey = new Map(Object.entries(previous.etags).map(([memberUrl, etag]) => [hrefKey(memberUrl), { url: memberUrl, etag }]));
 	let current: Map<string, string | undefined> | undefined;
 	let token: string | undefined;
@@ -77,6 +83,13 @@ export async function collectChanges(client: DavClient, url: string, kind: DataK
 	}
 	if (!current) {
 		current = new Map((await listMembers(client, url)).map((member) => [member.url, member.etag ?? '']));
+	}
+
+	if (options.baseline) {
+		// A first poll reports nothing, so reading every object's data would be wasted on a large collection.
+		const etags: Record<string, string> = {};
+		for (const [memberUrl, etag] of current) if (etag !== undefined) etags[memberUrl] = etag;
+		return { changes: [], next: { token, etags }, method };
 	}
 
 	const changes: Change[] = [];
