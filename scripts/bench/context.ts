@@ -23,6 +23,8 @@ export interface BenchContext {
 	/** cloudStorageTokenApi credential for the demo account. */
 	credential: CredentialRef;
 	account: { username: string; token: string };
+	/** Another n8n, freshly started with its own credential, for figures that depend on the process's history (peak RSS). */
+	freshN8n(): Promise<{ n8n: N8nInstance; credential: CredentialRef }>;
 }
 
 /** A section's result: a Markdown block for the report (heading, notes, table). */
@@ -35,14 +37,20 @@ export async function startContext(root: string): Promise<BenchContext & { stop(
 	let n8n: N8nInstance | undefined;
 	try {
 		const paths = repoPaths(root);
-		n8n = await startN8n({ paths, env: { N8N_RESTRICT_FILE_ACCESS_TO: work } });
+		// Metrics on: the transfer section reads n8n's live heap size from /metrics.
+		const launch = async () => {
+			const instance = await startN8n({ paths, env: { N8N_RESTRICT_FILE_ACCESS_TO: work, N8N_METRICS: 'true' } });
+			const created = await instance.client.createCredential('cloudStorageTokenApi', 'Bench', {
+				baseUrl: sandbox.baseUrl,
+				webUrl: sandbox.webUrl,
+				user: DEMO_ACCOUNT.username,
+				accessToken: DEMO_ACCOUNT.token,
+			});
+			return { n8n: instance, credential: { id: created.id, name: created.name, type: 'cloudStorageTokenApi' } };
+		};
+		const first = await launch();
+		n8n = first.n8n;
 		const n8nVersion = String(JSON.parse(readFileSync(join(paths.runtimeDir, 'node_modules/n8n/package.json'), 'utf8')).version);
-		const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Bench', {
-			baseUrl: sandbox.baseUrl,
-			webUrl: sandbox.webUrl,
-			user: DEMO_ACCOUNT.username,
-			accessToken: DEMO_ACCOUNT.token,
-		});
 		const started = n8n;
 		return {
 			root,
@@ -53,8 +61,9 @@ export async function startContext(root: string): Promise<BenchContext & { stop(
 			},
 			n8n,
 			n8nVersion,
-			credential: { id: credential.id, name: credential.name, type: 'cloudStorageTokenApi' },
+			credential: first.credential,
 			account: { username: DEMO_ACCOUNT.username, token: DEMO_ACCOUNT.token },
+			freshN8n: launch,
 			stop: async () => {
 				await started.stop();
 				await sandbox.close();

@@ -58,31 +58,41 @@ export async function downloadFile(
 	}
 	const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
 	const fileName = options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;
-	const counted = countingStream(response.body);
-	// Without an announced length the cap is enforced while streaming.
+	// Without an announced length the cap is enforced while streaming, which needs a counting stage in
+	// between; otherwise the answer goes to the binary store untouched (an extra stage costs memory).
+	const capWhileStreaming = maxBytes !== undefined && !Number.isFinite(announced);
+	const counted = capWhileStreaming ? countingStream(response.body) : undefined;
 	const overCap = new Error('over the size cap');
-	if (maxBytes !== undefined && !Number.isFinite(announced)) {
+	if (counted && maxBytes !== undefined) {
 		response.body.on('data', () => {
 			if (counted.bytes() > maxBytes) response.body.destroy(overCap);
 		});
 	}
 	let binary: IBinaryData;
 	try {
-		binary = await ctx.helpers.prepareBinaryData(counted.stream, fileName, contentType);
+		binary = await ctx.helpers.prepareBinaryData(counted?.stream ?? response.body, fileName, contentType);
 	} catch (error) {
-		if (error === overCap || (error as Error)?.cause === overCap) return { skipped: 'tooLarge', bytes: counted.bytes() };
+		if (error === overCap || (error as Error)?.cause === overCap) return { skipped: 'tooLarge', bytes: counted?.bytes() ?? 0 };
 		throw new NodeApiError(ctx.getNode(), { message: (error as Error).message }, {
 			itemIndex,
 			message: `The download of ${fileName} failed: ${(error as Error).message}`,
 			description: 'The connection to the service broke during the transfer. Run it again.',
 		});
 	}
-	if (Number.isFinite(announced) && counted.bytes() !== announced) {
+	const bytes = await storedBytes(ctx, binary);
+	if (Number.isFinite(announced) && bytes !== announced) {
 		throw new NodeApiError(ctx.getNode(), { message: 'truncated download' }, {
 			itemIndex,
-			message: `The download was cut short: ${counted.bytes()} of ${announced} bytes arrived`,
+			message: `The download was cut short: ${bytes} of ${announced} bytes arrived`,
 			description: 'The connection to the service broke during the transfer. Run it again.',
 		});
 	}
-	return { binary, fileName, bytes: counted.bytes() };
+	return { binary, fileName, bytes };
+}
+
+/** The size of what the binary store holds: n8n records it; older versions only in the file's metadata. */
+async function storedBytes(ctx: IExecuteFunctions | IPollFunctions, binary: IBinaryData): Promise<number> {
+	if (typeof binary.bytes === 'number') return binary.bytes;
+	if (binary.id) return Number((await ctx.helpers.getBinaryMetadata(binary.id)).fileSize);
+	return Buffer.from(binary.data, 'base64').length;
 }
