@@ -261,6 +261,16 @@ describe('Calendar and Contacts Triggers in n8n', () => {
 		return { requests: proxy.log.slice(mark).map((entry) => `${entry.method} ${entry.path}${entry.sync === undefined ? '' : entry.sync ? ' sync(token)' : ' sync(initial)'} ${entry.status}`), emitted: emitted.sort() };
 	}
 
+	it('"Fetch Test Event" returns the recent objects as samples and stores no state', async () => {
+		const manual = await n8n.client.runWorkflow(workflow.id, { trigger: 'Calendar Trigger' });
+		expect(describeErrors(manual)).toBe('');
+		expect(itemsOf(manual, 'Calendar Trigger').map((item) => [item.json.event, item.json.summary]).sort()).toEqual([
+			['created', 'Before'],
+			['created', 'Keep'],
+		]);
+		expect((await n8n.client.getWorkflow(workflow.id)).staticData ?? {}).toEqual({});
+	});
+
 	it('the first activation records both collections and starts nothing', async () => {
 		const first = await pollNow(0);
 		expect(first.requests.sort()).toEqual(
