@@ -5,6 +5,7 @@ import { searchCalendars } from '../shared/dav-node/list-search';
 import * as calendar from './actions/calendar/Calendar.resource';
 import * as event from './actions/event/Event.resource';
 import { router } from './actions/router';
+import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageCalendar implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,6 +35,7 @@ export class CloudStorageCalendar implements INodeType {
 			},
 			...calendar.description,
 			...event.description,
+			requestOptionsField,
 		],
 	};
 

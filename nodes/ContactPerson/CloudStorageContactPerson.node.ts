@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { listSearch, loadOptions, resourceMapping } from '../shared/dms/methods';
 import * as contactPerson from './actions/contactPerson/ContactPerson.resource';
 import { router } from './actions/router';
+import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageContactPerson implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,6 +32,7 @@ export class CloudStorageContactPerson implements INodeType {
 				default: 'contactPerson',
 			},
 			...contactPerson.description,
+			requestOptionsField,
 		],
 	};
 

@@ -5,6 +5,7 @@ import { searchAddressBooks } from '../shared/dav-node/list-search';
 import * as addressBook from './actions/addressBook/AddressBook.resource';
 import * as contact from './actions/contact/Contact.resource';
 import { router } from './actions/router';
+import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageContacts implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,6 +35,7 @@ export class CloudStorageContacts implements INodeType {
 			},
 			...addressBook.description,
 			...contact.description,
+			requestOptionsField,
 		],
 	};
 

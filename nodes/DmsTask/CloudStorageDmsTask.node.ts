@@ -6,6 +6,7 @@ import * as client from './actions/client/Client.resource';
 import * as project from './actions/project/Project.resource';
 import { router } from './actions/router';
 import * as task from './actions/task/Task.resource';
+import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageDmsTask implements INodeType {
 	description: INodeTypeDescription = {
@@ -39,6 +40,7 @@ export class CloudStorageDmsTask implements INodeType {
 			...task.description,
 			...project.description,
 			...client.description,
+			requestOptionsField,
 		],
 	};
 

@@ -5,6 +5,7 @@ import { searchFolders } from '../shared/storage/folder-search';
 import { router } from './actions/router';
 import * as signature from './actions/signature/Signature.resource';
 import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
+import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageESignature implements INodeType {
 	description: INodeTypeDescription = {
@@ -31,6 +32,7 @@ export class CloudStorageESignature implements INodeType {
 				default: 'signature',
 			},
 			...signature.description,
+			requestOptionsField,
 		],
 	};
 

@@ -5,6 +5,7 @@ import * as docs from './actions/docs/Docs.resource';
 import * as resource from './actions/resource/Resource.resource';
 import { router } from './actions/router';
 import * as tool from './actions/tool/Tool.resource';
+import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageMcp implements INodeType {
 	description: INodeTypeDescription = {
@@ -73,6 +74,7 @@ export class CloudStorageMcp implements INodeType {
 			...docs.description,
 			...resource.description,
 			...tool.description,
+			requestOptionsField,
 		],
 	};
 

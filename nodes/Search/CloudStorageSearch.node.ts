@@ -5,6 +5,7 @@ import { searchFolders } from '../shared/storage/folder-search';
 import * as item from './actions/item/Item.resource';
 import { router } from './actions/router';
 import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
+import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageSearch implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,6 +33,7 @@ export class CloudStorageSearch implements INodeType {
 				default: 'item',
 			},
 			...item.description,
+			requestOptionsField,
 		],
 	};
 

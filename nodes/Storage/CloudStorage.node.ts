@@ -8,6 +8,7 @@ import * as folder from './actions/folder/Folder.resource';
 import { router } from './actions/router';
 import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 import { searchFolders } from '../shared/storage/folder-search';
+import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorage implements INodeType {
 	description: INodeTypeDescription = {
@@ -64,6 +65,7 @@ export class CloudStorage implements INodeType {
 			...encryption.description,
 			...file.description,
 			...folder.description,
+			requestOptionsField,
 		],
 	};
 

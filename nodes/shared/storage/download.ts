@@ -44,7 +44,6 @@ export async function downloadFile(
 	const response = await v2<Readable>(ctx, account, 'download_file', { file_hash: fileHash }, {
 		itemIndex,
 		responseType: 'stream',
-		timeoutMs: 0,
 		acceptStatuses: options.missingStatuses,
 	});
 	if (response.status >= 400) {

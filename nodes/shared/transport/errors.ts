@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { API_LABEL, type ApiKind } from './api-kinds';
 import { explainStatus } from './status-messages';
+import { secondsText } from './timeout';
 
 export interface ErrorContext {
 	node: INode;
@@ -64,6 +65,25 @@ export function uncertainWriteError(ctx: ErrorContext, reason: string): NodeApiE
 		ctx,
 		`The write may have been applied: ${reason} before the ${API_LABEL[ctx.api]} confirmed it`,
 		'The service offers no idempotency key, so the node did not repeat the request. Check the current state (for example with a Get or List operation) before running this item again.',
+	);
+}
+
+export const RAISE_TIMEOUT = 'If the service is only slow (a large folder, a busy hour), raise "Timeout" under Request Options.';
+
+export function timeoutError(ctx: ErrorContext, timeoutMs: number): NodeApiError {
+	return apiError(
+		ctx,
+		`The ${API_LABEL[ctx.api]} did not answer within the timeout of ${secondsText(timeoutMs)}`,
+		`${RAISE_TIMEOUT} Otherwise check that the service is running and reachable from n8n.`,
+	);
+}
+
+/** A write whose answer did not come in time: the service may still be applying it, so it is not sent again. */
+export function uncertainTimeoutError(ctx: ErrorContext, timeoutMs: number): NodeApiError {
+	return apiError(
+		ctx,
+		`The ${API_LABEL[ctx.api]} did not answer within the timeout of ${secondsText(timeoutMs)}: the write may or may not have been applied`,
+		`The node did not repeat it, so nothing is done twice. Check the current state (for example with a Get or List operation) before running this item again. ${RAISE_TIMEOUT}`,
 	);
 }
 

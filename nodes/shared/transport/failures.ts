@@ -18,19 +18,28 @@ interface ErrorLike {
 	cause?: unknown;
 }
 
-/** n8n wraps transport errors (sometimes twice), so the original code is searched down the cause chain. */
+/**
+ * n8n wraps transport errors (sometimes twice), so the original code is searched down the cause chain.
+ * Codes anywhere in the chain win over words in messages: n8n's wrapper says "The connection was aborted"
+ * for a timeout too.
+ */
 export function classifyFailure(error: unknown): Failure {
-	let current = error as ErrorLike | undefined;
-	let httpCode: number | undefined;
-	for (let depth = 0; current && depth < 5; depth++, current = current.cause as ErrorLike | undefined) {
+	const chain: ErrorLike[] = [];
+	for (let current = error as ErrorLike | undefined; current && chain.length < 5; current = current.cause as ErrorLike | undefined) {
+		chain.push(current);
+	}
+	for (const current of chain) {
 		const code = typeof current.code === 'string' ? current.code : '';
-		const message = typeof current.message === 'string' ? current.message : '';
 		if (current.name === 'AbortError' || code === 'ERR_CANCELED') return { kind: 'aborted', code: 'aborted' };
 		if (UNREACHABLE.has(code)) return { kind: 'unreachable', code };
-		if (TIMEOUT.has(code) || /timeout/i.test(message)) return { kind: 'timeout', code: code || 'timeout' };
-		if (DROPPED.has(code) || /socket hang up|aborted|premature close/i.test(message)) {
-			return { kind: 'dropped', code: code || 'connection dropped' };
-		}
+		if (TIMEOUT.has(code)) return { kind: 'timeout', code };
+		if (DROPPED.has(code)) return { kind: 'dropped', code };
+	}
+	let httpCode: number | undefined;
+	for (const current of chain) {
+		const message = typeof current.message === 'string' ? current.message : '';
+		if (/timeout/i.test(message)) return { kind: 'timeout', code: 'timeout' };
+		if (/socket hang up|aborted|premature close/i.test(message)) return { kind: 'dropped', code: 'connection dropped' };
 		const numeric = Number(current.httpCode);
 		if (httpCode === undefined && Number.isInteger(numeric) && numeric >= 400) httpCode = numeric;
 	}

@@ -17,14 +17,18 @@ import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from
 import {
 	redirectError,
 	statusError,
+	timeoutError,
 	tooLargeError,
+	uncertainTimeoutError,
 	uncertainWriteError,
 	unexpectedBodyError,
 	unreachableError,
+	RAISE_TIMEOUT,
 	type ErrorContext,
 } from './errors';
 import { classifyFailure } from './failures';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
+import { AnswerTimeoutError, answerDeadline, configuredTimeoutMs, DEFAULT_TIMEOUT_MS } from './timeout';
 import { displayUrl, insecureUrlProblem } from './urls';
 
 export type RequestContext =
@@ -67,6 +71,11 @@ export interface ApiRequestOptions {
 	/** Statuses worth retrying with back-off besides 429 (DAV and MCP 503). */
 	retryStatuses?: number[];
 	itemIndex?: number;
+	/**
+	 * How long to wait for the answer; 0 = no limit. Omitted = the node's "Timeout" option, else 120 s.
+	 * For a streamed body (uploads) it counts from the end of the body; for a streamed answer (downloads)
+	 * it ends when the answer starts, so a long transfer is never cut while data flows.
+	 */
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	maxResponseBytes?: number;
@@ -86,7 +95,6 @@ interface RawResponse {
 	body: Readable;
 }
 
-const DEFAULT_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const ERROR_BODY_BYTES = 64 * 1024;
 
@@ -101,14 +109,22 @@ async function buildBody(opts: ApiRequestOptions, headers: Record<string, string
 	return opts.body;
 }
 
-async function send(ctx: RequestContext, opts: ApiRequestOptions): Promise<RawResponse> {
+function isStream(body: unknown): body is NodeJS.ReadableStream {
+	return typeof (body as NodeJS.ReadableStream | undefined)?.pipe === 'function';
+}
+
+/** The answer, or the timeout error when a streamed body's answer did not start in time. */
+async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: number): Promise<RawResponse | AnswerTimeoutError> {
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
+	const body = await buildBody(opts, headers);
+	// n8n's timeout runs from the start of the request: a streamed body gets a deadline of its own instead.
+	const deadline = timeoutMs > 0 && isStream(body) ? answerDeadline(body, timeoutMs) : undefined;
 	const request: IHttpRequestOptions = {
 		url: opts.url,
 		method: (opts.method ?? 'POST') as IHttpRequestMethods,
 		headers,
-		body: await buildBody(opts, headers),
+		body,
 		qs: opts.qs,
 		json: false,
 		encoding: 'stream',
@@ -118,12 +134,22 @@ async function send(ctx: RequestContext, opts: ApiRequestOptions): Promise<RawRe
 		// Following redirects would buffer upload bodies in memory and could carry credentials elsewhere.
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
-		timeout: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+		timeout: deadline ? 0 : timeoutMs,
 	};
-	if (opts.credentialType) {
-		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request)) as RawResponse;
+	const pending = (
+		opts.credentialType
+			? ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request)
+			: ctx.helpers.httpRequest(request)
+	) as Promise<RawResponse>;
+	if (!deadline) return await pending;
+	try {
+		const outcome = await Promise.race([pending, deadline.expired]);
+		// Given up on: an answer that still comes is discarded, which also frees its connection.
+		if (outcome instanceof AnswerTimeoutError) pending.then((late) => late.body.destroy(), () => undefined);
+		return outcome;
+	} finally {
+		deadline.settle();
 	}
-	return (await ctx.helpers.httpRequest(request)) as RawResponse;
 }
 
 /** Where a redirect points, shown without query string or user info (which may hold secrets). */
@@ -169,14 +195,16 @@ async function decode(ctx: ErrorContext, opts: ApiRequestOptions, raw: RawRespon
 type Step<T> =
 	| { done: ApiResponse<T> }
 	| { retry: Error; hintMs?: number }
-	| { uncertain: Error };
+	| { uncertain: Error; timedOut?: boolean };
 
-async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx: ErrorContext): Promise<Step<T>> {
+async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx: ErrorContext, timeoutMs: number): Promise<Step<T>> {
 	let raw: RawResponse;
 	try {
-		raw = await send(ctx, opts);
+		const outcome = await send(ctx, opts, timeoutMs);
+		if (outcome instanceof AnswerTimeoutError) return afterTransportFailure(opts, errorCtx, outcome, false, timeoutMs);
+		raw = outcome;
 	} catch (error) {
-		return afterTransportFailure(opts, errorCtx, error, false);
+		return afterTransportFailure(opts, errorCtx, error, false, timeoutMs);
 	}
 
 	const status = raw.statusCode;
@@ -204,7 +232,7 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 		return { done: { status, headers: raw.headers, body: (await decode(errorCtx, opts, raw)) as T } };
 	} catch (error) {
 		if (error instanceof ResponseTooLargeError) throw tooLargeError(errorCtx, error.maxBytes);
-		return afterTransportFailure(opts, errorCtx, error, true);
+		return afterTransportFailure(opts, errorCtx, error, true, timeoutMs);
 	}
 }
 
@@ -213,10 +241,16 @@ function afterTransportFailure<T>(
 	errorCtx: ErrorContext,
 	error: unknown,
 	statusReceived: boolean,
+	timeoutMs: number,
 ): Step<T> {
 	const failure = classifyFailure(error);
 	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
 	if (failure.kind === 'aborted' || failure.kind === 'other') throw error;
+	if (failure.kind === 'timeout' && !statusReceived && timeoutMs > 0) {
+		// A read is repeated like any transient failure; a write may be running on the service right now.
+		if (!opts.write) return { retry: timeoutError(errorCtx, timeoutMs) };
+		return { uncertain: uncertainTimeoutError(errorCtx, timeoutMs), timedOut: true };
+	}
 	const unreachable = unreachableError(errorCtx, displayUrl(opts.url), failure.code);
 	// Nothing reached the service when the connection was refused, so even a write may be repeated.
 	if (!opts.write || failure.kind === 'unreachable') return { retry: unreachable };
@@ -234,15 +268,18 @@ export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequ
 	const problem = insecureUrlProblem(opts.url);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex: opts.itemIndex });
 
+	const timeoutMs = opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
 	let waitedMs = 0;
 	for (let attemptNo = 1; ; attemptNo++) {
-		const step = await attempt<T>(ctx, opts, errorCtx);
+		const step = await attempt<T>(ctx, opts, errorCtx, timeoutMs);
 		if ('done' in step) return step.done;
 		let failure: Error;
 		let hintMs: number | undefined;
 		if ('uncertain' in step) {
-			if (opts.uncertainHint && step.uncertain instanceof NodeApiError) step.uncertain.description = opts.uncertainHint;
+			if (opts.uncertainHint && step.uncertain instanceof NodeApiError) {
+				step.uncertain.description = step.timedOut ? `${opts.uncertainHint} ${RAISE_TIMEOUT}` : opts.uncertainHint;
+			}
 			if (!opts.reconcile) throw step.uncertain;
 			const applied = await opts.reconcile();
 			if (applied !== undefined) return { status: 200, headers: {}, body: applied as T, reconciled: true };

@@ -51,7 +51,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	await v1(this, account, 'save_file.php', {
 		itemIndex,
 		write: true,
-		timeoutMs: 0,
 		responseType: 'text',
 		uncertainStatuses: [494],
 		multipart: async () =>

@@ -58,7 +58,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const { body } = await v2<UploadedFile>(this, account, 'upload_file', {}, {
 		itemIndex,
 		write: true,
-		timeoutMs: 0,
 		uncertainStatuses: [494],
 		// A valid upload key replaces credentials, so none are sent with it.
 		anonymous: Boolean(uploadKey),

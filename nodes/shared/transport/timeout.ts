@@ -1,0 +1,71 @@
+import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** Node parameter path of the user-facing "Request Options → Timeout" (seconds), read per item. */
+export const TIMEOUT_PARAMETER = 'requestOptions.timeout';
+export const DEFAULT_TIMEOUT_MS = 120_000;
+
+type ParameterContext = Pick<IExecuteFunctions, 'getNode'> & { getNodeParameter: (...args: never[]) => unknown };
+
+/**
+ * The Timeout the user set on the node, in milliseconds, or undefined when unset (triggers, and nodes
+ * without the option, read nothing). A non-positive or non-numeric value is bad input: it fails the item.
+ */
+export function configuredTimeoutMs(ctx: ParameterContext, itemIndex?: number): number | undefined {
+	const perItem = 'getInputData' in ctx;
+	const read = ctx.getNodeParameter as (...args: unknown[]) => unknown;
+	// null as the fallback: n8n throws on a missing parameter when the fallback is undefined.
+	const seconds = perItem
+		? read.call(ctx, TIMEOUT_PARAMETER, itemIndex ?? 0, null)
+		: (read as ILoadOptionsFunctions['getNodeParameter']).call(ctx, TIMEOUT_PARAMETER, null);
+	if (seconds === null || seconds === undefined || seconds === '') return undefined;
+	const value = typeof seconds === 'string' ? Number(seconds) : seconds;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+		throw new NodeOperationError(ctx.getNode(), `Timeout must be a positive number of seconds, not ${JSON.stringify(seconds)}`, {
+			itemIndex,
+			description: 'Set "Timeout" under Request Options to the seconds to wait for each answer of the service (for example 120), or remove the option.',
+		});
+	}
+	return Math.round(value * 1000);
+}
+
+/** "2 s", "0.5 s": how a timeout is named in messages. */
+export function secondsText(ms: number): string {
+	return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** Marks a request the transport itself gave up on, so it is classified as a timeout and not as a cancellation. */
+export class AnswerTimeoutError extends Error {
+	readonly code = 'ETIMEDOUT';
+
+	constructor(timeoutMs: number) {
+		super(`no answer within ${secondsText(timeoutMs)}`);
+	}
+}
+
+/**
+ * For a streamed request body (uploads): the deadline starts once the body has been sent, so a long transfer
+ * is never cut while data flows, and only the wait for the answer is bounded. n8n's own `timeout` would run
+ * from the start of the request, and n8n replaces any abort signal with the execution's, so the caller races
+ * the request against `expired` (which resolves with the timeout error) instead.
+ */
+export function answerDeadline(body: NodeJS.ReadableStream, timeoutMs: number) {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	let settled = false;
+	let expire: (error: AnswerTimeoutError) => void = () => undefined;
+	const expired = new Promise<AnswerTimeoutError>((resolve) => {
+		expire = resolve;
+	});
+	body.once('end', () => {
+		if (settled) return;
+		timer = setTimeout(() => expire(new AnswerTimeoutError(timeoutMs)), timeoutMs);
+	});
+	return {
+		expired,
+		/** The answer started (or the request failed): the deadline no longer applies. */
+		settle: () => {
+			settled = true;
+			clearTimeout(timer);
+		},
+	};
+}

@@ -1,0 +1,175 @@
+// The node's "Timeout" option (Request Options) through n8n's engine, with nock holding answers back:
+// reads are asked again, writes are reconciled or reported as uncertain, transfers are not cut mid-flow.
+import nock from 'nock';
+import { PassThrough, Readable } from 'node:stream';
+
+import { answerDeadline, configuredTimeoutMs } from '../../../nodes/shared/transport/timeout';
+import { BASE, rl, runStorage, sessionLogin, unexpectedRequests } from '../storage/run-storage';
+
+beforeEach(() => {
+	nock.cleanAll();
+	nock.disableNetConnect();
+});
+afterAll(() => {
+	nock.enableNetConnect();
+	nock.restore();
+});
+
+// Fractions of a second keep the tests quick; the field itself offers whole seconds.
+const requestOptions = { timeout: 0.3 };
+const LATE_MS = 900;
+const info = { hash: 'Fx', name: 'a.txt', size: 1, parent_folder_hash: 'From1' };
+
+function expectNoStack(error: { message?: string; description?: string | null } | undefined) {
+	expect(`${error?.message} ${error?.description}`).not.toMatch(/\n\s+at |tok-secret-1/);
+}
+
+describe('Timeout on reads', () => {
+	it('asks again after an answer that did not come in time', async () => {
+		sessionLogin();
+		const calls = nock(BASE).post('/api_v2/get_file_info').delay(LATE_MS).reply(200, info);
+		nock(BASE).post('/api_v2/get_file_info').reply(200, info);
+		const { out, error } = await runStorage({ resource: 'file', operation: 'get', file: rl('Fx'), requestOptions });
+		expect(error).toBeUndefined();
+		expect(calls.isDone()).toBe(true);
+		expect(out[0].json).toMatchObject({ hash: 'Fx', name: 'a.txt' });
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('names the timeout, the fix and the item when no answer ever comes', async () => {
+		sessionLogin();
+		nock(BASE).post('/api_v2/get_file_info').times(5).delay(LATE_MS).reply(200, info);
+		const { error } = await runStorage({ resource: 'file', operation: 'get', file: rl('Fx'), requestOptions });
+		expect(error?.message).toBe('The storage API did not answer within the timeout of 0.3 s');
+		expect(error?.description).toMatch(/raise "Timeout" under Request Options/);
+		expect(error?.description).toMatch(/check that the service is running/);
+		expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
+		expectNoStack(error);
+	}, 30_000);
+
+	it('refuses a Timeout that is not a positive number before any request', async () => {
+		const unexpected = unexpectedRequests();
+		const { error } = await runStorage({ resource: 'file', operation: 'get', file: rl('Fx'), requestOptions: { timeout: -5 } });
+		expect(error?.message).toMatch(/Timeout must be a positive number of seconds/);
+		expect(unexpected).toEqual([]);
+	});
+});
+
+describe('Timeout on writes', () => {
+	it('reconciles a move whose answer came too late instead of sending it again', async () => {
+		sessionLogin();
+		const move = nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
+		nock(BASE).post('/api_v2/get_file_info').reply(200, { ...info, parent_folder_hash: 'To1' });
+		const { out, error } = await runStorage({ resource: 'file', operation: 'move', file: rl('Fx'), targetFolder: rl('To1'), requestOptions });
+		expect(error).toBeUndefined();
+		expect(move.isDone()).toBe(true);
+		expect(out[0].json).toMatchObject({ hash: 'Fx', parent_folder_hash: 'To1', moved: true });
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('sends a move again only after the read shows it was not applied', async () => {
+		sessionLogin();
+		nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
+		nock(BASE).post('/api_v2/get_file_info').reply(200, info);
+		const second = nock(BASE).post('/api_v2/move_file').reply(200, {});
+		const { error } = await runStorage({ resource: 'file', operation: 'move', file: rl('Fx'), targetFolder: rl('To1'), requestOptions });
+		expect(error).toBeUndefined();
+		expect(second.isDone()).toBe(true);
+	});
+
+	it('reports a rename (no reconciling read) as may-or-may-not-applied, with the fix, without repeating it', async () => {
+		sessionLogin();
+		const seen: string[] = [];
+		nock(BASE)
+			.post('/api_v2/rename_file')
+			.times(2)
+			.delay(LATE_MS)
+			.reply((uri) => (seen.push(uri), [200, { file_hash: 'Fx', file_name: 'b.txt' }]));
+		const { out } = await runStorage({ resource: 'file', operation: 'rename', file: rl('Fx'), name: 'b.txt', requestOptions }, { continueOnFail: true });
+		expect(seen).toHaveLength(1);
+		expect(out[0].json.error).toBe('The storage API did not answer within the timeout of 0.3 s: the write may or may not have been applied');
+		expect(out[0].json.description).toMatch(/did not repeat it.*Check the current state.*raise "Timeout" under Request Options/);
+		expect(out[0].pairedItem).toEqual({ item: 0 });
+	});
+});
+
+describe('Timeout and transfers', () => {
+	it('does not cut a download whose bytes keep flowing past the timeout', async () => {
+		sessionLogin();
+		nock(BASE).post('/api_v2/get_file_info').reply(200, { hash: 'Fx', name: 'slow.bin', size: 8 });
+		const trickle = () =>
+			Readable.from(
+				(async function* () {
+					for (let i = 0; i < 8; i++) {
+						await new Promise((resolve) => setTimeout(resolve, 100));
+						yield Buffer.from('x');
+					}
+				})(),
+			);
+		nock(BASE).post('/api_v2/download_file').reply(200, trickle, { 'Content-Type': 'application/octet-stream', 'Content-Length': '8' });
+		const result = await runStorage({ resource: 'file', operation: 'download', file: rl('Fx'), binaryPropertyName: 'data', requestOptions });
+		expect(result.error).toBeUndefined();
+		expect((await result.readBinary(result.out[0], 'data')).toString()).toBe('xxxxxxxx');
+	});
+
+	it('reconciles an upload whose answer did not come in time after the body was sent', async () => {
+		sessionLogin();
+		const upload = nock(BASE).post('/api_v2/upload_file').delay(LATE_MS).reply(200, {});
+		nock(BASE)
+			.post('/api_v2/get_folder_content')
+			.reply(200, [{ type: 'file', hash: 'New1', name: 'report.pdf', size: 1, timestamp_uploaded: Math.floor(Date.now() / 1000), delete_key: 'k' }]);
+		const { out, error } = await runStorage(
+			{ resource: 'file', operation: 'upload', folder: rl('F'), binaryPropertyName: 'data', requestOptions },
+			{ binary: { content: 'x' } },
+		);
+		expect(error).toBeUndefined();
+		expect(upload.isDone()).toBe(true);
+		expect(out[0].json).toMatchObject({ hash: 'New1', name: 'report.pdf' });
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('starts the wait for the answer only once the whole body has been sent', async () => {
+		const body = new PassThrough();
+		const deadline = answerDeadline(body, 50);
+		let expiredAt = 0;
+		void deadline.expired.then(() => (expiredAt = Date.now()));
+		await new Promise((resolve) => setTimeout(resolve, 120));
+		expect(expiredAt).toBe(0);
+		const sentAt = Date.now();
+		body.end('last bytes');
+		body.resume();
+		expect((await deadline.expired).message).toBe('no answer within 0.05 s');
+		expect(expiredAt - sentAt).toBeGreaterThanOrEqual(45);
+	});
+
+	it('does not expire once the answer has started', async () => {
+		const body = new PassThrough();
+		const deadline = answerDeadline(body, 30);
+		let expired = false;
+		void deadline.expired.then(() => (expired = true));
+		deadline.settle();
+		body.end('x');
+		body.resume();
+		await new Promise((resolve) => setTimeout(resolve, 80));
+		expect(expired).toBe(false);
+	});
+});
+
+describe('reading the option', () => {
+	const node = { name: 'N' } as never;
+	const ctx = (value: unknown) => ({
+		getNode: () => node,
+		getInputData: () => [],
+		getNodeParameter: (_name: string, _item: number, fallback: unknown) => (value === undefined ? fallback : value),
+	});
+
+	it('turns seconds into milliseconds and leaves an unset option to the default', () => {
+		expect(configuredTimeoutMs(ctx(2), 0)).toBe(2000);
+		expect(configuredTimeoutMs(ctx('1.5'), 0)).toBe(1500);
+		expect(configuredTimeoutMs(ctx(undefined), 0)).toBeUndefined();
+	});
+
+	it.each([0, -1, 'soon', Number.NaN])('refuses %p', (value) => {
+		expect(() => configuredTimeoutMs(ctx(value), 3)).toThrow(/positive number of seconds/);
+	});
+});
