@@ -1,4 +1,9 @@
-export const FAULT_KINDS = ['429', '500', '503', 'drop-before', 'drop-after', 'slow'] as const;
+/**
+ * `slow` holds the request back before it is handled (a slow service: the write lands late);
+ * `slow-answer` handles it at once and holds back only the answer (the write is applied, the client's
+ * timeout may expire before it hears so).
+ */
+export const FAULT_KINDS = ['429', '500', '503', 'drop-before', 'drop-after', 'slow', 'slow-answer'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
@@ -9,7 +14,7 @@ export interface FaultRule {
 	times?: number;
 	/** Seconds for a `Retry-After` header on 429; omitted = no header. */
 	retryAfter?: number;
-	/** For `slow`. */
+	/** For `slow` and `slow-answer`. */
 	delayMs?: number;
 }
 
@@ -39,8 +44,10 @@ export interface RandomFaults {
 	match?: { path?: string; method?: string };
 	/** Seconds for a `Retry-After` header on 429; omitted = no header. */
 	retryAfter?: number;
-	/** For `slow`; default 100 ms. */
+	/** For `slow` and `slow-answer`; default 100 ms. */
 	delayMs?: number;
+	/** Relative weight of each kind when one is drawn (default 1 each): rare slow answers among frequent 5xx. */
+	weights?: Partial<Record<FaultKind, number>>;
 }
 
 /** mulberry32: small, fast and deterministic, which is all a fault schedule needs. */
@@ -85,7 +92,7 @@ export class Faults {
 			return;
 		}
 		validateRandom(random);
-		const config = { ...random, kinds: [...random.kinds], match: { ...random.match } };
+		const config = { ...random, kinds: [...random.kinds], match: { ...random.match }, ...(random.weights ? { weights: { ...random.weights } } : {}) };
 		this.random = { config, next: prng(random.seed), hits: 0 };
 	}
 
@@ -108,10 +115,20 @@ export class Faults {
 		if (!random || !matches(random.config, target)) return undefined;
 		if (random.next() >= random.config.rate) return undefined;
 		const { kinds, match, retryAfter, delayMs } = random.config;
-		const fault = kinds[Math.floor(random.next() * kinds.length)];
+		const fault = weightedPick(kinds, random.config.weights ?? {}, random.next());
 		random.hits++;
 		return { id: 0, hits: random.hits, match: match ?? {}, fault, retryAfter, delayMs: delayMs ?? 100 };
 	}
+}
+
+function weightedPick(kinds: FaultKind[], weights: Partial<Record<FaultKind, number>>, draw: number): FaultKind {
+	const weightOf = (kind: FaultKind) => weights[kind] ?? 1;
+	let point = draw * kinds.reduce((sum, kind) => sum + weightOf(kind), 0);
+	for (const kind of kinds) {
+		point -= weightOf(kind);
+		if (point < 0) return kind;
+	}
+	return kinds[kinds.length - 1];
 }
 
 export function validateRandom(random: RandomFaults): void {
@@ -129,6 +146,14 @@ export function validateRandom(random: RandomFaults): void {
 			throw new Error(`random.${key} must be a non-negative number`);
 	}
 	if (random.match !== undefined && typeof random.match !== 'object') throw new Error('random.match must be an object');
+	if (random.weights !== undefined) {
+		if (!random.weights || typeof random.weights !== 'object') throw new Error('random.weights must be an object');
+		const entries = Object.entries(random.weights);
+		if (entries.some(([kind, weight]) => !FAULT_KINDS.includes(kind as FaultKind) || typeof weight !== 'number' || !(weight >= 0))) {
+			throw new Error('random.weights maps fault kinds to non-negative numbers');
+		}
+		if (!random.kinds.some((kind) => (random.weights?.[kind] ?? 1) > 0)) throw new Error('random.weights leaves no kind to draw');
+	}
 }
 
 function matches(rule: { match?: FaultRule['match'] }, target: FaultTarget): boolean {
@@ -151,5 +176,5 @@ function validate(rule: FaultRule): void {
 	if (rule.times !== undefined && (!Number.isInteger(rule.times) || rule.times < 1)) {
 		throw new Error('times must be a positive integer');
 	}
-	if (rule.fault === 'slow' && rule.delayMs === undefined) throw new Error('slow needs delayMs');
+	if ((rule.fault === 'slow' || rule.fault === 'slow-answer') && rule.delayMs === undefined) throw new Error(`${rule.fault} needs delayMs`);
 }

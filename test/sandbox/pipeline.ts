@@ -82,6 +82,8 @@ export async function handleApiRequest(
 			entry.status = reply.status;
 			return drop('dropped');
 		}
+		// The write is applied; the answer comes late, perhaps after the client stopped waiting.
+		if (fault?.fault === 'slow-answer') await sleep(fault.delayMs ?? 0);
 		await answer(reply);
 	} finally {
 		inFlight.delete(socket);

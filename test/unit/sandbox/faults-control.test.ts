@@ -56,6 +56,16 @@ describe('fault injection', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 	});
 
+	it('slow-answer applies the write at once and holds back only the answer', async () => {
+		sandbox.faults.add({ match: { path: 'create_folder' }, fault: 'slow-answer', delayMs: 400, times: 1 });
+		const started = Date.now();
+		const pending = v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'late answer' });
+		await new Promise((resolve) => setTimeout(resolve, 150));
+		expect(folderNames()).toEqual(['late answer']);
+		expect((await pending).status).toBe(200);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
+	});
+
 	it('matches the action given as a field, the method, and path substrings', async () => {
 		sandbox.faults.add([
 			{ match: { path: 'create_folder', method: 'GET' }, fault: '500' },
@@ -75,11 +85,15 @@ describe('fault injection', () => {
 	it('rejects malformed rules with 400', async () => {
 		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'explode' }] })).status).toBe(400);
 		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow' }] })).status).toBe(400);
+		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow-answer' }] })).status).toBe(400);
 		for (const random of [
 			{ rate: 2, seed: 1, kinds: ['500'] },
 			{ rate: 0.1, seed: 1.5, kinds: ['500'] },
 			{ rate: 0.1, seed: 1, kinds: [] },
 			{ rate: 0.1, seed: 1, kinds: ['explode'] },
+			{ rate: 0.1, seed: 1, kinds: ['500'], weights: { explode: 1 } },
+			{ rate: 0.1, seed: 1, kinds: ['500'], weights: { '500': -1 } },
+			{ rate: 0.1, seed: 1, kinds: ['500'], weights: { '500': 0 } },
 		]) {
 			const response = await control(sandbox, 'POST', 'faults', { random, rules: [{ fault: '500' }] });
 			expect(response.status).toBe(400);
@@ -115,6 +129,16 @@ describe('seeded random faults', () => {
 		sandbox.faults.setRandom({ ...random, seed: 7 } as never);
 		expect(await statuses(60)).not.toEqual(first);
 		expect((await readJson(control(sandbox, 'GET', 'faults'))).random.hits).toBeGreaterThan(0);
+	});
+
+	it('draws kinds by weight', async () => {
+		sandbox.faults.setRandom({ rate: 1, seed: 3, kinds: ['500', '503'], weights: { '503': 0.1 } });
+		const drawn = await statuses(60);
+		const rare = drawn.filter((status) => status === 503).length;
+		expect(drawn.filter((status) => status === 500).length).toBeGreaterThan(45);
+		expect(rare).toBeLessThan(15);
+		sandbox.faults.setRandom({ rate: 1, seed: 3, kinds: ['500', '503'], weights: { '500': 0 } });
+		expect(new Set(await statuses(10))).toEqual(new Set([503]));
 	});
 
 	it('honours match, leaves explicit rules first, and is cleared by DELETE faults and reset', async () => {
