@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { RADICALE_USER, startRadicale, type Radicale } from '../../dav/radicale';
 import { startN8n, type CredentialRef, type N8nInstance } from '../harness/n8n';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
-import { errorsAreClear, FAULT_ITEMS, itemsNode, linearWorkflow, printTally, reportsByIndex, tally } from './tally';
+import { errorsAreClear, FAULT_ITEMS, itemsNode, linearWorkflow, printTally, reportsByIndex, requestOptions, tally, timeoutErrors } from './tally';
 
 jest.setTimeout(900_000);
 
@@ -39,7 +39,7 @@ const objects = (name: string) => {
 const withLine = (name: string, line: string) => objects(name).filter((object) => object.text.split(/\r?\n/).includes(line)).length;
 
 function davNode(type: string, parameters: Record<string, unknown>) {
-	return { name: 'DAV', type, typeVersion: 1, parameters, credentials: { cloudStorageDavApi: { id: credential.id, name: credential.name } }, onError: 'continueRegularOutput' };
+	return { name: 'DAV', type, typeVersion: 1, parameters: { ...parameters, requestOptions }, credentials: { cloudStorageDavApi: { id: credential.id, name: credential.name } }, onError: 'continueRegularOutput' };
 }
 
 async function stage(label: string, nodes: any[], inputCount: number, seed: number, applied: () => number[]) {
@@ -53,7 +53,7 @@ async function stage(label: string, nodes: any[], inputCount: number, seed: numb
 	expect(JSON.stringify(execution.data)).not.toContain(RADICALE_USER.password);
 	const { reports, errors } = reportsByIndex(execution, 'DAV', inputCount);
 	const result = tally(reports, applied());
-	printTally(label, result, `faults ${hits}`);
+	printTally(label, result, `faults ${hits} · ${timeoutErrors(errors)} timeouts reported`);
 	expect(errorsAreClear(errors)).toEqual([]);
 	expect({ lost: result.lostIndexes, duplicated: result.duplicatedIndexes }).toEqual({ lost: [], duplicated: [] });
 }

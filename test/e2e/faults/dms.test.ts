@@ -6,8 +6,7 @@
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
 import { DMS_SEED, dmsOf } from '../../sandbox/dms/state';
 import { startN8n, type CredentialRef, type N8nInstance } from '../harness/n8n';
-import { STORAGE_FAULT_KINDS } from './storage-faults';
-import { errorsAreClear, FAULT_ITEMS, itemsNode, linearWorkflow, printTally, reportsByIndex, tally } from './tally';
+import { errorsAreClear, FAULT_ITEMS, itemsNode, linearWorkflow, printTally, randomFaults, reportsByIndex, requestOptions, since, tally, timeoutErrors } from './tally';
 
 jest.setTimeout(900_000);
 
@@ -39,7 +38,7 @@ function dmsNode(parameters: Record<string, unknown>) {
 		name: 'DMS',
 		type: 'n8n-nodes-cloud-storage.cloudStorageDmsTask',
 		typeVersion: 1,
-		parameters: { resource: 'task', ...parameters },
+		parameters: { resource: 'task', ...parameters, requestOptions },
 		credentials: { cloudStorageTokenApi: { id: credential.id, name: credential.name } },
 		onError: 'continueRegularOutput',
 	};
@@ -47,16 +46,19 @@ function dmsNode(parameters: Record<string, unknown>) {
 
 async function stage(name: string, nodes: any[], inputCount: number, seed: number, applied: () => number[]) {
 	const workflow = await n8n.client.importWorkflow(linearWorkflow(`Faults DMS: ${name}`, nodes));
-	sandbox.faults.setRandom({ rate: 0.06, seed, kinds: STORAGE_FAULT_KINDS, delayMs: 50 });
+	const logged = sandbox.requests.list().length;
+	sandbox.faults.setRandom(randomFaults(seed));
 	sandbox.faults.add({ match: {}, fault: '429', retryAfter: 1, times: 2 });
+	const started = Date.now();
 	const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 600_000 });
-	const injected = sandbox.faults.randomState()?.hits ?? 0;
+	const slow = sandbox.requests.list().slice(logged).filter((entry) => entry.fault === 'slow-answer').length;
+	const injected = `${sandbox.faults.randomState()?.hits ?? 0} random faults injected, ${slow} of them slow answers, in ${since(started)}`;
 	sandbox.faults.clear();
 	expect(execution.status).toBe('success');
 	expect(JSON.stringify(execution.data)).not.toContain(DEMO_ACCOUNT.token);
 	const { reports, errors } = reportsByIndex(execution, 'DMS', inputCount);
 	const result = tally(reports, applied());
-	printTally(`DMS task ${name}`, result, `${injected} random faults injected`);
+	printTally(`DMS task ${name}`, result, `${injected} · ${timeoutErrors(errors)} timeouts reported`);
 	expect(errorsAreClear(errors)).toEqual([]);
 	expect({ lost: result.lostIndexes, duplicated: result.duplicatedIndexes }).toEqual({ lost: [], duplicated: [] });
 }

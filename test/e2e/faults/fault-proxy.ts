@@ -1,10 +1,25 @@
 // Radicale cannot inject faults, so the DAV fault runs go through this loopback proxy: a seeded share of requests
-// gets 429 (with or without Retry-After), 500, 503 or a connection dropped before or after Radicale applied it.
+// gets 429 (with or without Retry-After), 500, 503, a connection dropped before or after Radicale applied it, or
+// (rarely) an answer held back past the client's timeout after Radicale applied the request.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-export type ProxyFault = '429' | '429-retry-after' | '500' | '503' | 'drop-before' | 'drop-after';
-export const PROXY_FAULTS: ProxyFault[] = ['429', '429-retry-after', '500', '503', 'drop-before', 'drop-after'];
+import { SLOW } from './tally';
+
+export type ProxyFault = '429' | '429-retry-after' | '500' | '503' | 'drop-before' | 'drop-after' | 'slow-answer';
+export const PROXY_FAULTS: ProxyFault[] = ['429', '429-retry-after', '500', '503', 'drop-before', 'drop-after', 'slow-answer'];
+const WEIGHTS: Partial<Record<ProxyFault, number>> = { 'slow-answer': SLOW.weight };
+
+function pick(draw: number): ProxyFault {
+	const weightOf = (fault: ProxyFault) => WEIGHTS[fault] ?? 1;
+	let point = draw * PROXY_FAULTS.reduce((sum, fault) => sum + weightOf(fault), 0);
+	for (const fault of PROXY_FAULTS) {
+		point -= weightOf(fault);
+		if (point < 0) return fault;
+	}
+	return PROXY_FAULTS[PROXY_FAULTS.length - 1];
+}
 
 function prng(seed: number): () => number {
 	let state = seed >>> 0;
@@ -34,7 +49,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 	let requests = 0;
 	const server: Server = createServer((req, res) => {
 		requests++;
-		const fault = random() < rate ? PROXY_FAULTS[Math.floor(random() * PROXY_FAULTS.length)] : undefined;
+		const fault = random() < rate ? pick(random()) : undefined;
 		if (fault) hits[fault] = (hits[fault] ?? 0) + 1;
 		if (fault === 'drop-before') return void req.socket.destroy();
 		if (fault === '429' || fault === '429-retry-after' || fault === '500' || fault === '503') {
@@ -42,12 +57,18 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 			res.writeHead(Number(fault.slice(0, 3)), fault === '429-retry-after' ? { 'retry-after': '1' } : {}).end();
 			return;
 		}
-		const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+		const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, async (answer) => {
 			if (fault === 'drop-after') {
 				// Radicale has applied the request; the client never learns the outcome.
 				answer.resume();
 				answer.on('end', () => req.socket.destroy());
 				return;
+			}
+			// Radicale has applied the request; the answer comes after the client's timeout (if it still listens).
+			if (fault === 'slow-answer') {
+				answer.pause();
+				await sleep(SLOW.delayMs);
+				if (res.destroyed || req.socket.destroyed) return void answer.resume();
 			}
 			res.writeHead(answer.statusCode ?? 502, answer.headers);
 			answer.pipe(res);

@@ -3,13 +3,10 @@
 // seeded random faults; after each stage the sandbox's state is compared with what was asked.
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
 import { stateSummary } from '../../sandbox/state';
-import type { FaultKind } from '../../sandbox/faults';
 import type { CredentialRef, N8nInstance } from '../harness/n8n';
-import { errorsAreClear, FAULT_ITEMS, itemsNode, linearWorkflow, printTally, reportsByIndex, tally, type Tally } from './tally';
+import { errorsAreClear, FAULT_ITEMS, itemsNode, linearWorkflow, printTally, randomFaults, reportsByIndex, requestOptions, since, tally, timeoutErrors, type Tally } from './tally';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
-export const STORAGE_FAULT_KINDS: FaultKind[] = ['429', '500', '503', 'drop-before', 'drop-after', 'slow'];
 
 const pad = (i: number) => String(i).padStart(4, '0');
 /** `name.txt` or the service's collision variants `name (n).txt`. */
@@ -20,7 +17,7 @@ function storageNode(parameters: Record<string, unknown>, credential: Credential
 		name: 'Storage',
 		type: 'n8n-nodes-cloud-storage.cloudStorage',
 		typeVersion: 1,
-		parameters: { authentication: 'tokenApi', ...parameters },
+		parameters: { authentication: 'tokenApi', ...parameters, requestOptions },
 		credentials: { cloudStorageTokenApi: { id: credential.id, name: credential.name } },
 		onError: 'continueRegularOutput',
 	};
@@ -46,20 +43,23 @@ export async function runStorageFaults(n8n: N8nInstance, sandbox: Sandbox, label
 	const executionIds: string[] = [];
 	const stage = async (name: string, nodes: any[], inputCount: number, stageSeed: number, applied: () => number[]) => {
 		const workflow = await n8n.client.importWorkflow(linearWorkflow(`Faults ${label}: ${name}`, nodes));
+		const logged = sandbox.requests.list().length;
+		const slowAnswers = () => sandbox.requests.list().slice(logged).filter((entry) => entry.fault === 'slow-answer').length;
 		// Every request from here on may draw a fault, the node's own checking reads included.
-		sandbox.faults.setRandom({ rate: 0.06, seed: stageSeed, kinds: STORAGE_FAULT_KINDS, delayMs: 50 });
+		sandbox.faults.setRandom(randomFaults(stageSeed));
 		// 429 with Retry-After (the random ones carry none): the first requests of the stage.
 		sandbox.faults.add({ match: {}, fault: '429', retryAfter: 1, times: 2 });
+		const started = Date.now();
 		const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 600_000 });
 		executionIds.push(execution.id);
-		const injected = sandbox.faults.randomState()?.hits ?? 0;
+		const injected = `${sandbox.faults.randomState()?.hits ?? 0} random faults injected, ${slowAnswers()} of them slow answers, in ${since(started)}`;
 		sandbox.faults.clear();
 		expect(execution.status).toBe('success');
 		// Errors under faults must not leak the credential either.
 		expect(JSON.stringify(execution.data)).not.toContain(DEMO_ACCOUNT.token);
 		const { reports, errors } = reportsByIndex(execution, 'Storage', inputCount);
 		const result = tally(reports, applied());
-		printTally(`${label} Storage ${name}`, result, `${injected} random faults injected`);
+		printTally(`${label} Storage ${name}`, result, `${injected} · ${timeoutErrors(errors)} timeouts reported`);
 		expect(errorsAreClear(errors)).toEqual([]);
 		expect({ lost: result.lostIndexes, duplicated: result.duplicatedIndexes }).toEqual({ lost: [], duplicated: [] });
 		tallies[name] = result;

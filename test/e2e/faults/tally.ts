@@ -1,5 +1,6 @@
 // Shared by the fault tests: workflows of N items through one node with Continue On Fail, and the tally that
 // compares what each item reported with what the service holds afterwards.
+import type { FaultKind, RandomFaults } from '../../sandbox/faults';
 import type { ExecutionSummary } from '../harness/n8n';
 
 type Json = Record<string, any>;
@@ -9,6 +10,27 @@ type Json = Record<string, any>;
  * three fault files must share a few minutes with the whole suite. FAULT_ITEMS overrides both.
  */
 export const FAULT_ITEMS = Number(process.env.FAULT_ITEMS ?? (process.env.CI === 'true' ? 200 : 1000));
+
+/**
+ * Slow answers past the timeout: the node under test gets a 2 s Timeout, and a few writes are applied but
+ * answered only after 3 s. Rare (each costs seconds) among the other faults, which stay at rate 6%.
+ */
+export const SLOW = { timeoutSeconds: 2, delayMs: 3000, weight: 0.25 };
+/** The node parameter that sets the Timeout in the workflows under test. */
+export const requestOptions = { timeout: SLOW.timeoutSeconds };
+
+export const FAULT_KINDS: FaultKind[] = ['429', '500', '503', 'drop-before', 'drop-after', 'slow-answer'];
+
+/** The sandbox's seeded schedule for one stage. */
+export function randomFaults(seed: number): RandomFaults {
+	return { rate: 0.06, seed, kinds: FAULT_KINDS, delayMs: SLOW.delayMs, weights: { 'slow-answer': SLOW.weight } };
+}
+
+/** "12.3 s": wall time of a stage, printed with its tally so the cost of a run is visible. */
+export const since = (started: number) => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+
+/** How many error items are about a timeout (a sign the slow answers were met, and reported by index). */
+export const timeoutErrors = (errors: Json[]) => errors.filter((e) => /did not answer within the timeout/.test(String(e.error))).length;
 
 export type Report = 'ok' | 'failed' | 'missing';
 
