@@ -9,8 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { chain, runWorkflow, type NodeSpec } from '../../engine/harness';
 import { TOKEN } from '../storage/run-storage';
 
-const BODY_BYTES = 16 * 1024 * 1024;
-const STALL_MS = 2000;
+const BODY_BYTES = 64 * 1024 * 1024;
+const STALL_MS = 5000;
 
 let server: Server;
 let baseUrl: string;
@@ -25,7 +25,7 @@ beforeAll(async () => {
 			req.resume();
 			return void json({ Success: true, Message: 'ok', SessionID: 'sess-1', UserData: { root_upload_hash: 'ROOTHASH1' } });
 		}
-		// Socket buffers hold a few MiB at most, so the client cannot finish sending 16 MiB while this waits.
+		// Socket buffers hold ~10 MiB at most on loopback, so the client cannot finish sending 64 MiB while this waits.
 		req.pause();
 		await sleep(STALL_MS);
 		uploadedBytes = 0;
@@ -46,7 +46,7 @@ it('does not cut an upload that takes longer than the Timeout to send', async ()
 		{
 			name: 'Storage',
 			type: 'n8n-nodes-cloud-storage.cloudStorage',
-			parameters: { resource: 'file', operation: 'upload', folder: { __rl: true, mode: 'id', value: 'Fold3r' }, binaryPropertyName: 'data', requestOptions: { timeout: 1 } },
+			parameters: { resource: 'file', operation: 'upload', folder: { __rl: true, mode: 'id', value: 'Fold3r' }, binaryPropertyName: 'data', requestOptions: { timeout: 2 } },
 		},
 	];
 	const started = Date.now();
@@ -58,4 +58,4 @@ it('does not cut an upload that takes longer than the Timeout to send', async ()
 	expect(Date.now() - started).toBeGreaterThanOrEqual(STALL_MS);
 	expect(uploadedBytes).toBeGreaterThan(BODY_BYTES);
 	expect(result.nodeOutput('Storage')[0].json).toMatchObject({ hash: 'Big1', name: 'big.bin' });
-});
+}, 60_000);
