@@ -13,7 +13,7 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 
 import { startRadicale, RADICALE_USER, type Radicale } from '../dav/radicale';
-import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type N8nInstance, type WorkflowRef } from './harness/n8n';
+import { describeErrors, itemsOf, loadWorkflow, pollOnlyOnActivation, startN8n, type CredentialRef, type N8nInstance, type WorkflowRef } from './harness/n8n';
 
 let radicale: Radicale;
 let n8n: N8nInstance;
@@ -201,7 +201,7 @@ describe('Calendar and Contacts Triggers in n8n', () => {
 		await put(`${calendarPath}keep.ics`, event('keep', 'Keep'));
 		await put(`${bookPath}before.vcf`, contact('before', 'Charles Babbage'));
 		const viaProxy = await n8n.client.createCredential('cloudStorageDavApi', 'DAV via proxy', { davUrl: proxy.url, username: RADICALE_USER.username, password: RADICALE_USER.password });
-		const definition = loadWorkflow('dav-triggers.json');
+		const definition = pollOnlyOnActivation(loadWorkflow('dav-triggers.json'));
 		definition.nodes[0].parameters.calendar.value = new URL(calendarPath, proxy.url).href;
 		definition.nodes[1].parameters.addressBook.value = new URL(bookPath, proxy.url).href;
 		workflow = await n8n.client.importWorkflow(definition, { credentials: { cloudStorageDavApi: viaProxy } });

@@ -7,7 +7,7 @@
  * Event" run returns recent items. In queue mode the executions the polls start run on the worker.
  */
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
-import { describeErrors, itemsOf, loadWorkflow, startN8n, type N8nInstance, type WorkflowRef } from './harness/n8n';
+import { describeErrors, itemsOf, loadWorkflow, pollOnlyOnActivation, startN8n, type N8nInstance, type WorkflowRef } from './harness/n8n';
 
 jest.setTimeout(180_000);
 
@@ -31,7 +31,7 @@ async function setUp(n8n: N8nInstance, folderHash: string): Promise<WorkflowRef>
 		user: DEMO_ACCOUNT.username,
 		accessToken: DEMO_ACCOUNT.token,
 	});
-	const workflow = loadWorkflow('storage-trigger.json');
+	const workflow = pollOnlyOnActivation(loadWorkflow('storage-trigger.json'));
 	workflow.nodes[0].parameters.folder.value = folderHash;
 	return await n8n.client.importWorkflow(workflow, { credentials: { [credential.type]: credential } });
 }

@@ -28,5 +28,16 @@ export function loadWorkflow(fileName: string): Record<string, any> {
 	return JSON.parse(readFileSync(join(paths.workflowsDir, fileName), 'utf8'));
 }
 
+/**
+ * Tests poll by (re)activating; a scheduled poll landing inside a test's window (the examples poll every
+ * minute) would add requests and executions the test did not ask for, so the schedule is moved to 1 January.
+ */
+export function pollOnlyOnActivation(workflow: Record<string, any>): Record<string, any> {
+	for (const node of workflow.nodes) {
+		if (node.parameters?.pollTimes) node.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] };
+	}
+	return workflow;
+}
+
 // A test that forgets `stop()` must not leave n8n running after its file (Jest gives each file a registry).
 afterAll(async () => await stopAllProcesses());
