@@ -56,7 +56,7 @@ async function main() {
 	const render = () => [
 		'# Benchmarks',
 		'',
-		'Written by `npm run bench` (`scripts/bench/report.ts`): every figure below comes from one run, side by side in the same n8n, on this machine:',
+		'Written by `npm run bench` (`scripts/bench/report.ts`): every figure below comes from one run, side by side, with the same n8n version and sandbox, on this machine:',
 		'',
 		header,
 		'',
