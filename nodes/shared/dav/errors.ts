@@ -1,14 +1,16 @@
+import { PackError } from '../errors/pack-error';
+
 /**
  * Protocol-level failures, free of n8n types; the node layer turns them into NodeApiError/NodeOperationError.
  * HTTP statuses the caller did not accept never reach this layer: the transport raises them.
  */
-export class DavError extends Error {
+export class DavError extends PackError {
 	constructor(
 		message: string,
-		readonly description: string,
+		description: string,
 		readonly status?: number,
 	) {
-		super(message);
+		super(message, { description, httpCode: status });
 		this.name = 'DavError';
 	}
 }

@@ -1,5 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { toNodeError } from './node-error';
 
 export type OperationExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 
@@ -31,10 +33,7 @@ export async function routeItems(this: IExecuteFunctions, operations: OperationM
 			const output = await execute.call(this, itemIndex);
 			results.push(...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }));
 		} catch (error) {
-			const nodeError =
-				error instanceof NodeApiError || error instanceof NodeOperationError
-					? error
-					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			const nodeError = toNodeError(this.getNode(), error, itemIndex);
 			if (!this.continueOnFail()) throw nodeError;
 			results.push({
 				json: { error: nodeError.message, ...(nodeError.description ? { description: nodeError.description } : {}) },
