@@ -24,14 +24,6 @@ export function apiLookup(ctx: DmsContext, section: Section, itemIndex: number):
 	};
 }
 
-/** Input errors become NodeOperationErrors of the item, raised before any write. */
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): never {
-	if (error instanceof DmsInputError) {
-		throw new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.description });
-	}
-	throw error;
-}
-
 /** A positive integer from a resource locator or a plain parameter. */
 export function documentId(ctx: IExecuteFunctions, parameter: string, section: Section, itemIndex: number): number {
 	const raw = ctx.getNodeParameter(parameter, itemIndex) as INodeParameterResourceLocator | string | number;

@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { dmsCall, getDocument, getFields, listDocuments } from './client';
 import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';
-import { apiLookup, asNodeError, documentId } from './lookup';
+import { apiLookup, documentId } from './lookup';
 import { SECTION_LABEL, type DmsDocument, type Section } from './types';
 
 const toItems = (records: IDataObject[]): INodeExecutionData[] => records.map((json) => ({ json }));
@@ -42,12 +42,7 @@ export async function executeGetMany(ctx: IExecuteFunctions, section: Section, i
 	const conditions = ctx.getNodeParameter('filters.conditions', itemIndex, []) as FilterCondition[];
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as { fullDocuments?: boolean; concurrency?: number };
 	const concurrency = Math.max(1, Math.min(8, Math.floor(options.concurrency ?? 1)));
-	let filters;
-	try {
-		filters = await buildFilters(await getFields(ctx, section, itemIndex), conditions, apiLookup(ctx, section, itemIndex));
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const filters = await buildFilters(await getFields(ctx, section, itemIndex), conditions, apiLookup(ctx, section, itemIndex));
 	let documents = await listDocuments(ctx, section, { filters, max: limit, concurrency, itemIndex });
 	if (options.fullDocuments) {
 		documents = await mapBounded(documents, concurrency, async (doc) => await getDocument(ctx, section, doc.dvs_document_id, itemIndex));
@@ -89,12 +84,7 @@ export async function executeCreate(
 ): Promise<INodeExecutionData[]> {
 	const schema = await getFields(ctx, section, itemIndex);
 	const input = { ...mappedInput(ctx, itemIndex, new Set(schema.map((field) => field.name))), ...options.fixed };
-	let params: Record<string, unknown> = {};
-	try {
-		params = await convertValues(schema, input, apiLookup(ctx, section, itemIndex), { section, mode: 'create' });
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const params = await convertValues(schema, input, apiLookup(ctx, section, itemIndex), { section, mode: 'create' });
 	const label = SECTION_LABEL[section].one;
 	const created = await dmsCall<{ dvs_document_id: number }>(ctx, section, 'create_document', { create_params: params }, {
 		itemIndex,
@@ -155,12 +145,7 @@ export async function executeUpdate(
 		if (String(idsOf(toList(input[name])[0])) !== String(context[name])) throw refuse(name);
 		delete input[name];
 	}
-	let params: Record<string, unknown> = {};
-	try {
-		params = await convertValues(schema, input, apiLookup(ctx, section, itemIndex), { section, mode: 'update', context, clear });
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const params = await convertValues(schema, input, apiLookup(ctx, section, itemIndex), { section, mode: 'update', context, clear });
 	if (Object.keys(params).length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'Nothing to update: no field has a value', {
 			itemIndex,
