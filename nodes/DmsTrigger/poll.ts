@@ -6,7 +6,7 @@ import {
 	compare,
 	createdAt,
 	isUsableState,
-	LAG_SECONDS,
+	reachedOlder,
 	orderChanges,
 	serviceSeconds,
 	type DmsChange,
@@ -53,7 +53,7 @@ function wantedChange(settings: DmsTriggerSettings, change: DmsChange): boolean 
 }
 
 /**
- * Created only: newest-first pages until one reaches documents older than the window, so a quiet poll is
+ * Created only: newest-first pages until one reaches a document created before the cursor, so a quiet poll is
  * one request. A document seen twice (the list shifted while paging) counts once.
  */
 async function listNewest(ctx: IPollFunctions, settings: DmsTriggerSettings, state: DmsTriggerState | undefined): Promise<DmsDocument[]> {
@@ -66,8 +66,7 @@ async function listNewest(ctx: IPollFunctions, settings: DmsTriggerSettings, sta
 		offset += page.items.length;
 		// A first poll only needs the newest document's window.
 		if (cursor === null && page.items.length) cursor = Math.max(...page.items.map(createdAt));
-		const older = cursor !== null && page.items.some((doc) => createdAt(doc) < cursor! - LAG_SECONDS);
-		if (older || page.items.length === 0 || offset >= page.total) return [...byId.values()];
+		if (reachedOlder(cursor, page.items) || page.items.length === 0 || offset >= page.total) return [...byId.values()];
 	}
 }
 

@@ -37,8 +37,8 @@ export interface DmsTriggerState {
 	scope: string;
 	/** Newest creation time seen (service seconds); null while nothing was listed. */
 	cursor: number | null;
-	/** window mode: ids created at or after `cursor - LAG_SECONDS`. */
-	recent?: number[];
+	/** window mode: id → creation time of the documents created at or after `cursor - LAG_SECONDS`. */
+	recent?: Record<string, number>;
 	/** full mode: every listed document's snapshot, by id. */
 	docs?: Record<string, Snapshot>;
 	/** full mode: `<field>:<id>` → display name, for the old values of references. */
@@ -125,9 +125,19 @@ function newestCreated(docs: DmsDocument[], previous: number | null): number | n
 	return cursor;
 }
 
-function recentIds(docs: DmsDocument[], cursor: number | null): number[] {
-	if (cursor === null) return [];
-	return docs.filter((doc) => createdAt(doc) >= cursor - LAG_SECONDS).map((doc) => doc.dvs_document_id);
+/**
+ * The ids to remember: those listed now and those remembered before, within the window below the cursor.
+ * Earlier entries are kept because a poll stops paging at its cursor and may not list the whole window again.
+ */
+function recentIds(docs: DmsDocument[], cursor: number | null, before: Record<string, number> = {}): Record<string, number> {
+	const recent: Record<string, number> = {};
+	if (cursor === null) return recent;
+	for (const [id, created] of Object.entries(before)) if (created >= cursor - LAG_SECONDS) recent[id] = created;
+	for (const doc of docs) {
+		const created = createdAt(doc);
+		if (created >= cursor - LAG_SECONDS) recent[doc.dvs_document_id] = created;
+	}
+	return recent;
 }
 
 function fullState(scope: string, docs: DmsDocument[], cursor: number | null, fields: 'all' | string[]): DmsTriggerState {
@@ -147,17 +157,15 @@ export function isUsableState(value: unknown, scope: string, mode: DmsTrackingMo
 	if (!value || typeof value !== 'object') return false;
 	const state = value as Partial<DmsTriggerState>;
 	if (state.v !== 1 || state.scope !== scope) return false;
-	return mode === 'full' ? !!state.docs && !!state.names : Array.isArray(state.recent);
+	return mode === 'full' ? !!state.docs && !!state.names : !!state.recent && typeof state.recent === 'object' && !Array.isArray(state.recent);
 }
 
 /**
- * window mode: true once a newest-first page reached documents older than the window, so later pages can
- * hold nothing new and paging stops.
+ * window mode: true once a newest-first page reached a document created before the cursor, so later pages
+ * hold nothing newer and paging stops (a quiet poll is one request).
  */
-export function reachedOlder(state: DmsTriggerState, page: DmsDocument[]): boolean {
-	if (state.cursor === null) return false;
-	const floor = state.cursor - LAG_SECONDS;
-	return page.some((doc) => createdAt(doc) < floor);
+export function reachedOlder(cursor: number | null, page: DmsDocument[]): boolean {
+	return cursor !== null && page.some((doc) => createdAt(doc) < cursor);
 }
 
 export interface DmsComparison {
@@ -168,7 +176,7 @@ export interface DmsComparison {
 }
 
 function compareWindow(state: DmsTriggerState, docs: DmsDocument[]): DmsChange[] {
-	const seen = new Set(state.recent ?? []);
+	const seen = new Set(Object.keys(state.recent ?? {}).map(Number));
 	const floor = state.cursor === null ? -Infinity : state.cursor - LAG_SECONDS;
 	const changes: DmsChange[] = [];
 	for (const doc of docs) {
@@ -215,7 +223,7 @@ export function compare(state: DmsTriggerState, docs: DmsDocument[], mode: DmsTr
 	const cursor = newestCreated(docs, state.cursor);
 	if (mode === 'window') {
 		const changes = compareWindow(state, docs);
-		const next: DmsTriggerState = { v: 1, scope: state.scope, cursor, recent: recentIds(docs, cursor) };
+		const next: DmsTriggerState = { v: 1, scope: state.scope, cursor, recent: recentIds(docs, cursor, state.recent) };
 		return { changes, next, changed: changes.length > 0 || JSON.stringify(next) !== JSON.stringify(state) };
 	}
 	const changes = compareFull(state, docs, fields);

@@ -31,7 +31,8 @@ const summary = (changes: ReturnType<typeof compare>['changes']) => changes.map(
 describe('window mode (Created only)', () => {
 	it('records the newest documents on the first poll and reports only documents it has not seen', () => {
 		const first = baseline('s', [task(2, 100), task(1, 50)], 'window', []);
-		expect(first).toEqual({ v: 1, scope: 's', cursor: at(100) && createdAt(task(2, 100)), recent: [2, 1] });
+		const t = createdAt(task(1, 0));
+		expect(first).toEqual({ v: 1, scope: 's', cursor: t + 100, recent: { 1: t + 50, 2: t + 100 } });
 		const { changes, next, changed } = compare(first, [task(4, 100), task(3, 101), task(2, 100), task(1, 50)], 'window', []);
 		expect(summary(orderChanges(changes))).toEqual(['created 4', 'created 3']);
 		expect(changed).toBe(true);
@@ -44,10 +45,19 @@ describe('window mode (Created only)', () => {
 		expect(summary(compare(first, shifted, 'window', []).changes)).toEqual(['created 3', 'created 2', 'created 2']);
 	});
 
-	it('stops paging at the first document older than the window, and not before', () => {
+	it('stops paging at the first document created before the cursor, and not before', () => {
 		const state = baseline('s', [task(1, 1000)], 'window', []);
-		expect(reachedOlder(state, [task(2, 1001), task(1, 1000 - LAG_SECONDS)])).toBe(false);
-		expect(reachedOlder(state, [task(2, 1001), task(1, 1000 - LAG_SECONDS - 1)])).toBe(true);
+		expect(reachedOlder(state.cursor, [task(2, 1001), task(1, 1000)])).toBe(false);
+		expect(reachedOlder(state.cursor, [task(2, 1001), task(1, 999)])).toBe(true);
+	});
+
+	it('remembers the window across polls that did not list all of it (no document reported twice)', () => {
+		const state = baseline('s', [task(3, 1000), task(2, 900), task(1, 800)], 'window', []);
+		// The next poll stopped on its first page: only the newest were listed.
+		const { next } = compare(state, [task(4, 1001), task(3, 1000)], 'window', []);
+		expect(Object.keys(next.recent!)).toEqual(['1', '2', '3', '4']);
+		expect(compare(next, [task(4, 1001), task(3, 1000), task(2, 900)], 'window', []).changes).toEqual([]);
+		expect(Object.keys(compare(next, [task(5, 1000 + LAG_SECONDS)], 'window', []).next.recent!)).toEqual(['3', '4', '5']);
 	});
 
 	it('a quiet poll leaves the state unchanged (nothing to save)', () => {
