@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { collectByOffsetTotal } from '../transport/paging';
@@ -14,7 +14,7 @@ import {
 	type Section,
 } from './types';
 
-export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions;
+export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** The DMS accepts only user + access token in the JSON body, which this credential adds. */
 export const DMS_CREDENTIAL = 'cloudStorageTokenApi';

@@ -5,6 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { mapBounded } from '../transport/bounded';
 import { dmsCall, getDocument, getFields, listDocuments } from './client';
 import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';
@@ -20,20 +21,6 @@ export async function executeGetFields(ctx: IExecuteFunctions, section: Section,
 export async function executeGet(ctx: IExecuteFunctions, section: Section, itemIndex: number): Promise<INodeExecutionData[]> {
 	const id = documentId(ctx, 'documentId', section, itemIndex);
 	return toItems([(await getDocument(ctx, section, id, itemIndex)) as IDataObject]);
-}
-
-/** Runs `work` over `inputs` with at most `limit` at a time, keeping the order of the inputs. */
-async function mapBounded<A, B>(inputs: A[], limit: number, work: (input: A) => Promise<B>): Promise<B[]> {
-	const out: B[] = new Array(inputs.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < inputs.length) {
-			const index = next++;
-			out[index] = await work(inputs[index]);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, worker));
-	return out;
 }
 
 export async function executeGetMany(ctx: IExecuteFunctions, section: Section, itemIndex: number): Promise<INodeExecutionData[]> {
