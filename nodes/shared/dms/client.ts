@@ -13,6 +13,7 @@ import {
 	type Reference,
 	type Section,
 } from './types';
+import { runCredentials } from '../transport/run-credentials';
 
 export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -29,7 +30,7 @@ export async function dmsCall<T>(
 	params: Record<string, unknown> = {},
 	options: CallOptions = {},
 ): Promise<T> {
-	const credentials = await ctx.getCredentials(DMS_CREDENTIAL, options.itemIndex ?? 0);
+	const credentials = await runCredentials(ctx, DMS_CREDENTIAL, options.itemIndex ?? 0);
 	const { body } = await apiRequest<T>(ctx, {
 		api: 'dms',
 		url: joinUrl(String(credentials.baseUrl ?? ''), `api_dvs/${section}/${action}`),

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
 import { McpClient, type McpHttp } from './protocol';
+import { runCredentials } from '../transport/run-credentials';
 
 export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
 
@@ -27,7 +28,7 @@ export async function mcpEndpoint(ctx: IExecuteFunctions, itemIndex: number): Pr
 			});
 		}
 	} else {
-		const credentials = await ctx.getCredentials(BEARER_CREDENTIAL, itemIndex);
+		const credentials = await runCredentials(ctx, BEARER_CREDENTIAL, itemIndex);
 		base = String(credentials.baseUrl ?? '').trim();
 		credentialType = BEARER_CREDENTIAL;
 	}
