@@ -14,7 +14,6 @@ import {
 } from '../shared/dms/changes';
 import { MAX_PAGE_SIZE, type DmsDocument, type Reference } from '../shared/dms/types';
 import { PackError } from '../shared/errors/pack-error';
-import { toNodeError } from '../shared/node/node-error';
 import { readSettings, type DmsTriggerSettings } from './settings';
 
 /** Items a manual "Fetch Test Event" returns, so the user sees real data. */
@@ -96,14 +95,6 @@ function checkCap(settings: DmsTriggerSettings, docs: DmsDocument[]): void {
 }
 
 export async function pollDms(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	try {
-		return await pollOnce(ctx);
-	} catch (error) {
-		throw toNodeError(ctx.getNode(), error);
-	}
-}
-
-async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	if (ctx.getMode() === 'manual') {
 		// One page of the newest documents; nothing is stored.
