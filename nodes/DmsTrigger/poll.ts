@@ -21,10 +21,9 @@ const SAMPLE_SIZE = 10;
 /** Pages read at once when the whole filtered register is scanned (as Get Many does with its concurrency). */
 const SCAN_CONCURRENCY = 4;
 
-const EVENT_NAME: Record<DmsTriggerSettings['resource'], string> = { task: 'task', contactPerson: 'contactPerson' };
-
+/** `taskStatusChanged`, `contactPersonCreated`, …: the resource and the event in one name. */
 function eventName(settings: DmsTriggerSettings, event: DmsChange['event']): string {
-	return `${EVENT_NAME[settings.resource]}${event.charAt(0).toUpperCase()}${event.slice(1)}`;
+	return `${settings.resource}${event.charAt(0).toUpperCase()}${event.slice(1)}`;
 }
 
 function itemOf(settings: DmsTriggerSettings, change: DmsChange): INodeExecutionData {
