@@ -12,7 +12,6 @@ import {
 	type SignatureRecord,
 } from '../shared/esignature/changes';
 import { splitList } from '../shared/esignature/input';
-import { toNodeError } from '../shared/node/node-error';
 import { requireAccount, storageAccount, v2, type StorageAccount } from '../shared/storage/client';
 import { downloadFile } from '../shared/storage/download';
 import { fileLink, hashFromLink } from '../shared/storage/links';
@@ -167,14 +166,6 @@ function checkCap(settings: Settings, files: WatchedFile[]): void {
 }
 
 export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	try {
-		return await pollOnce(ctx);
-	} catch (error) {
-		throw toNodeError(ctx.getNode(), error);
-	}
-}
-
-async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	const account = await storageAccount(ctx);
 	requireAccount(ctx, account, 0);
