@@ -60,6 +60,15 @@ export class CloudStorageMcp implements INodeType {
 					'The MCP revision to speak. 2026-07-28 sends one request per call; the older revisions first run the initialize handshake, once per node run.',
 			},
 			{
+				displayName: 'Max Rate-Limit Wait (Seconds)',
+				name: 'maxRateLimitWait',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 60,
+				description:
+					'When the endpoint answers 429, the node waits the retry time it names and asks again, if that fits within this many seconds per request; a longer retry time fails at once, naming it. The documented windows are per minute (60 s) and per hour.',
+			},
+			{
 				displayName: 'Resource',
 				name: 'resource',
 				type: 'options',

@@ -1,9 +1,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
-import { McpClient, McpError, type McpHttp } from './protocol';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, McpClient, McpError, waitingOutRateLimits, type McpHttp } from './protocol';
+
+/** The clock that waits out a 429; tests replace `sleep` so that no test waits in real time. */
+export const mcpClock = { sleep: async (ms: number) => await sleep(ms) };
 
 export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
 
@@ -52,10 +55,20 @@ function httpFor(ctx: IExecuteFunctions, endpoint: McpEndpoint, current: { itemI
 			headers,
 			responseType: 'text',
 			retryStatuses: [503],
+			// A 429 comes back here: its wait is the endpoint's retry time, handled by waitingOutRateLimits.
+			acceptStatuses: [429],
 			itemIndex: current.itemIndex,
 		});
 		return { status: response.status, headers: response.headers, body: response.body ?? '' };
 	};
+}
+
+function maxRateLimitWaitMs(ctx: IExecuteFunctions, itemIndex: number): number {
+	const value = Number(ctx.getNodeParameter('maxRateLimitWait', itemIndex, DEFAULT_MAX_RATE_LIMIT_WAIT_S));
+	if (!Number.isFinite(value) || value < 0) {
+		throw new NodeOperationError(ctx.getNode(), `Max Rate-Limit Wait must be 0 or more seconds (got "${String(value)}")`, { itemIndex });
+	}
+	return value * 1000;
 }
 
 const clients = new WeakMap<IExecuteFunctions, Map<string, { client: McpClient; current: { itemIndex: number } }>>();
@@ -67,12 +80,14 @@ const clients = new WeakMap<IExecuteFunctions, Map<string, { client: McpClient; 
 export function mcpClient(ctx: IExecuteFunctions, endpoint: McpEndpoint, version: string, itemIndex: number): McpClient {
 	let byKey = clients.get(ctx);
 	if (!byKey) clients.set(ctx, (byKey = new Map()));
-	const key = `${endpoint.url} ${endpoint.credentialType ?? 'public'} ${version}`;
+	const maxWaitMs = maxRateLimitWaitMs(ctx, itemIndex);
+	const key = `${endpoint.url} ${endpoint.credentialType ?? 'public'} ${version} ${maxWaitMs}`;
 	let entry = byKey.get(key);
 	if (!entry) {
 		const current = { itemIndex };
 		try {
-			entry = { client: new McpClient(httpFor(ctx, endpoint, current), version), current };
+			const http = waitingOutRateLimits(httpFor(ctx, endpoint, current), { maxWaitMs, sleep: async (ms) => await mcpClock.sleep(ms) });
+			entry = { client: new McpClient(http, version), current };
 		} catch (error) {
 			throw mcpFailure(ctx, error, itemIndex);
 		}
@@ -96,6 +111,11 @@ export function mcpFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: nu
 			itemIndex,
 			description: 'Send less data in the tool arguments; the request was not sent.',
 		});
+	}
+	if (error.kind === 'rate-limit') {
+		const description =
+			'The endpoint limits requests in fixed windows per minute and per hour (search and file reads most). Raise "Max Rate-Limit Wait" to wait longer, or run the workflow later.';
+		return new NodeApiError(ctx.getNode(), { message: error.message, description, httpCode: '429' }, { message: error.message, description, httpCode: '429', itemIndex });
 	}
 	const message =
 		error.kind === 'tool' ? error.message : `The MCP endpoint reported an error: ${error.message.slice(0, 300)}`;

@@ -1,6 +1,16 @@
 import nock from 'nock';
 
+import { mcpClock } from '../../../nodes/shared/mcp/transport';
 import { AUTHORIZATION, BASE, BEARER, runNode, unexpectedRequests } from '../ai/run-ai';
+
+// The clock that waits out a 429: the test's own, so nothing waits in real time.
+const realSleep = mcpClock.sleep;
+let slept: number[] = [];
+beforeEach(() => {
+	slept = [];
+	mcpClock.sleep = async (ms: number) => void slept.push(ms);
+});
+afterAll(() => (mcpClock.sleep = realSleep));
 
 beforeEach(() => {
 	nock.cleanAll();
@@ -52,14 +62,34 @@ describe('MCP node', () => {
 		expect(out[0].json).toEqual({ tool: 'storage_get_root_folder', result: { hash: 'q7RkZ2', name: 'ROOT' } });
 	});
 
-	it('waits the seconds a 429 names and then succeeds', async () => {
-		nock(BASE).post('/api/mcp').reply(429, { jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded; retry after 1 seconds' } });
+	it('waits out a 429 for the 40 s the endpoint names (within the 60 s default), then succeeds', async () => {
+		const limited = { jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded; retry after 40 seconds' } };
+		nock(BASE).post('/api/mcp').reply(429, limited);
 		nock(BASE).post('/api/mcp').reply(200, (_uri, sent) => rpcResult((sent as { id: number }).id, structured({ uri: 'docs://a', text: 'T' })));
-		const started = Date.now();
 		const { out, error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a' });
 		expect(error).toBeUndefined();
-		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+		// One wait of the whole retry time, never a retry inside the window.
+		expect(slept).toEqual([40_000]);
 		expect(out[0].json).toEqual({ uri: 'docs://a', text: 'T' });
+	});
+
+	it('fails at once, naming the time, when the retry time is longer than Max Rate-Limit Wait', async () => {
+		const limited = { jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded; retry after 40 seconds' } };
+		const scope = nock(BASE).post('/api/mcp').reply(429, limited);
+		const { error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a', maxRateLimitWait: 30 });
+		expect(scope.isDone()).toBe(true);
+		expect(slept).toEqual([]);
+		expect(error?.message).toBe("The MCP endpoint's rate limit was exceeded (429): it asks to retry after 40 s, longer than the 30 s this node may wait");
+		expect(error?.description).toMatch(/Raise "Max Rate-Limit Wait"/);
+	});
+
+	it('does not wait twice beyond the maximum: a second 429 that would pass it fails, naming both times', async () => {
+		const limited = (seconds: number) => ({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: `Rate limit exceeded; retry after ${seconds} seconds` } });
+		nock(BASE).post('/api/mcp').reply(429, limited(40));
+		nock(BASE).post('/api/mcp').reply(429, limited(30));
+		const { error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a' });
+		expect(slept).toEqual([40_000]);
+		expect(error?.message).toBe("The MCP endpoint's rate limit was exceeded (429): it asks to retry after 30 s after waiting 40 s already, longer than the 60 s this node may wait");
 	});
 
 	it('turns a base64 file of Read File into binary data', async () => {
