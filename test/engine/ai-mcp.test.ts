@@ -10,7 +10,7 @@ import path from 'node:path';
 import { mcpClock } from '../../nodes/shared/mcp/transport';
 import { mcpOf } from '../sandbox/mcp/state';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
-import { chain, PACKAGE_NAME, runWorkflow, type NodeSpec } from './harness';
+import { chain, PACKAGE_NAME, runWorkflow, testCredential, type NodeSpec } from './harness';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
@@ -113,6 +113,14 @@ describe('MCP node limits and errors', () => {
 		expect(read.error?.message).toBe("The MCP endpoint's rate limit was exceeded (429): it asks to retry after 90 s, longer than the 60 s this node may wait");
 		expect(mcpCalls().map((entry) => entry.status)).toEqual([200, 429]);
 		expect(slept).toEqual([]);
+	});
+
+	it("the Bearer credential's test calls a tool in the per-request revision, which needs no handshake", async () => {
+		sandbox.requests.clear();
+		const data = { userId: String(DEMO_ACCOUNT.id), apiToken: DEMO_ACCOUNT.token, baseUrl: sandbox.baseUrl, aiUrl: sandbox.baseUrl };
+		expect(await testCredential('cloudStorageBearerApi', data)).toMatchObject({ status: 'OK' });
+		expect(mcpCalls().map((entry) => [entry.action, entry.status])).toEqual([['tools/call', 200]]);
+		expect(await testCredential('cloudStorageBearerApi', { ...data, apiToken: 'wrong' })).toMatchObject({ status: 'Error' });
 	});
 
 	it('reports a private tool without a credential, a tool error and an unknown tool', async () => {
