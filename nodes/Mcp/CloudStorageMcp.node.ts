@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as docs from './actions/docs/Docs.resource';
 import * as resource from './actions/resource/Resource.resource';
+import * as server from './actions/server/Server.resource';
 import { router } from './actions/router';
 import * as tool from './actions/tool/Tool.resource';
 import { requestOptionsField } from '../shared/node/request-options';
@@ -76,12 +77,14 @@ export class CloudStorageMcp implements INodeType {
 				options: [
 					{ name: 'Documentation', value: 'docs' },
 					{ name: 'Resource', value: 'resource' },
+					{ name: 'Server', value: 'server' },
 					{ name: 'Tool', value: 'tool' },
 				],
 				default: 'tool',
 			},
 			...docs.description,
 			...resource.description,
+			...server.description,
 			...tool.description,
 			requestOptionsField,
 		],

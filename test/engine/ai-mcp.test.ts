@@ -91,6 +91,33 @@ describe.each(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'])('MCP nod
 	});
 });
 
+describe('MCP resources, server discovery and whole-folder listing', () => {
+	it.each(['2026-07-28', '2025-06-18'])('lists resources and templates (protocol %s)', async (protocolVersion) => {
+		const resources = await runMcp({ protocolVersion, resource: 'resource', operation: 'getAll', returnAll: true });
+		expect(resources.error).toBeUndefined();
+		expect(resources.out.map((item) => item.json.uri)).toContain('docs://storage-api');
+		const templates = await runMcp({ protocolVersion, resource: 'resource', operation: 'getTemplates', returnAll: true });
+		expect(templates.out.map((item) => item.json.uriTemplate)).toEqual(['storage://file/{file_hash}', 'storage://folder/{folder_hash}']);
+	});
+
+	it('discovers the server in the 2026-07-28 mode, and explains the mode in the others', async () => {
+		const discovered = await runMcp({ protocolVersion: '2026-07-28', resource: 'server', operation: 'discover' });
+		expect(discovered.out[0].json).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']), resultType: 'complete' });
+		const older = await runMcp({ protocolVersion: '2025-11-25', resource: 'server', operation: 'discover' });
+		expect(older.error?.message).toBe('server/discover exists only in protocol version 2026-07-28');
+	});
+
+	it('Return All on List Folder continues by raw offset until the end', async () => {
+		const account = sandbox.store.accounts.get(DEMO_ACCOUNT.id)!;
+		const rootHash = sandbox.store.rootOf(account).hash;
+		sandbox.requests.clear();
+		const listed = await runMcp({ resource: 'tool', operation: 'call', tool: 'storage_list_folder', arguments: JSON.stringify({ folder_hash: rootHash, limit: 1 }), returnAll: true });
+		expect(listed.error).toBeUndefined();
+		expect(listed.out.map((item) => item.json.name)).toEqual(expect.arrayContaining(['blob.bin', 'notes.txt']));
+		expect(mcpCalls().filter((entry) => entry.action === 'tools/call').length).toBeGreaterThanOrEqual(listed.out.length);
+	});
+});
+
 describe('MCP node limits and errors', () => {
 	afterEach(() => mcpOf(sandbox.store).reset());
 

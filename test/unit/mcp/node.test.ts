@@ -92,6 +92,51 @@ describe('MCP node', () => {
 		expect(error?.message).toBe("The MCP endpoint's rate limit was exceeded (429): it asks to retry after 30 s after waiting 40 s already, longer than the 60 s this node may wait");
 	});
 
+	it('Return All on List Folder pages by raw offset: a short page is not the end', async () => {
+		const offsets: Array<[number, number]> = [];
+		const pages: Record<number, unknown> = {
+			0: { items: [{ hash: 'a' }], offset: 0, limit: 2, next_offset: 2 },
+			2: { items: [{ hash: 'c' }, { hash: 'd' }], offset: 2, limit: 2, next_offset: 4 },
+			4: { items: [], offset: 4, limit: 2, next_offset: null },
+		};
+		nock(BASE)
+			.post('/api/mcp')
+			.times(3)
+			.reply((_uri, sent) => {
+				const { id, params } = sent as { id: number; params: { arguments: { offset: number; limit: number } } };
+				offsets.push([params.arguments.offset, params.arguments.limit]);
+				return [200, rpcResult(id, structured(pages[params.arguments.offset]))];
+			});
+		const { out, error } = await run({ resource: 'tool', operation: 'call', tool: 'storage_list_folder', arguments: '{"folder_hash":"F","limit":2}', returnAll: true });
+		expect(error).toBeUndefined();
+		expect(offsets).toEqual([[0, 2], [2, 2], [4, 2]]);
+		expect(out.map((item) => item.json.hash)).toEqual(['a', 'c', 'd']);
+	});
+
+	it('lists resources and resource templates, and discovers the server in the 2026-07-28 mode', async () => {
+		const methods: string[] = [];
+		nock(BASE)
+			.post('/api/mcp')
+			.times(3)
+			.reply((_uri, sent) => {
+				const { id, method } = sent as { id: number; method: string };
+				methods.push(method);
+				const result =
+					method === 'resources/list'
+						? { resources: [{ uri: 'docs://a', name: 'A' }], resultType: 'complete' }
+						: method === 'resources/templates/list'
+							? { resourceTemplates: [{ uriTemplate: 'storage://file/{file_hash}', name: 'File' }], resultType: 'complete' }
+							: { supportedVersions: ['2026-07-28'], resultType: 'complete' };
+				return [200, rpcResult(id, result)];
+			});
+		expect((await run({ resource: 'resource', operation: 'getAll', returnAll: true })).out.map((item) => item.json.uri)).toEqual(['docs://a']);
+		expect((await run({ resource: 'resource', operation: 'getTemplates', returnAll: true })).out[0].json).toMatchObject({ uriTemplate: 'storage://file/{file_hash}' });
+		expect((await run({ resource: 'server', operation: 'discover' })).out[0].json).toMatchObject({ supportedVersions: ['2026-07-28'] });
+		expect(methods).toEqual(['resources/list', 'resources/templates/list', 'server/discover']);
+		const older = await run({ resource: 'server', operation: 'discover', protocolVersion: '2025-06-18' });
+		expect(older.error?.message).toBe('server/discover exists only in protocol version 2026-07-28');
+	});
+
 	it('turns a base64 file of Read File into binary data', async () => {
 		const bytes = Buffer.from([0, 1, 2, 250]);
 		nock(BASE)

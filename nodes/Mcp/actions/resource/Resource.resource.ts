@@ -1,8 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import * as getAll from './getAll.operation';
+import * as getTemplates from './getTemplates.operation';
 import * as read from './read.operation';
 
-export { read };
+export { getAll, getTemplates, read };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,6 +15,18 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['resource'] } },
 		options: [
 			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List the resources the endpoint offers (resources/list)',
+				action: 'List resources',
+			},
+			{
+				name: 'Get Templates',
+				value: 'getTemplates',
+				description: 'List the private resource templates (resources/templates/list; needs the Bearer token)',
+				action: 'List resource templates',
+			},
+			{
 				name: 'Read',
 				value: 'read',
 				description: 'Read a documentation resource (docs://) or a private resource of the account by URI',
@@ -21,5 +35,7 @@ export const description: INodeProperties[] = [
 		],
 		default: 'read',
 	},
+	...getAll.description,
+	...getTemplates.description,
 	...read.description,
 ];
