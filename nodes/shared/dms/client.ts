@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { collectByOffsetTotal } from '../transport/paging';
@@ -13,8 +13,9 @@ import {
 	type Reference,
 	type Section,
 } from './types';
+import { runCredentials } from '../transport/run-credentials';
 
-export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions;
+export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** The DMS accepts only user + access token in the JSON body, which this credential adds. */
 export const DMS_CREDENTIAL = 'cloudStorageTokenApi';
@@ -29,7 +30,7 @@ export async function dmsCall<T>(
 	params: Record<string, unknown> = {},
 	options: CallOptions = {},
 ): Promise<T> {
-	const credentials = await ctx.getCredentials(DMS_CREDENTIAL, options.itemIndex ?? 0);
+	const credentials = await runCredentials(ctx, DMS_CREDENTIAL, options.itemIndex ?? 0);
 	const { body } = await apiRequest<T>(ctx, {
 		api: 'dms',
 		url: joinUrl(String(credentials.baseUrl ?? ''), `api_dvs/${section}/${action}`),

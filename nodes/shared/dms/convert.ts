@@ -3,6 +3,7 @@
  * checks each value against the organisation's schema before anything is sent: the API answers an
  * invalid id with a bare 400, so the node names the field and the value itself. No n8n imports.
  */
+import { PackError } from '../errors/pack-error';
 import {
 	isMulti,
 	isUserField,
@@ -14,12 +15,10 @@ import {
 	type Section,
 } from './types';
 
-export class DmsInputError extends Error {
-	readonly description?: string;
-
+/** Bad input found before any write: a PackError of kind 'input'. */
+export class DmsInputError extends PackError {
 	constructor(message: string, description?: string) {
-		super(message);
-		this.description = description;
+		super(message, { kind: 'input', description });
 	}
 }
 

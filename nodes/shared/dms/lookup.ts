@@ -7,11 +7,11 @@ import { SECTION_LABEL, type Reference, type Section } from './types';
 
 /** get_users, or undefined when this user may not call it (405) or the project it names was refused (400). */
 async function usersIfListed(ctx: DmsContext, section: Section, projectId: number | undefined, itemIndex: number): Promise<Reference[] | undefined> {
-	return await getUsers(ctx, section, projectId, itemIndex).then(
-		(users) => users,
-		async (error: unknown) =>
-			statusOf(error) === '405' || (projectId !== undefined && statusOf(error) === '400') ? undefined : await Promise.reject(error),
-	);
+	const refusedForRights = (error: unknown) => statusOf(error) === '405' || (projectId !== undefined && statusOf(error) === '400');
+	return await getUsers(ctx, section, projectId, itemIndex).catch((error: unknown) => {
+		if (refusedForRights(error)) return undefined;
+		throw error;
+	});
 }
 
 /**
@@ -45,26 +45,13 @@ export function logUnchecked(ctx: IExecuteFunctions, unchecked: string[], itemIn
 
 /** A 400 after skipped checks names the fields that were not checked: the service's 400 has an empty body. */
 export async function withUncheckedNamed<T>(ctx: IExecuteFunctions, unchecked: string[], itemIndex: number, write: () => Promise<T>): Promise<T> {
-	return await write().then(
-		(result) => result,
-		async (error: unknown) => {
-			if (unchecked.length === 0 || statusOf(error) !== '400') return await Promise.reject(error);
-			return await Promise.reject(
-				new NodeOperationError(ctx.getNode(), `The service refused the values (400): check ${unchecked.map((line) => line.split(':')[0]).join(', ')}`, {
-					itemIndex,
-					description: `The node could not check these values beforehand, because this user's group may not read the registers they point to (the service demands write permission even for reading): ${unchecked.join('; ')}. Use IDs that exist, or ask for write permission on those registers so the node can check them.`,
-				}),
-			);
-		},
-	);
-}
-
-/** Input errors become NodeOperationErrors of the item, raised before any write. */
-export function asNodeError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): never {
-	if (error instanceof DmsInputError) {
-		throw new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.description });
-	}
-	throw error;
+	return await write().catch((error: unknown) => {
+		if (unchecked.length === 0 || statusOf(error) !== '400') throw error;
+		throw new NodeOperationError(ctx.getNode(), `The service refused the values (400): check ${unchecked.map((line) => line.split(':')[0]).join(', ')}`, {
+			itemIndex,
+			description: `The node could not check these values beforehand, because this user's group may not read the registers they point to (the service demands write permission even for reading): ${unchecked.join('; ')}. Use IDs that exist, or ask for write permission on those registers so the node can check them.`,
+		});
+	});
 }
 
 /** A positive integer from a resource locator or a plain parameter. */

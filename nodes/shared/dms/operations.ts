@@ -5,10 +5,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { mapBounded } from '../transport/bounded';
 import { dmsCall, getDocument, getFields, listDocuments } from './client';
 import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';
-import { apiLookup, asNodeError, documentId, logUnchecked, withUncheckedNamed } from './lookup';
+import { apiLookup, documentId, logUnchecked, withUncheckedNamed } from './lookup';
 import { SECTION_LABEL, type DmsDocument, type Section } from './types';
 
 const toItems = (records: IDataObject[]): INodeExecutionData[] => records.map((json) => ({ json }));
@@ -22,33 +23,14 @@ export async function executeGet(ctx: IExecuteFunctions, section: Section, itemI
 	return toItems([(await getDocument(ctx, section, id, itemIndex)) as IDataObject]);
 }
 
-/** Runs `work` over `inputs` with at most `limit` at a time, keeping the order of the inputs. */
-async function mapBounded<A, B>(inputs: A[], limit: number, work: (input: A) => Promise<B>): Promise<B[]> {
-	const out: B[] = new Array(inputs.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < inputs.length) {
-			const index = next++;
-			out[index] = await work(inputs[index]);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, worker));
-	return out;
-}
-
 export async function executeGetMany(ctx: IExecuteFunctions, section: Section, itemIndex: number): Promise<INodeExecutionData[]> {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? undefined : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
 	const conditions = ctx.getNodeParameter('filters.conditions', itemIndex, []) as FilterCondition[];
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as { fullDocuments?: boolean; concurrency?: number };
 	const concurrency = Math.max(1, Math.min(8, Math.floor(options.concurrency ?? 1)));
-	let filters;
 	const lookup = apiLookup(ctx, section, itemIndex);
-	try {
-		filters = await buildFilters(await getFields(ctx, section, itemIndex), conditions, lookup);
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const filters = await buildFilters(await getFields(ctx, section, itemIndex), conditions, lookup);
 	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	let documents = await listDocuments(ctx, section, { filters, max: limit, concurrency, itemIndex });
 	if (options.fullDocuments) {
@@ -91,13 +73,8 @@ export async function executeCreate(
 ): Promise<INodeExecutionData[]> {
 	const schema = await getFields(ctx, section, itemIndex);
 	const input = { ...mappedInput(ctx, itemIndex, new Set(schema.map((field) => field.name))), ...options.fixed };
-	let params: Record<string, unknown> = {};
 	const lookup = apiLookup(ctx, section, itemIndex);
-	try {
-		params = await convertValues(schema, input, lookup, { section, mode: 'create' });
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const params = await convertValues(schema, input, lookup, { section, mode: 'create' });
 	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	const label = SECTION_LABEL[section].one;
 	const created = await withUncheckedNamed(ctx, lookup.unchecked, itemIndex, async () =>
@@ -161,13 +138,8 @@ export async function executeUpdate(
 		if (String(idsOf(toList(input[name])[0])) !== String(context[name])) throw refuse(name);
 		delete input[name];
 	}
-	let params: Record<string, unknown> = {};
 	const lookup = apiLookup(ctx, section, itemIndex);
-	try {
-		params = await convertValues(schema, input, lookup, { section, mode: 'update', context, clear });
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const params = await convertValues(schema, input, lookup, { section, mode: 'update', context, clear });
 	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	if (Object.keys(params).length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'Nothing to update: no field has a value', {

@@ -6,6 +6,8 @@
  *   capabilities and client info in `params._meta`, and the `Mcp-Method` / `Mcp-Name` headers.
  * No n8n here: the HTTP function comes from the caller.
  */
+import { PackError, type PackErrorSource } from '../errors/pack-error';
+
 export const MODERN_VERSION = '2026-07-28';
 export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 export const SUPPORTED_VERSIONS: readonly string[] = [MODERN_VERSION, ...HANDSHAKE_VERSIONS];
@@ -19,7 +21,11 @@ const META_PREFIX = 'io.modelcontextprotocol/';
 
 export type McpErrorKind = 'rpc' | 'protocol' | 'too-large' | 'version' | 'tool' | 'rate-limit';
 
-export class McpError extends Error {
+/**
+ * Keeps what the endpoint said (message, JSON-RPC code) for this layer's callers, and words it for the user
+ * as a PackError: what was refused before sending is bad input, what the endpoint said is a service failure.
+ */
+export class McpError extends Error implements PackErrorSource {
 	constructor(
 		message: string,
 		readonly kind: McpErrorKind,
@@ -27,6 +33,30 @@ export class McpError extends Error {
 		readonly data?: unknown,
 	) {
 		super(message);
+	}
+
+	toPackError(): PackError {
+		if (this.kind === 'version') {
+			return new PackError(this.message, { kind: 'input', description: 'Choose one of the listed protocol versions in the node.' });
+		}
+		if (this.kind === 'too-large') {
+			return new PackError(this.message, { kind: 'input', description: 'Send less data in the tool arguments; the request was not sent.' });
+		}
+		if (this.kind === 'tool') return new PackError(this.message, { description: 'The tool ran but reported a failure; check its arguments.' });
+		if (this.kind === 'rate-limit') {
+			return new PackError(this.message, {
+				httpCode: 429,
+				description:
+					'The endpoint limits requests in fixed windows per minute and per hour (search and file reads most). Raise "Max Rate-Limit Wait" to wait longer, or run the workflow later.',
+			});
+		}
+		const description =
+			this.code === -32601
+				? 'The endpoint does not know this method or tool. Use List Tools to see what it offers.'
+				: this.code === -32602
+					? 'The arguments do not match what the tool expects. Use List Tools to see its input schema.'
+					: 'Check the tool name and arguments.';
+		return new PackError(`The MCP endpoint reported an error: ${this.message.slice(0, 300)}`, { description });
 	}
 }
 

@@ -1,14 +1,15 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
-import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, McpClient, McpError, waitingOutRateLimits, type McpHttp } from './protocol';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, McpClient, waitingOutRateLimits, type McpHttp } from './protocol';
+import { runCredentials } from '../transport/run-credentials';
+
+export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
 
 /** The clock that waits out a 429; tests replace `sleep` so that no test waits in real time. */
 export const mcpClock = { sleep: async (ms: number) => await sleep(ms) };
-
-export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
 
 export interface McpEndpoint {
 	url: string;
@@ -30,7 +31,7 @@ export async function mcpEndpoint(ctx: IExecuteFunctions, itemIndex: number): Pr
 			});
 		}
 	} else {
-		const credentials = await ctx.getCredentials(BEARER_CREDENTIAL, itemIndex);
+		const credentials = await runCredentials(ctx, BEARER_CREDENTIAL, itemIndex);
 		base = String(credentials.baseUrl ?? '').trim();
 		credentialType = BEARER_CREDENTIAL;
 	}
@@ -85,47 +86,10 @@ export function mcpClient(ctx: IExecuteFunctions, endpoint: McpEndpoint, version
 	let entry = byKey.get(key);
 	if (!entry) {
 		const current = { itemIndex };
-		try {
-			const http = waitingOutRateLimits(httpFor(ctx, endpoint, current), { maxWaitMs, sleep: async (ms) => await mcpClock.sleep(ms) });
-			entry = { client: new McpClient(http, version), current };
-		} catch (error) {
-			throw mcpFailure(ctx, error, itemIndex);
-		}
+		const http = waitingOutRateLimits(httpFor(ctx, endpoint, current), { maxWaitMs, sleep: async (ms) => await mcpClock.sleep(ms) });
+		entry = { client: new McpClient(http, version), current };
 		byKey.set(key, entry);
 	}
 	entry.current.itemIndex = itemIndex;
 	return entry.client;
-}
-
-/** Input problems found before sending are NodeOperationErrors; what the endpoint said is a NodeApiError. */
-export function mcpFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof McpError)) return error as Error;
-	if (error.kind === 'version') {
-		return new NodeOperationError(ctx.getNode(), error.message, {
-			itemIndex,
-			description: 'Choose one of the listed protocol versions in the node.',
-		});
-	}
-	if (error.kind === 'too-large') {
-		return new NodeOperationError(ctx.getNode(), error.message, {
-			itemIndex,
-			description: 'Send less data in the tool arguments; the request was not sent.',
-		});
-	}
-	if (error.kind === 'rate-limit') {
-		const description =
-			'The endpoint limits requests in fixed windows per minute and per hour (search and file reads most). Raise "Max Rate-Limit Wait" to wait longer, or run the workflow later.';
-		return new NodeApiError(ctx.getNode(), { message: error.message, description, httpCode: '429' }, { message: error.message, description, httpCode: '429', itemIndex });
-	}
-	const message =
-		error.kind === 'tool' ? error.message : `The MCP endpoint reported an error: ${error.message.slice(0, 300)}`;
-	const description =
-		error.kind === 'tool'
-			? 'The tool ran but reported a failure; check its arguments.'
-			: error.code === -32601
-				? 'The endpoint does not know this method or tool. Use List Tools to see what it offers.'
-				: error.code === -32602
-					? 'The arguments do not match what the tool expects. Use List Tools to see its input schema.'
-					: 'Check the tool name and arguments.';
-	return new NodeApiError(ctx.getNode(), { message, description }, { message, description, itemIndex });
 }

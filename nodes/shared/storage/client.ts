@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { FormFields } from '../transport/body';
 import { apiRequest, type ApiRequestOptions, type ApiResponse } from '../transport/request';
 import { joinUrl } from '../transport/urls';
+import { runCredentials } from '../transport/run-credentials';
 
 export type StorageContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -35,7 +36,7 @@ export async function storageAccount(ctx: StorageContext, itemIndex = 0): Promis
 		return { baseUrl, webUrl };
 	}
 	const credentialType = CREDENTIAL_BY_AUTHENTICATION[authentication] ?? 'cloudStorageTokenApi';
-	const credentials = await ctx.getCredentials(credentialType, itemIndex);
+	const credentials = await runCredentials(ctx, credentialType, itemIndex);
 	return {
 		credentialType,
 		baseUrl: String(credentials.baseUrl ?? ''),

@@ -29,6 +29,7 @@ import {
 import { classifyFailure } from './failures';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
 import { AnswerTimeoutError, answerDeadline, configuredTimeoutMs, DEFAULT_TIMEOUT_MS } from './timeout';
+import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem } from './urls';
 
 export type RequestContext =
@@ -138,7 +139,10 @@ async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: num
 	};
 	const pending = (
 		opts.credentialType
-			? ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request)
+			? ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request, {
+					// Read once per node run: n8n would otherwise look it up and decrypt it again for every request.
+					credentialsDecrypted: { id: '', name: opts.credentialType, type: opts.credentialType, data: await runCredentials(ctx, opts.credentialType, opts.itemIndex) },
+				})
 			: ctx.helpers.httpRequest(request)
 	) as Promise<RawResponse>;
 	if (!deadline) return await pending;

@@ -4,7 +4,6 @@ import { randomUUID } from 'node:crypto';
 
 import { discoverHome, readCollection } from '../../../shared/dav/discovery';
 import { mkcalendarBody } from '../../../shared/dav/requests';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { eventClient } from '../common';
 import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
@@ -33,11 +32,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const components = this.getNodeParameter('components', itemIndex, ['VEVENT']) as string[];
 	const client = await eventClient(this, itemIndex);
 	const props = calendarProps(this, itemIndex, displayName, 'additionalFields');
-	return await withDavErrors(this, itemIndex, async () => {
-		const home = await discoverHome(client, 'calendar');
-		// The collection's name in the URL is generated; the display name is what users see.
-		const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
-		await client.write('MKCALENDAR', url, mkcalendarBody(props, components.length ? components : ['VEVENT']), 'Creating the calendar');
-		return [{ json: calendarItem(await readCollection(client, url, 'calendar')) }];
-	});
+	const home = await discoverHome(client, 'calendar');
+	// The collection's name in the URL is generated; the display name is what users see.
+	const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
+	await client.write('MKCALENDAR', url, mkcalendarBody(props, components.length ? components : ['VEVENT']), 'Creating the calendar');
+	return [{ json: calendarItem(await readCollection(client, url, 'calendar')) }];
 }

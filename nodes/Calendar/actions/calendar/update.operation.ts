@@ -3,7 +3,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { readCollection } from '../../../shared/dav/discovery';
 import { proppatchBody } from '../../../shared/dav/requests';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient } from '../common';
 import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
@@ -23,8 +22,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.values(props).every((value) => value === undefined)) {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Set a name or add a field to change.' });
 	}
-	return await withDavErrors(this, itemIndex, async () => {
-		await client.write('PROPPATCH', url, proppatchBody('calendar', props), 'Updating the calendar');
-		return [{ json: calendarItem(await readCollection(client, url, 'calendar')) }];
-	});
+	await client.write('PROPPATCH', url, proppatchBody('calendar', props), 'Updating the calendar');
+	return [{ json: calendarItem(await readCollection(client, url, 'calendar')) }];
 }

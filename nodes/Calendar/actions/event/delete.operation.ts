@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteObject } from '../../../shared/dav/objects';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventUrlParam } from '../common';
 
@@ -17,8 +16,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; reapplyOnConflict?: boolean };
 	const client = await eventClient(this, itemIndex);
 	const url = eventUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, reapplyOnConflict: options.reapplyOnConflict });
-		return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag } }];
-	});
+	const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, reapplyOnConflict: options.reapplyOnConflict });
+	return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag } }];
 }

@@ -4,7 +4,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import type { Multistatus } from '../../../shared/dav/multistatus';
 import { objectsFrom } from '../../../shared/dav/objects';
 import { addressbookQueryBody } from '../../../shared/dav/requests';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { addressBookUrlParam, contactClient, contactItem, includeRawOption } from '../common';
 
@@ -26,10 +25,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const result = (await client.report(url, '1', addressbookQueryBody(query), 'Searching contacts')) as Multistatus;
-		return objectsFrom(result, 'addressbook')
-			.slice(0, limit)
-			.map((object) => ({ json: contactItem(object, includeRaw) }));
-	});
+	const result = (await client.report(url, '1', addressbookQueryBody(query), 'Searching contacts')) as Multistatus;
+	return objectsFrom(result, 'addressbook')
+		.slice(0, limit)
+		.map((object) => ({ json: contactItem(object, includeRaw) }));
 }
