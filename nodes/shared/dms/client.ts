@@ -139,7 +139,8 @@ export interface ListOptions {
 }
 
 export async function fetchPage(ctx: DmsContext, section: Section, offset: number, limit: number, options: ListOptions = {}): Promise<DocumentPage> {
-	const params: Record<string, unknown> = { limit, offset };
+	// The documents' maximum: a larger limit is refused by the service, so no caller may send one.
+	const params: Record<string, unknown> = { limit: Math.min(limit, MAX_PAGE_SIZE), offset };
 	if (options.filters && Object.keys(options.filters).length > 0) params.filters = options.filters;
 	const body = await dmsCall<DocumentPage>(ctx, section, 'get_documents', params, { itemIndex: options.itemIndex });
 	return { items: Array.isArray(body.items) ? body.items : [], total: Number(body.total ?? 0) };

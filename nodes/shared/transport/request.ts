@@ -213,7 +213,7 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 
 	const status = raw.statusCode;
 	const accepted = (opts.acceptStatuses ?? []).includes(status);
-	if (status === 429 || (opts.retryStatuses ?? []).includes(status)) {
+	if (!accepted && (status === 429 || (opts.retryStatuses ?? []).includes(status))) {
 		const body = await readErrorBody(raw);
 		const hintMs = parseRetryAfter(header(raw, 'retry-after')) ?? retrySecondsInText(body);
 		return { retry: statusError(errorCtx, status, body), hintMs };

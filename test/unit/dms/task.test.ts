@@ -214,6 +214,21 @@ describe('task get many', () => {
 		expect(pages[0].filters).toEqual({ dropdown_status: [31, 33] });
 	});
 
+	it('never asks for more than 200 at once, whatever the Limit', async () => {
+		const page = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ dvs_document_id: 5000 - from - i }));
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'task/get_documents': [
+				[200, { items: page(0, 200), total: 900 }],
+				[200, { items: page(200, 200), total: 900 }],
+				[200, { items: page(400, 50), total: 900 }],
+			],
+		});
+		const { out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit: 450 });
+		expect(out).toHaveLength(450);
+		expect(sent.filter((entry) => entry.path === 'task/get_documents').map((entry) => [entry.body.limit, entry.body.offset])).toEqual([[200, 0], [200, 200], [50, 400]]);
+	});
+
 	it('asks only for what the limit needs', async () => {
 		const sent = dmsApi({ 'task/get_fields': FIELDS, 'task/get_documents': [200, { items: [{ dvs_document_id: 1 }, { dvs_document_id: 2 }], total: 900 }] });
 		const { out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit: 2 });
