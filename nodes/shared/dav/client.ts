@@ -61,6 +61,12 @@ export class DavClient {
 		return { url, etag: header(response, 'etag'), data: response.body };
 	}
 
+	/** The object, or undefined when it is gone (404/410): deleted by another client since it was listed. */
+	async getIfExists(url: string): Promise<StoredObject | undefined> {
+		const response = await this.http({ method: 'GET', url, headers: { Accept: 'text/calendar, text/vcard, */*;q=0.5' }, accept: [404, 410] });
+		return response.status >= 400 ? undefined : { url, etag: header(response, 'etag'), data: response.body };
+	}
+
 	/** The object's ETag now, or undefined when it is gone: what a 412 error offers. */
 	async currentEtag(url: string): Promise<string | undefined> {
 		const response = await this.http({ method: 'GET', url, headers: {}, accept: [404, 410] });

@@ -98,3 +98,9 @@ export function mkcalendarBody(values: CollectionProps, components: string[]): s
 	];
 	return buildXml(el(NS.CALDAV, 'mkcalendar', [el(NS.DAV, 'set', [el(NS.DAV, 'prop', set)])]));
 }
+
+/** Extended MKCOL (RFC 5689) of an address book with its display name and description. */
+export function mkcolBody(values: CollectionProps): string {
+	const set = [el(NS.DAV, 'resourcetype', [el(NS.DAV, 'collection'), el(NS.CARDDAV, 'addressbook')]), ...collectionPropNodes('addressbook', values)];
+	return buildXml(el(NS.DAV, 'mkcol', [el(NS.DAV, 'set', [el(NS.DAV, 'prop', set)])]));
+}
