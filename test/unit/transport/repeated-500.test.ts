@@ -41,7 +41,7 @@ it('the same 500 twice on a read: two requests, not five; worded as a read that 
 	expect(requests).toBe(2);
 	expect(error?.message).toBe('The service had an internal error (500)');
 	expect(error?.description).toBe(
-		'The request only read data, so nothing was changed. Try again later; if it keeps failing, the DAV server\'s own log names the cause. The DAV server said: "AttributeError: boom" The same answer came twice, so the node stopped retrying.',
+		'The request only read data, so nothing was changed. Try again later; if it keeps failing, the calendar/address-book server\'s own log names the cause. The calendar/address-book server said: "AttributeError: boom" The same answer came twice, so the node stopped retrying.',
 	);
 	expect(error?.description).not.toMatch(/If this was a write/);
 });
