@@ -177,6 +177,21 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			expect(expanded.json[2].recurrenceId).toBe('2030-02-04T09:00:00.000Z');
 		});
 
+		it('a second object with a UID the calendar holds is refused naming the conflict; Get by UID finds exactly one', async () => {
+			const raw = (uid: string, summary: string) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20300101T000000Z', 'DTSTART:20300301T100000Z', `SUMMARY:${summary}`, 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
+			const first = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw('uid-team', 'First') });
+			expect(first.error).toBeUndefined();
+			// A longer UID containing the first: servers match text-match as a substring.
+			expect((await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw('uid-team-offsite', 'Longer') })).error).toBeUndefined();
+			// Xandikos answers 207 with an inner 412 and CALDAV:no-uid-conflict; Radicale answers 409 with it.
+			const second = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw('uid-team', 'Second') });
+			expect(second.error?.message).toBe(`An event with the same UID already exists in this collection (${server.name === 'Xandikos' ? 412 : 409})`);
+			expect(second.error?.description).toMatch(/^Nothing was stored\./);
+			const got = await run({ resource: 'event', operation: 'get', getBy: 'uid', calendar: byUrl(work), uid: 'uid-team' });
+			expect(got.error).toBeUndefined();
+			expect(got.json.map((item) => [item.uid, item.summary])).toEqual([['uid-team', 'First']]);
+		});
+
 		it('refuses a VTODO for a calendar that only takes events, before storing anything', async () => {
 			const eventsOnly = await radicale.mkcalendar('events-only', { components: ['VEVENT'] });
 			const todo = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VTODO', 'UID:t1', 'DTSTAMP:20300101T000000Z', 'SUMMARY:Task', 'END:VTODO', 'END:VCALENDAR'].join('\r\n');

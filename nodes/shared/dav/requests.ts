@@ -21,9 +21,10 @@ export function calendarQueryBody(options: { start?: Date; end?: Date; uid?: str
 		if (options.end) range.end = utcBasic(options.end);
 		inner.push(el(NS.CALDAV, 'time-range', [], range));
 	}
+	// RFC 4791 text-match is a substring match (no match-type): callers keep only the exact UID.
 	if (options.uid !== undefined) {
 		inner.push(
-			el(NS.CALDAV, 'prop-filter', [el(NS.CALDAV, 'text-match', options.uid, { collation: 'i;octet', 'match-type': 'equals' })], { name: 'UID' }),
+			el(NS.CALDAV, 'prop-filter', [el(NS.CALDAV, 'text-match', options.uid, { collation: 'i;octet' })], { name: 'UID' }),
 		);
 	}
 	return buildXml(
