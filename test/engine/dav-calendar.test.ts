@@ -192,6 +192,17 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			expect(got.json.map((item) => [item.uid, item.summary])).toEqual([['uid-team', 'First']]);
 		});
 
+		it('raw iCalendar with a TZID but no VTIMEZONE is stored with the VTIMEZONE added (both servers would store it without)', async () => {
+			const raw = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:zoned-raw', 'DTSTAMP:20300101T000000Z', 'DTSTART;TZID=Europe/Berlin:20300701T100000', 'SUMMARY:Zoned', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
+			const created = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw });
+			expect(created.error).toBeUndefined();
+			expect(created.json[0]).toMatchObject({ start: '2030-07-01T08:00:00.000Z' });
+			const stored = (await radicale.send('GET', String(created.json[0].url))).body;
+			expect(stored).toMatch(/BEGIN:VTIMEZONE\r\nTZID:Europe\/Berlin/);
+			const refused = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw.replace(/Europe\/Berlin/g, 'Office Time').replace('zoned-raw', 'zoned-raw-2') });
+			expect(refused.error?.message).toBe('The iCalendar object uses the time zone "Office Time" without its VTIMEZONE');
+		});
+
 		it('refuses a VTODO for a calendar that only takes events, before storing anything', async () => {
 			const eventsOnly = await radicale.mkcalendar('events-only', { components: ['VEVENT'] });
 			const todo = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VTODO', 'UID:t1', 'DTSTAMP:20300101T000000Z', 'SUMMARY:Task', 'END:VTODO', 'END:VCALENDAR'].join('\r\n');

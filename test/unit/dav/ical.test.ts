@@ -136,6 +136,16 @@ describe('iCalendar', () => {
 		expect(normaliseRawCalendar(raw.replace('SUMMARY', 'UID:mine\r\nSUMMARY'), 'fresh').uid).toBe('mine');
 		expect(() => normaliseRawCalendar('not ical', 'x')).toThrow(/could not be parsed/);
 	});
+
+	it('adds the VTIMEZONE of an IANA TZID a raw object uses without one; refuses a TZID it cannot define', () => {
+		const raw = (tzid: string) => lines('BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:tz', 'DTSTAMP:20300101T000000Z', `DTSTART;TZID=${tzid}:20300701T100000`, 'SUMMARY:Zoned', 'END:VEVENT', 'END:VCALENDAR');
+		const { data } = normaliseRawCalendar(raw('Europe/Berlin'), 'x');
+		expect(data).toMatch(/BEGIN:VTIMEZONE\r\nTZID:Europe\/Berlin\r\n[\s\S]*TZOFFSETTO:\+0200[\s\S]*END:VTIMEZONE/);
+		expect(data).toContain('DTSTART;TZID=Europe/Berlin:20300701T100000');
+		// One already there is not duplicated.
+		expect(normaliseRawCalendar(data, 'x').data.match(/BEGIN:VTIMEZONE/g)).toHaveLength(1);
+		expect(() => normaliseRawCalendar(raw('My Office Time'), 'x')).toThrow('The iCalendar object uses the time zone "My Office Time" without its VTIMEZONE');
+	});
 });
 
 describe('vCard', () => {
