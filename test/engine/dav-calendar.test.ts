@@ -94,10 +94,15 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			const reapplied = await run({ resource: 'event', operation: 'update', eventUrl: event.url, updateFields: { summary: 'Re-applied' }, options: { etag: event.etag, reapplyOnConflict: true } });
 			expect(reapplied.json[0]).toMatchObject({ summary: 'Re-applied' });
 
+			// A stale Delete: the object is read again and kept; the error names the other client's ETag.
 			const staleDelete = await run({ resource: 'event', operation: 'delete', eventUrl: event.url, options: { etag: event.etag } });
-			expect(staleDelete.error?.message).toMatch(/changed on the server since it was read \(412\)/);
-			const deleted = await run({ resource: 'event', operation: 'delete', eventUrl: event.url });
-			expect(deleted.json).toEqual([{ deleted: true, url: event.url, etag: reapplied.json[0].etag }]);
+			expect(staleDelete.error?.message).toBe('The event was changed by another client since it was read (412); it was not deleted');
+			expect(staleDelete.error?.description).toContain(String(reapplied.json[0].etag));
+			expect((await radicale.send('GET', String(event.url))).status).toBe(200);
+			// Only the explicit opt-in deletes it, and returns the version that was deleted.
+			const deleted = await run({ resource: 'event', operation: 'delete', eventUrl: event.url, options: { etag: event.etag, deleteIfChanged: true } });
+			expect(deleted.error).toBeUndefined();
+			expect(deleted.json).toEqual([{ deleted: true, url: event.url, etag: reapplied.json[0].etag, changedByOtherClient: expect.objectContaining({ summary: 'Re-applied', etag: reapplied.json[0].etag }) }]);
 			const gone = await run({ resource: 'event', operation: 'get', getBy: 'url', eventUrl: event.url });
 			expect(gone.error?.message).toMatch(/Not found \(404\)/);
 		});

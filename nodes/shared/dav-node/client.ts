@@ -2,7 +2,7 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, JsonObje
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DavClient } from '../dav/client';
-import { DavDataError, DavError, DavPreconditionFailed } from '../dav/errors';
+import { DavChangedBeforeDelete, DavDataError, DavError, DavPreconditionFailed } from '../dav/errors';
 import type { DavHttp } from '../dav/http';
 import { apiRequest } from '../transport/request';
 
@@ -73,7 +73,12 @@ export function toNodeError(ctx: DavContext, error: unknown, itemIndex?: number)
 	if (error instanceof DavDataError) return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.description });
 	if (error instanceof DavError) {
 		const httpCode = error.status === undefined ? undefined : String(error.status);
-		const extra: JsonObject = error instanceof DavPreconditionFailed ? { currentEtag: error.currentEtag ?? null, url: error.url } : {};
+		const extra: JsonObject =
+			error instanceof DavPreconditionFailed
+				? { currentEtag: error.currentEtag ?? null, url: error.url }
+				: error instanceof DavChangedBeforeDelete
+					? { currentEtag: error.current.etag ?? null, url: error.url, current: error.current.data }
+					: {};
 		return new NodeApiError(ctx.getNode(), { message: error.message, description: error.description, ...(httpCode ? { httpCode } : {}), ...extra } as JsonObject, {
 			message: error.message,
 			description: error.description,

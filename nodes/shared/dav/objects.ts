@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 
 import type { DavClient, StoredObject, WriteResult } from './client';
-import { DavError, DavPreconditionFailed } from './errors';
+import { DavChangedBeforeDelete, DavError, DavPreconditionFailed } from './errors';
 import { hrefKey, propText, type Multistatus } from './multistatus';
 import { NS, qname } from './namespaces';
 import { addressbookQueryBody, DATA_PROP, multigetBody, type DataKind } from './requests';
@@ -127,12 +127,27 @@ export async function updateObject(client: DavClient, url: string, kind: DataKin
 	}
 }
 
-export async function deleteObject(client: DavClient, url: string, options: UpdateOptions = {}): Promise<{ url: string; status: number; etag: string }> {
-	for (let attempt = 1; ; attempt++) {
-		const etag = attempt === 1 && options.expectedEtag ? options.expectedEtag : await client.currentEtag(url);
-		if (etag === undefined) throw new DavError(`The ${client.objectLabel} does not exist (404)`, 'It was deleted already, or the URL is wrong.', 404);
-		const status = await client.delete(url, etag).catch((error: unknown) => error);
-		if (typeof status === 'number') return { url, status, etag };
-		if (!(status instanceof DavPreconditionFailed) || !options.reapplyOnConflict || attempt >= 2) throw status;
-	}
+export interface DeleteOptions {
+	/** The ETag the caller last saw; when the object has changed since, this is a conflict. */
+	expectedEtag?: string;
+	/** On a conflict: delete the changed object all the same (read first, so the output shows what was deleted). */
+	deleteIfChanged?: boolean;
+}
+
+/**
+ * DELETE with If-Match. After a 412 the object is read again: without the explicit opt-in the conflict is
+ * an error carrying the other client's version; with it, that version is deleted (by its fresh ETag) and
+ * returned, so that nothing disappears unseen.
+ */
+export async function deleteObject(client: DavClient, url: string, options: DeleteOptions = {}): Promise<{ url: string; status: number; etag: string; changed?: StoredObject }> {
+	const etag = options.expectedEtag ?? (await client.currentEtag(url));
+	if (etag === undefined) throw new DavError(`The ${client.objectLabel} does not exist (404)`, 'It was deleted already, or the URL is wrong.', 404);
+	const status = await client.delete(url, etag).catch((error: unknown) => error);
+	if (typeof status === 'number') return { url, status, etag };
+	if (!(status instanceof DavPreconditionFailed)) throw status;
+	const current = await client.getIfExists(url);
+	if (!current) throw new DavError(`The ${client.objectLabel} was deleted by another client meanwhile`, 'Nothing is left to delete.', 404);
+	if (!options.deleteIfChanged || !current.etag) throw new DavChangedBeforeDelete(url, current, client.objectLabel);
+	const again = await client.delete(url, current.etag);
+	return { url, status: again, etag: current.etag, changed: current };
 }

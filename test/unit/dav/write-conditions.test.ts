@@ -88,3 +88,42 @@ it('409 without a named condition keeps a plain refusal', async () => {
 	expect(error?.message).toBe('The server refused to store the event (409)');
 	expect(error?.description).toBe('Nothing was stored. Check the collection URL: the collection may be missing.');
 });
+
+describe('Delete after a 412', () => {
+	const url = `${CAL}e.ics`;
+	async function remove(options: IDataObject) {
+		const nodes = [
+			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{ name: 'DAV', type: `${PACKAGE_NAME}.cloudStorageCalendar`, parameters: { resource: 'event', operation: 'delete', eventUrl: `${DAV}${url}`, options } as never },
+		];
+		const result = await runWorkflow({ nodes, connections: chain('Start', 'DAV') }, { credentials: credentials as never });
+		return { ...result, json: result.nodeOutput('DAV').map((item) => item.json) };
+	}
+	const changed = RAW.replace('SUMMARY:A', 'SUMMARY:Changed elsewhere');
+
+	it('re-reads and keeps the object: the error names its current ETag; no second DELETE', async () => {
+		nock(DAV).delete(url).matchHeader('if-match', '"old"').reply(412, '');
+		nock(DAV).get(url).reply(200, changed, { ETag: '"new"' });
+		nock(DAV).get(url).reply(200, changed, { ETag: '"new"' });
+		const { error } = await remove({ etag: '"old"' });
+		expect(error?.message).toBe('The event was changed by another client since it was read (412); it was not deleted');
+		expect(error?.description).toMatch(/^Its current ETag is "new"\./);
+	});
+
+	it('"Delete Even If Changed" deletes by the fresh ETag and returns what the other client made of it', async () => {
+		nock(DAV).delete(url).matchHeader('if-match', '"old"').reply(412, '');
+		nock(DAV).get(url).reply(200, changed, { ETag: '"new"' });
+		nock(DAV).get(url).reply(200, changed, { ETag: '"new"' });
+		nock(DAV).delete(url).matchHeader('if-match', '"new"').reply(204);
+		const { json, error } = await remove({ etag: '"old"', deleteIfChanged: true });
+		expect(error).toBeUndefined();
+		expect(json).toEqual([{ deleted: true, url: `${DAV}${url}`, etag: '"new"', changedByOtherClient: expect.objectContaining({ summary: 'Changed elsewhere', etag: '"new"' }) }]);
+	});
+
+	it('gone meanwhile: says so', async () => {
+		nock(DAV).delete(url).reply(412, '');
+		nock(DAV).get(url).times(2).reply(404, '');
+		const { error } = await remove({ etag: '"old"', deleteIfChanged: true });
+		expect(error?.message).toBe('The event was deleted by another client meanwhile');
+	});
+});
