@@ -15,7 +15,9 @@ import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
+	readFailedError,
 	redirectError,
+	repeatedFailure,
 	statusError,
 	timeoutError,
 	tooLargeError,
@@ -198,7 +200,7 @@ async function decode(ctx: ErrorContext, opts: ApiRequestOptions, raw: RawRespon
 
 type Step<T> =
 	| { done: ApiResponse<T> }
-	| { retry: Error; hintMs?: number }
+	| { retry: Error; hintMs?: number; /** A 500 answer: status and body, to notice the same failure repeated. */ repeatKey?: string }
 	| { uncertain: Error; timedOut?: boolean };
 
 async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx: ErrorContext, timeoutMs: number): Promise<Step<T>> {
@@ -224,7 +226,7 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 	if (!accepted && status >= 500) {
 		const body = await readErrorBody(raw);
 		if (opts.write) return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`) };
-		return { retry: statusError(errorCtx, status, body) };
+		return { retry: readFailedError(errorCtx, status, body), repeatKey: status === 500 ? `${status} ${body}` : undefined };
 	}
 	if (!accepted && status >= 400) throw statusError(errorCtx, status, await readErrorBody(raw));
 	if (!accepted && status >= 300 && status !== 304) {
@@ -275,6 +277,7 @@ export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequ
 	const timeoutMs = opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
 	let waitedMs = 0;
+	let lastRepeatKey: string | undefined;
 	for (let attemptNo = 1; ; attemptNo++) {
 		const step = await attempt<T>(ctx, opts, errorCtx, timeoutMs);
 		if ('done' in step) return step.done;
@@ -291,6 +294,10 @@ export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequ
 		} else {
 			failure = step.retry;
 			hintMs = step.hintMs;
+			// A 500 answered twice word for word is the server failing this request every time, not a passing
+			// hiccup (502/503/504 are): more attempts would only delay the error.
+			if (step.repeatKey !== undefined && step.repeatKey === lastRepeatKey) throw repeatedFailure(failure);
+			lastRepeatKey = step.repeatKey;
 		}
 		const delay = backoffDelay(policy, attemptNo, hintMs);
 		if (attemptNo >= policy.maxAttempts || waitedMs + delay > policy.maxTotalWaitMs) throw failure;
