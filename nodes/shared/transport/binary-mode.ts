@@ -48,3 +48,11 @@ export function binaryStoreProblem(bytes: number | undefined, fileName: string, 
 			'Raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE (in MiB, at most 1024), or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (one machine) or s3 (queue mode) for large files, then restart n8n.',
 	});
 }
+
+/**
+ * Whether file transfers may run in a worker thread; on by default. CLOUD_STORAGE_WORKER_TRANSFERS=false in
+ * n8n's environment keeps them on n8n's own request helpers (the benchmark compares both).
+ */
+export function workerTransfersEnabled(env: Env = process.env): boolean {
+	return env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase() !== 'false';
+}
