@@ -1,5 +1,5 @@
 import { PackError } from '../../../nodes/shared/errors/pack-error';
-import { assertFitsBinaryStore, binaryStoreMode, databaseModeMaxBytes } from '../../../nodes/shared/transport/binary-mode';
+import { assertFitsBinaryStore, binaryStoreMode, databaseModeMaxBytes, workerTransfersEnabled } from '../../../nodes/shared/transport/binary-mode';
 
 const MIB = 1024 * 1024;
 
@@ -40,5 +40,13 @@ describe('a file too large for the database mode is refused before any transfer'
 		expect(() => assertFitsBinaryStore(512 * MIB, 'ok.bin', 0, queue, [])).not.toThrow();
 		expect(() => assertFitsBinaryStore(undefined, 'unknown.bin', 0, queue, [])).not.toThrow();
 		expect(() => assertFitsBinaryStore(4096 * MIB, 'big.bin', 0, {}, ['node', 'n8n', 'start'])).not.toThrow();
+	});
+});
+
+describe('worker-thread uploads', () => {
+	it('are opt-in: only CLOUD_STORAGE_WORKER_TRANSFERS=true turns them on', () => {
+		expect(workerTransfersEnabled({})).toBe(false);
+		expect(workerTransfersEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe(false);
+		expect(workerTransfersEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: ' TRUE ' })).toBe(true);
 	});
 });

@@ -70,7 +70,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				await source.open(),
 				fileName,
 			),
-		// In n8n's filesystem binary mode the file is read from disk and sent by a worker thread.
+		// Opt-in: in n8n's filesystem binary mode the file can be read from disk and sent by a worker thread.
 		workerUpload: source.path && workerTransfersEnabled()
 			? {
 					fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
