@@ -33,6 +33,7 @@ import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type 
 import { AnswerTimeoutError, answerDeadline, configuredTimeoutMs, DEFAULT_TIMEOUT_MS } from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem } from './urls';
+import { sendUploadInWorker, type WorkerUpload } from './worker-upload';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -82,6 +83,8 @@ export interface ApiRequestOptions {
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	maxResponseBytes?: number;
+	/** Send this multipart upload from a worker thread instead (the file is on disk: n8n's filesystem binary mode). */
+	workerUpload?: WorkerUpload;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -118,6 +121,11 @@ function isStream(body: unknown): body is NodeJS.ReadableStream {
 
 /** The answer, or the timeout error when a streamed body's answer did not start in time. */
 async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: number): Promise<RawResponse | AnswerTimeoutError> {
+	if (opts.workerUpload) {
+		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+		return await sendUploadInWorker(opts.url, opts.workerUpload, { ...opts.headers }, timeoutMs, maxBytes, cancel);
+	}
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
 	const body = await buildBody(opts, headers);

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
+import { fieldAuthentication, storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { binarySource, multipartWithFile, type BinarySource } from '../../../shared/transport/binary';
+import { workerTransfersEnabled } from '../../../shared/transport/binary-mode';
 import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';
 
 const properties: INodeProperties[] = [
@@ -69,6 +70,17 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				await source.open(),
 				fileName,
 			),
+		// Opt-in: in n8n's filesystem binary mode the file can be read from disk and sent by a worker thread.
+		workerUpload: source.path && workerTransfersEnabled()
+			? {
+					fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
+					file: { field: 'file', path: source.path, fileName, mimeType: source.mimeType, size: source.size },
+					authenticate:
+						account.credentialType && !uploadKey
+							? async () => await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex)
+							: undefined,
+				}
+			: undefined,
 		reconcile: async () => await findUploaded(this, account, folderHash, fileName, source, startedAt, Boolean(uploadKey), itemIndex),
 	});
 	const file: IDataObject = {
