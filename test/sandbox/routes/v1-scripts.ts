@@ -102,14 +102,20 @@ export const v1Scripts: Record<string, V1Script> = {
 		},
 	},
 
-	/** Authorized by the folder's DeleteKey (edit key) or by the owner's credentials. */
+	/**
+	 * GET with `Hash` and `DeleteKey` in the query. Authorized by the folder's DeleteKey (edit key) or by the
+	 * owner's credentials. File nodes (Type `file`) and the 'YYYY-MM-DD HH:MM:SS' dates are the sandbox's
+	 * reading of the documented node fields; the documents show no example.
+	 */
 	get_upload_tree: {
 		methods: GET_SCRIPT,
 		auth: 'optional',
 		handle(req, { store }, caller) {
-			const folder = store.folder(req.fields.get('Hash'));
+			const hash = req.query.get('Hash');
+			if (!hash) return json({ error: 'Hash is required', data: null }, 400);
+			const folder = store.folder(hash);
 			if (!folder) return json({ error: 'Folder not found', data: null }, 405);
-			const key = req.fields.get('DeleteKey');
+			const key = req.query.get('DeleteKey');
 			const allowed = (key && key === folder.editKey) || caller?.id === folder.ownerId;
 			if (!allowed) return json({ error: 'Access denied', data: null }, caller || key ? 403 : 401);
 			return json({ error: null, data: tree(store, folder) });

@@ -25,7 +25,7 @@ describe('api/get_file_list_for_upload.php', () => {
 			{ type: 'folder', hash: expect.any(String), name: 'Open', Size: '0' },
 			{ type: 'file', hash: file.file_hash, name: 'a.txt', Size: '5' },
 		]);
-		const owner = await readJson(post('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash }));
+		const owner = await readJson(get('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash }));
 		expect(owner).toEqual([
 			{ type: 'file', hash: file.file_hash, name: 'a.txt', Size: '5', delete_key: file.file_delete_key },
 		]);
@@ -47,7 +47,7 @@ describe('api/get_file_list_for_upload.php', () => {
 		const limited = await get('get_file_list_for_upload', { hash: folder.folder_hash });
 		expect(limited.status).toBe(429);
 		expect(await readJson(limited)).toEqual({ error: 'rate_limited' });
-		expect((await post('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash })).status).toBe(200);
+		expect((await get('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash })).status).toBe(200);
 		expect((await get('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash })).status).toBe(200);
 	});
 

@@ -83,32 +83,41 @@ describe('file operations beyond the first slice', () => {
 		authenticator();
 		post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', parent_folder_hash: 'P' });
 		post('/api_v2/get_folder_info', { hash: 'P', add_files_key: 'addkey' });
-		const save = post('/save_file.php', 'F');
+		let query = '';
+		let raw = '';
+		nock(BASE)
+			.post('/save_file.php')
+			.query(true)
+			.reply((uri, body) => {
+				query = uri.split('?')[1] ?? '';
+				raw = String(body);
+				return [200, 'F'];
+			});
 		post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', size: 7 });
 		const { out, error } = await runStorage({ resource: 'file', operation: 'replace', file: rl('F'), binaryPropertyName: 'data' }, { binary: { content: 'new one' } });
 		expect(error).toBeUndefined();
-		expect(save[0].raw).toMatch(/name="do"\r\n\r\nupdate/);
-		expect(save[0].raw).toMatch(/name="replace_file_hash"\r\n\r\nF/);
-		expect(save[0].raw).toMatch(/name="up_id"\r\n\r\nP/);
-		expect(save[0].raw).toMatch(/name="key"\r\n\r\naddkey/);
-		expect(save[0].raw).toContain('new one');
+		// As documented: up_id, key, do and replace_file_hash in the query; the body is the file part alone.
+		expect(Object.fromEntries(new URLSearchParams(query))).toEqual({ up_id: 'P', key: 'addkey', do: 'update', replace_file_hash: 'F' });
+		expect(raw).not.toMatch(/name="(do|replace_file_hash|up_id|key)"/);
+		expect(raw).toMatch(/name="file"; filename="r.txt"/);
+		expect(raw).toContain('new one');
 		expect(out[0].json).toMatchObject({ hash: 'F', replaced: true, size: 7 });
 	});
 
-	it('Get with legacy details posts the delete key, never in the URL', async () => {
+	it('Get with legacy details GETs hash and del_key in the query, as documented; the key never reaches the output', async () => {
 		authenticator();
 		post('/api_v2/get_file_info', { hash: 'I', name: 'p.png', delete_key: 'secretdel' });
 		let query = '';
 		nock(BASE)
-			.post('/api/get_file_info.php')
+			.get('/api/get_file_info.php')
 			.query(true)
-			.reply((uri, raw) => {
+			.reply((uri) => {
 				query = uri.split('?')[1] ?? '';
-				expect(form(String(raw))).toMatchObject({ hash: 'I', del_key: 'secretdel' });
 				return [200, { success: true, file_info: { ContentType: 'image/png', CustomInfo: { Width: 2, Height: 3 } } }];
 			});
 		const { out } = await runStorage({ resource: 'file', operation: 'get', file: rl('I'), options: { legacyDetails: true } });
-		expect(query).toBe('');
+		expect(Object.fromEntries(new URLSearchParams(query))).toEqual({ hash: 'I', del_key: 'secretdel' });
+		expect(JSON.stringify(out[0].json.details)).not.toContain('secretdel');
 		expect(out[0].json.details).toMatchObject({ ContentType: 'image/png', CustomInfo: { Width: 2, Height: 3 } });
 	});
 

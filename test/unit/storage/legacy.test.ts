@@ -32,17 +32,17 @@ function capture(method: 'get' | 'post', path: string | RegExp, reply: unknown, 
 }
 
 describe('folder legacy operations', () => {
-	it('Get Tree posts the folder hash and its edit key, and flattens the tree with paths', async () => {
+	it('Get Tree GETs Hash and DeleteKey in the query, as documented, and flattens the tree with paths', async () => {
 		authenticator(0);
 		nock(BASE).post('/api_v2/get_folder_info').reply(200, { hash: 'T1', delete_key: 'editkey' });
-		const tree = capture('post', '/api/get_upload_tree.php', {
+		const tree = capture('get', '/api/get_upload_tree.php', {
 			error: null,
 			data: { Hash: 'T1', Name: 'Top', Children: [{ Hash: 'C1', Name: 'Child', Children: [{ Hash: 'G1', Name: 'Grand', Children: false }] }] },
 		});
 		const { out, error } = await runStorage({ resource: 'folder', operation: 'getTree', folder: rl('T1') });
 		expect(error).toBeUndefined();
-		expect(tree[0].body).toMatchObject({ Hash: 'T1', DeleteKey: 'editkey' });
-		expect(tree[0].query).toBe('');
+		expect(Object.fromEntries(new URLSearchParams(tree[0].query))).toEqual({ Hash: 'T1', DeleteKey: 'editkey' });
+		expect(tree[0].raw).toBe('');
 		expect(out.map((item) => [item.json.path, item.json.depth, item.json.link])).toEqual([
 			['', 0, `${WEB}/u/T1`],
 			['Child', 1, `${WEB}/u/C1`],
@@ -81,7 +81,7 @@ describe('folder legacy operations', () => {
 		expect(error?.description).toMatch(/PRO, BUSINESS or ENTERPRISE/);
 	});
 
-	it('Create Path sends the parent hash, its add key and the path, then returns the leaf', async () => {
+	it('Create Path sends the parent hash and its add key in the query and the path in the body, then returns the leaf', async () => {
 		authenticator(1);
 		const paths = capture('post', '/api/get_ids_and_keys_from_paths.php', { Success: true, Directories: { 'Invoices/2026/11': { id: 77, add_key: 'leafadd' } } });
 		nock(BASE).post('/api_v2/get_folder_content', /folder_hash=ROOTHASH1/).reply(200, [{ type: 'folder', hash: 'I1', name: 'Invoices' }]);
@@ -91,8 +91,10 @@ describe('folder legacy operations', () => {
 		const { out, error } = await runStorage({ resource: 'folder', operation: 'createPath', parentFolder: rl('ROOT'), path: '/Invoices/2026/11/' });
 		expect(error).toBeUndefined();
 		expect(new URLSearchParams(paths[0].raw).getAll('Directories[]')).toEqual(['Invoices/2026/11']);
-		expect(paths[0].body).toMatchObject({ upload_hash: 'ROOTHASH1', add_key: 'ra' });
-		expect(paths[0].query).toBe('');
+		// As documented: the parent and its add key in the query, the paths in the body.
+		expect(Object.fromEntries(new URLSearchParams(paths[0].query))).toEqual({ upload_hash: 'ROOTHASH1', add_key: 'ra' });
+		expect(paths[0].body).not.toHaveProperty('upload_hash');
+		expect(paths[0].body).not.toHaveProperty('add_key');
 		expect(out[0].json).toMatchObject({ hash: 'M11', id: 77, add_files_key: 'leafadd', path: 'Invoices/2026/11', link: `${WEB}/u/M11` });
 	});
 

@@ -53,9 +53,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		write: true,
 		responseType: 'text',
 		uncertainStatuses: [494],
+		// As documented: every parameter in the query, only the file in the multipart body.
+		qs: {
+			up_id: folderHash,
+			...(folder.add_files_key ? { key: String(folder.add_files_key) } : {}),
+			do: 'update',
+			replace_file_hash: fileHash,
+		},
 		multipart: async () =>
 			multipartWithFile(
-				{ up_id: folderHash, key: folder.add_files_key as string | undefined, do: 'update', replace_file_hash: fileHash },
+				{},
 				'file',
 				source,
 				await source.open(),
