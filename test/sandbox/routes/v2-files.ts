@@ -61,13 +61,13 @@ export const v2FileActions: Record<string, V2Action> = {
 		},
 	},
 
-	/** Every failure is 405 here (the spec lists neither 400 nor 403); ROOT is refused as a target like uploads. */
+	/** Every failure is 405 here (the spec lists neither 400 nor 403). ROOT is a valid target: only uploads into it are forbidden. */
 	move_file: {
 		auth: 'required',
 		handle(req, { store }, caller) {
 			const file = store.file(req.fields.get('file_hash'));
 			const target = store.folder(req.fields.get('folder_hash'));
-			if (!file || !target || target.isRoot) return empty(405);
+			if (!file || !target) return empty(405);
 			if (!fileRights(store, file, caller).allow_edit || !folderRights(target, caller).allow_add) return empty(405);
 			if (file.ownerId !== target.ownerId) return empty(405);
 			store.moveFile(file, target);

@@ -74,9 +74,31 @@ describe('file operations beyond the first slice', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
-	it('Move refuses ROOT as the target before any request', async () => {
-		const { error } = await runStorage({ resource: 'file', operation: 'move', file: rl('F'), targetFolder: rl('ROOT') });
-		expect(error?.message).toMatch(/directly into ROOT/);
+	it('Move into ROOT is allowed (only uploads into ROOT are forbidden): ROOT resolves to its hash', async () => {
+		authenticator(2);
+		const move = post('/api_v2/move_file', '');
+		const { out, error } = await runStorage({ resource: 'file', operation: 'move', file: rl('F'), targetFolder: rl('ROOT') });
+		expect(error).toBeUndefined();
+		expect(move[0].body).toEqual(expect.objectContaining({ file_hash: 'F', folder_hash: String(userData.root_upload_hash) }));
+		expect(out[0].json).toMatchObject({ moved: true, parent_folder_hash: String(userData.root_upload_hash) });
+	});
+
+	it('Upload refuses every form that names ROOT: the literal, a path link to the root, and ROOT\'s own hash', async () => {
+		const literal = await runStorage({ resource: 'file', operation: 'upload', folder: rl('ROOT'), binaryPropertyName: 'data' }, { binary: { content: 'x' } });
+		expect(literal.error?.message).toMatch(/directly into ROOT/);
+		const link = await runStorage(
+			{ resource: 'file', operation: 'upload', folder: rl(`${WEB}/pa/${String(userData.UserName)}/`, 'url'), binaryPropertyName: 'data' },
+			{ binary: { content: 'x' } },
+		);
+		expect(link.error?.message).toMatch(/directly into ROOT/);
+		authenticator(2);
+		const byHash = await runStorage(
+			{ resource: 'file', operation: 'upload', folder: rl(String(userData.root_upload_hash)), binaryPropertyName: 'data' },
+			{ binary: { content: 'x' } },
+		);
+		expect(byHash.error?.message).toMatch(/directly into ROOT/);
+		// Refused before the upload: no upload_file was sent.
+		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	it('Replace Content uploads through save_file.php with do=update, keeping the hash', async () => {
@@ -119,6 +141,19 @@ describe('file operations beyond the first slice', () => {
 		expect(Object.fromEntries(new URLSearchParams(query))).toEqual({ hash: 'I', del_key: 'secretdel' });
 		expect(JSON.stringify(out[0].json.details)).not.toContain('secretdel');
 		expect(out[0].json.details).toMatchObject({ ContentType: 'image/png', CustomInfo: { Width: 2, Height: 3 } });
+	});
+
+	it('Upload by upload key after a lost answer: no anonymous listing, no second upload, "may have been applied"', async () => {
+		const upload = nock(BASE).post('/api_v2/upload_file').once().replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		const { error } = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'file', operation: 'upload', folder: rl('Drop'), binaryPropertyName: 'data', options: { uploadKey: 'a'.repeat(32) } },
+			{ credentials: {}, binary: { content: 'png', fileName: 'a.png', mimeType: 'image/png' } },
+		);
+		expect(upload.isDone()).toBe(true);
+		expect(error?.description).toMatch(/may have been applied/);
+		expect(error?.description).toMatch(/"a.png" \(3 bytes\)/);
+		// Nothing else was asked: neither a listing (which could mistake an older file for this one) nor a repeat.
+		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	it('Upload by upload key sends no credentials', async () => {
