@@ -49,6 +49,18 @@ describe('file operations beyond the first slice', () => {
 		expect(hard.error?.message).toMatch(/No file "none.pdf"/);
 	});
 
+	it('Find by Name takes the documented not-found status 405 (empty body or error object) as not found', async () => {
+		authenticator(2);
+		post('/api/get_file_info.php', '', 405);
+		const soft = await runStorage({ resource: 'file', operation: 'findByName', folder: rl('F1'), name: 'none.pdf' });
+		expect(soft.error).toBeUndefined();
+		expect(soft.out[0].json).toEqual({ found: false, name: 'none.pdf', parent_folder_hash: 'F1' });
+		post('/api/get_file_info.php', { success: false, message: 'File not found' }, 405);
+		const hard = await runStorage({ resource: 'file', operation: 'findByName', folder: rl('F1'), name: 'none.pdf', failIfMissing: true });
+		expect(hard.error?.message).toMatch(/No file "none.pdf" in the folder/);
+		expect(hard.error?.description).toMatch(/folder itself is missing/);
+	});
+
 	it('Rename posts file_name and reports the final name', async () => {
 		authenticator();
 		const rename = post('/api_v2/rename_file', { file_hash: 'F', file_name: 'b (1).txt' });
