@@ -149,7 +149,37 @@ describe('folder legacy operations', () => {
 			{ credentials: {} },
 		);
 		expect(error).toBeUndefined();
-		expect(out[0].json).toMatchObject({ name: 'a.txt', size: 12, link: `${WEB}/f/f1`, parent_folder_hash: 'Pub1' });
+		// With subfolders listed, the documented {hash, name, Size} cannot tell a file from a folder: no guessed link.
+		expect(out[0].json).toMatchObject({
+			name: 'a.txt',
+			size: 12,
+			type: 'unknown',
+			link: null,
+			possible_links: { file: `${WEB}/f/f1`, folder: `${WEB}/u/f1` },
+			parent_folder_hash: 'Pub1',
+		});
+		expect(out[0].json.type_note).toMatch(/does not say whether this is a file or a folder/);
+	});
+
+	it('List Public Folder with files only builds file links, and uses a type field where one is sent', async () => {
+		nock(BASE).get('/api/get_file_list_for_upload.php').query({ hash: 'Pub1' }).reply(200, [{ hash: 'f1', name: 'a.txt', Size: '12' }]);
+		const filesOnly = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'folder', operation: 'listPublic', folder: rl('Pub1'), includeFolders: false },
+			{ credentials: {} },
+		);
+		expect(filesOnly.out[0].json).toMatchObject({ type: 'file', link: `${WEB}/f/f1` });
+		nock(BASE).get('/api/get_file_list_for_upload.php').query(true).reply(200, [{ type: 'folder', hash: 'd1', name: 'Sub', Size: '0' }]);
+		const typed = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'folder', operation: 'listPublic', folder: rl('Pub1') },
+			{ credentials: {} },
+		);
+		expect(typed.out[0].json).toMatchObject({ type: 'folder', link: `${WEB}/u/d1` });
+		nock(BASE).get('/api/get_file_list_for_upload.php').query(true).reply(200, { rows: [] });
+		const odd = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'folder', operation: 'listPublic', folder: rl('Pub1') },
+			{ credentials: {} },
+		);
+		expect(odd.error?.message).toMatch(/not a list/);
 	});
 
 	it('operations that act as the account refuse to run without a credential', async () => {
