@@ -124,3 +124,16 @@ describe('V2 takes its parameters from the POST body only', () => {
 		expect((await fetch(url('api_v2/get_folder_info', { ...DEMO_TOKEN, folder_hash: folder.folder_hash }))).status).toBe(405);
 	});
 });
+
+describe('downloads', () => {
+	it('download_file answers the bytes with Content-Type and no Content-Disposition; down.php names the file', async () => {
+		const folder = await createFolder(sandbox, { access_type: 'LINK' });
+		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'hello');
+		const v2 = await fetch(url('api_v2/download_file'), { method: 'POST', body: new URLSearchParams({ file_hash: file.file_hash }) });
+		expect(v2.status).toBe(200);
+		expect(v2.headers.get('content-disposition')).toBeNull();
+		expect(await v2.text()).toBe('hello');
+		const legacy = await get('down.php', { i: file.file_hash });
+		expect(legacy.headers.get('content-disposition')).toMatch(/a\.txt/);
+	});
+});

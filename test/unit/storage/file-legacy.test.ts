@@ -230,6 +230,22 @@ describe('file operations beyond the first slice', () => {
 		expect(headers.authorization).toBeUndefined();
 		expect(result.out[0].binary?.data).toMatchObject({ fileName: 'hi.txt', mimeType: 'text/plain' });
 	});
+
+	it('names a download without Content-Disposition: from the file info with a credential, else by its hash', async () => {
+		authenticator();
+		post('/api_v2/get_file_info', { hash: 'N1', name: 'named.txt', size: 5 });
+		nock(BASE).post('/api_v2/download_file', /file_hash=N1/).reply(200, Buffer.from('hello'), { 'Content-Type': 'text/plain' });
+		const known = await runStorage({ resource: 'file', operation: 'download', file: rl('N1'), binaryPropertyName: 'data' });
+		expect(known.error).toBeUndefined();
+		expect(known.out[0].binary?.data).toMatchObject({ fileName: 'named.txt' });
+		nock(BASE).post('/api_v2/download_file', /file_hash=L2/).reply(200, Buffer.from('hello'), { 'Content-Type': 'text/plain' });
+		const anonymous = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'file', operation: 'download', file: rl('L2'), binaryPropertyName: 'data' },
+			{ credentials: {} },
+		);
+		expect(anonymous.error).toBeUndefined();
+		expect(anonymous.out[0].binary?.data).toMatchObject({ fileName: 'L2', mimeType: 'text/plain' });
+	});
 });
 
 describe('account', () => {
