@@ -137,3 +137,15 @@ describe('downloads', () => {
 		expect(legacy.headers.get('content-disposition')).toMatch(/a\.txt/);
 	});
 });
+
+describe('flags', () => {
+	it('take 1 or true only; another spelling is not the flag', async () => {
+		const folder = await createFolder(sandbox);
+		const info = async (value: string) =>
+			readJson(fetch(url('api_v2/get_folder_info'), { method: 'POST', body: new URLSearchParams({ ...DEMO_TOKEN, folder_hash: folder.folder_hash, get_access_rights: value }) }));
+		expect(await info('1')).toHaveProperty('access_rights');
+		expect(await info('true')).toHaveProperty('access_rights');
+		expect(await info('yes')).not.toHaveProperty('access_rights');
+		expect(await info('on')).not.toHaveProperty('access_rights');
+	});
+});
