@@ -8,6 +8,12 @@ import { withLink } from '../../../shared/storage/outputs';
 import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'Replacing goes through the legacy save_file.php (do=update), whose full flow the documents do not show. The node sends the folder, its upload key, do=update and the file hash in the query and expects the file to keep its hash and name.',
+		name: 'replaceNotice',
+		type: 'notice',
+		default: '',
+	},
 	{ ...fileLocator(), description: 'The file whose content is replaced; its hash and link stay the same' },
 	{
 		displayName: 'Input Binary Field',
