@@ -39,14 +39,11 @@ function directoriesOf(req: SandboxRequest): string[] | null {
 	return arrayField(req.body, 'Directories');
 }
 
+/** Documented as a JSON body with a `hashes` array; a form body is not that (400). */
 function hashesOf(req: SandboxRequest): string[] | null {
 	const body = req.json as { hashes?: unknown } | undefined;
-	if (body !== undefined) {
-		return Array.isArray(body?.hashes) && body.hashes.every((h) => typeof h === 'string')
-			? (body.hashes as string[])
-			: null;
-	}
-	return arrayField(req.fields, 'hashes');
+	if (body === undefined) return null;
+	return Array.isArray(body?.hashes) && body.hashes.every((h) => typeof h === 'string') ? (body.hashes as string[]) : null;
 }
 
 export const v1FolderScripts: Record<string, V1Script> = {

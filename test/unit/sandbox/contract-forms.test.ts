@@ -149,3 +149,22 @@ describe('flags', () => {
 		expect(await info('on')).not.toHaveProperty('access_rights');
 	});
 });
+
+describe('api/get_uploads_exist.php', () => {
+	it('takes the documented JSON body only; a form body with hashes[] is 400', async () => {
+		const folder = await createFolder(sandbox);
+		const cookie = await sessionCookie();
+		const asJson = await fetch(url('api/get_uploads_exist.php'), {
+			method: 'POST',
+			body: JSON.stringify({ hashes: [folder.folder_hash] }),
+			headers: { 'Content-Type': 'application/json', ...cookie },
+		});
+		expect(await readJson(asJson)).toEqual({ [folder.folder_hash]: true });
+		const asForm = await fetch(url('api/get_uploads_exist.php'), {
+			method: 'POST',
+			body: new URLSearchParams([['hashes[]', folder.folder_hash]]),
+			headers: cookie,
+		});
+		expect(asForm.status).toBe(400);
+	});
+});
