@@ -32,7 +32,7 @@ import { classifyFailure } from './failures';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
 import { AnswerTimeoutError, answerDeadline, configuredTimeoutMs, DEFAULT_TIMEOUT_MS } from './timeout';
 import { runCredentials } from './run-credentials';
-import { displayUrl, insecureUrlProblem } from './urls';
+import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendUploadInWorker, type WorkerUpload } from './worker-upload';
 
 export type RequestContext =
@@ -250,6 +250,16 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 	}
 }
 
+/** An error passed through unchanged, except that no URL in its message keeps its query string. */
+function scrubbed(error: unknown): unknown {
+	if (error instanceof Error) {
+		const clean = withoutQueryStrings(error.message);
+		if (clean !== error.message) error.message = clean;
+		if (typeof error.stack === 'string') error.stack = withoutQueryStrings(error.stack);
+	}
+	return error;
+}
+
 function afterTransportFailure<T>(
 	opts: ApiRequestOptions,
 	errorCtx: ErrorContext,
@@ -259,7 +269,7 @@ function afterTransportFailure<T>(
 ): Step<T> {
 	const failure = classifyFailure(error);
 	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
-	if (failure.kind === 'aborted' || failure.kind === 'other') throw error;
+	if (failure.kind === 'aborted' || failure.kind === 'other') throw scrubbed(error);
 	if (failure.kind === 'timeout' && !statusReceived && timeoutMs > 0) {
 		// A read is repeated like any transient failure; a write may be running on the service right now.
 		if (!opts.write) return { retry: timeoutError(errorCtx, timeoutMs) };
