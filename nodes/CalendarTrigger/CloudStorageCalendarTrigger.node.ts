@@ -7,6 +7,7 @@ import { collectionLocator } from '../shared/dav-node/locators';
 import { changeEventsField, collectionParam, pollChanges } from '../shared/dav-node/trigger';
 import { describeCalendarData } from '../shared/dav/event-view';
 import { pollStartsWithin } from './starts-within';
+import { refuseTriggerPlaceholders } from '../shared/node/placeholders';
 
 export class CloudStorageCalendarTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -50,6 +51,7 @@ export class CloudStorageCalendarTrigger implements INodeType {
 	methods = { listSearch: { searchCalendars } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		refuseTriggerPlaceholders(this.getNode());
 		const client = await davClient(this, undefined, 'event');
 		const url = collectionParam(this, client, 'calendar', 'calendar');
 		if (this.getNodeParameter('trigger', 'changes') === 'startsWithin') return await pollStartsWithin(this, client, url);

@@ -6,6 +6,7 @@ import { searchAddressBooks } from '../shared/dav-node/list-search';
 import { collectionLocator } from '../shared/dav-node/locators';
 import { changeEventsField, collectionParam, pollChanges } from '../shared/dav-node/trigger';
 import { describeVcard } from '../shared/dav/vcard';
+import { refuseTriggerPlaceholders } from '../shared/node/placeholders';
 
 export class CloudStorageContactsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,6 +28,7 @@ export class CloudStorageContactsTrigger implements INodeType {
 	methods = { listSearch: { searchAddressBooks } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		refuseTriggerPlaceholders(this.getNode());
 		const client = await davClient(this, undefined, 'contact');
 		const url = collectionParam(this, client, 'addressBook', 'address book');
 		return await pollChanges(this, client, 'addressbook', url, (object) => ({ url: object.url, etag: object.etag ?? null, ...describeVcard(object.data) }));

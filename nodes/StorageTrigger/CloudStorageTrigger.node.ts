@@ -5,6 +5,7 @@ import { searchFolders } from '../shared/storage/folder-search';
 import { pollChanges } from './poll';
 import { properties } from './properties';
 import { storageCredentials } from '../shared/storage/auth-fields';
+import { refuseTriggerPlaceholders } from '../shared/node/placeholders';
 
 export class CloudStorageTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,6 +28,7 @@ export class CloudStorageTrigger implements INodeType {
 	methods = { listSearch: { searchFolders } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		refuseTriggerPlaceholders(this.getNode());
 		return await pollChanges(this);
 	}
 }
