@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as read from './read.operation';
 
-export { read };
+export const operations = { read };
 
 export const description: INodeProperties[] = [
 	{
@@ -11,14 +12,14 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['resource'] } },
-		options: [
+		options: optionsFor(operations, [
 			{
 				name: 'Read',
 				value: 'read',
 				description: 'Read a documentation resource (docs://) or a private resource of the account by URI',
 				action: 'Read a resource',
 			},
-		],
+		]),
 		default: 'read',
 	},
 	...read.description,
