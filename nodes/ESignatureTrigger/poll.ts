@@ -14,7 +14,7 @@ import {
 import { splitList } from '../shared/esignature/input';
 import { requireAccount, storageAccount, v2, type StorageAccount } from '../shared/storage/client';
 import { downloadFile } from '../shared/storage/download';
-import { fileLink, hashFromLink } from '../shared/storage/links';
+import { fileLink, parseLink } from '../shared/storage/links';
 import { listScope } from '../shared/storage/scope-listing';
 import { mapBounded } from '../shared/transport/bounded';
 import { DEFAULT_MAX_DOWNLOAD_MB, DEFAULT_MAX_FILES } from './properties';
@@ -58,11 +58,12 @@ function readSettings(ctx: IPollFunctions): Settings {
 export function parseFileList(value: unknown): string[] {
 	const hashes: string[] = [];
 	for (const entry of splitList(String(value ?? '').replace(/\n/g, ','))) {
-		const hash = /^https?:\/\//i.test(entry) ? hashFromLink(entry, 'file') : /[\s/?#]/.test(entry) ? undefined : entry;
+		const link = /^https?:\/\//i.test(entry) ? parseLink(entry, 'file') : undefined;
+		const hash = link ? ('hash' in link ? link.hash : undefined) : /^https?:|[\s/?#]/i.test(entry) ? undefined : entry;
 		if (!hash) {
 			throw new PackError(`"${entry}" is not a file hash or file link`, {
 				kind: 'input',
-				description: 'Give each file as its hash or its link https://<web host>/f/<hash>, separated by commas or new lines.',
+				description: 'Give each file as its hash or its link https://<web host>/f/<hash> (path links /pa/… name a place, not a file, and are not accepted), separated by commas or new lines.',
 			});
 		}
 		if (!hashes.includes(hash)) hashes.push(hash);
