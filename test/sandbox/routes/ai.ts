@@ -22,6 +22,9 @@ type Body = Record<string, unknown>;
 const fail = (status: number, error: string): Reply => json({ error }, status);
 
 function parseBody(req: SandboxRequest): { body: Body } | { reply: Reply } {
+	const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	// The documents: Content-Type: application/json.
+	if (type !== 'application/json') return { reply: fail(400, 'Content-Type must be application/json') };
 	const raw = req.raw ?? Buffer.alloc(0);
 	if (raw.length > AI_MAX_BODY_BYTES) return { reply: fail(413, 'request body too large') };
 	try {

@@ -31,6 +31,12 @@ describe('sandbox MCP endpoint', () => {
 		expect(await mcp(call('storage_search_docs', { query: 'ai' }), {}, '/api/mcp?token=x')).toMatchObject({ status: 400 });
 	});
 
+	it('refuses a body that is not declared as JSON (MCP and AI)', async () => {
+		expect((await mcp(call('storage_search_docs', { query: 'ai' }), { 'content-type': 'text/plain' })).status).toBe(400);
+		const ai = await fetch(`${sandbox.baseUrl}/api/generate`, { method: 'POST', headers: { authorization: BEARER, 'content-type': 'text/plain' }, body: JSON.stringify({ model: 'qwen3:8b', prompt: 'x', stream: false }) });
+		expect(ai.status).toBe(400);
+	});
+
 	it('lists the supported versions for an unknown MCP-Protocol-Version', async () => {
 		const { status, body } = await mcp(call('storage_search_docs', { query: 'ai' }), { 'mcp-protocol-version': '2030-01-01' });
 		expect(status).toBe(400);
