@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { loadOptions } from '../shared/ai/methods';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import * as text from './actions/text/Text.resource';
 
 export class CloudStorageAi implements INodeType {
@@ -26,7 +27,7 @@ export class CloudStorageAi implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Text', value: 'text' }],
+				options: optionsFor(resources, [{ name: 'Text', value: 'text' }]),
 				default: 'text',
 			},
 			...text.description,

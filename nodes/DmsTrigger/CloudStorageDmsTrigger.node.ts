@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { runPoll } from '../shared/node/poll';
 import { getFields } from '../shared/dms/client';
 import { listSearch } from '../shared/dms/methods';
 import { pollDms } from './poll';
@@ -37,6 +38,6 @@ export class CloudStorageDmsTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollDms(this);
+		return await runPoll(this, async () => await pollDms(this));
 	}
 }

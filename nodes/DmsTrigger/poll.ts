@@ -14,7 +14,6 @@ import {
 } from '../shared/dms/changes';
 import { MAX_PAGE_SIZE, type DmsDocument, type Reference } from '../shared/dms/types';
 import { PackError } from '../shared/errors/pack-error';
-import { toNodeError } from '../shared/node/node-error';
 import { readSettings, type DmsTriggerSettings } from './settings';
 
 /** Items a manual "Fetch Test Event" returns, so the user sees real data. */
@@ -22,10 +21,9 @@ const SAMPLE_SIZE = 10;
 /** Pages read at once when the whole filtered register is scanned (as Get Many does with its concurrency). */
 const SCAN_CONCURRENCY = 4;
 
-const EVENT_NAME: Record<DmsTriggerSettings['resource'], string> = { task: 'task', contactPerson: 'contactPerson' };
-
+/** `taskStatusChanged`, `contactPersonCreated`, …: the resource and the event in one name. */
 function eventName(settings: DmsTriggerSettings, event: DmsChange['event']): string {
-	return `${EVENT_NAME[settings.resource]}${event.charAt(0).toUpperCase()}${event.slice(1)}`;
+	return `${settings.resource}${event.charAt(0).toUpperCase()}${event.slice(1)}`;
 }
 
 function itemOf(settings: DmsTriggerSettings, change: DmsChange): INodeExecutionData {
@@ -96,14 +94,6 @@ function checkCap(settings: DmsTriggerSettings, docs: DmsDocument[]): void {
 }
 
 export async function pollDms(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	try {
-		return await pollOnce(ctx);
-	} catch (error) {
-		throw toNodeError(ctx.getNode(), error);
-	}
-}
-
-async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	if (ctx.getMode() === 'manual') {
 		// One page of the newest documents; nothing is stored.

@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { runPoll } from '../shared/node/poll';
 import { searchFolders } from '../shared/storage/folder-search';
 import { storageCredentials } from '../shared/storage/auth-fields';
 import { pollSignatures } from './poll';
@@ -26,6 +27,6 @@ export class CloudStorageESignatureTrigger implements INodeType {
 	methods = { listSearch: { searchFolders } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollSignatures(this);
+		return await runPoll(this, async () => await pollSignatures(this));
 	}
 }

@@ -12,13 +12,19 @@ import {
 	type SignatureRecord,
 } from '../shared/esignature/changes';
 import { splitList } from '../shared/esignature/input';
-import { toNodeError } from '../shared/node/node-error';
 import { requireAccount, storageAccount, v2, type StorageAccount } from '../shared/storage/client';
 import { downloadFile } from '../shared/storage/download';
-import { fileLink, hashFromLink } from '../shared/storage/links';
+import { fileLink, parseLink } from '../shared/storage/links';
+
 import { listScope } from '../shared/storage/scope-listing';
 import { mapBounded } from '../shared/transport/bounded';
 import { DEFAULT_MAX_DOWNLOAD_MB, DEFAULT_MAX_FILES } from './properties';
+
+/** The hash of a /f/<hash> file link; path links (/pa/…) name no hash and are not accepted here. */
+function linkedHash(link: string): string | undefined {
+	const parsed = parseLink(link, 'file');
+	return parsed && 'hash' in parsed ? parsed.hash : undefined;
+}
 
 /** Items a manual "Fetch Test Event" returns. */
 const SAMPLE_SIZE = 10;
@@ -59,7 +65,7 @@ function readSettings(ctx: IPollFunctions): Settings {
 export function parseFileList(value: unknown): string[] {
 	const hashes: string[] = [];
 	for (const entry of splitList(String(value ?? '').replace(/\n/g, ','))) {
-		const hash = /^https?:\/\//i.test(entry) ? hashFromLink(entry, 'file') : /[\s/?#]/.test(entry) ? undefined : entry;
+		const hash = /^https?:\/\//i.test(entry) ? linkedHash(entry) : /[\s/?#]/.test(entry) ? undefined : entry;
 		if (!hash) {
 			throw new PackError(`"${entry}" is not a file hash or file link`, {
 				kind: 'input',
@@ -167,14 +173,6 @@ function checkCap(settings: Settings, files: WatchedFile[]): void {
 }
 
 export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	try {
-		return await pollOnce(ctx);
-	} catch (error) {
-		throw toNodeError(ctx.getNode(), error);
-	}
-}
-
-async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	const account = await storageAccount(ctx);
 	requireAccount(ctx, account, 0);

@@ -48,7 +48,7 @@ export const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'Each poll lists the folder once and asks for the new signatures of every watched file (one request per file, answers limited by the last signing time seen). Above "Max Watched Files" a poll fails with an error instead of missing signatures.',
+			'Each poll lists the folder once and asks for the new signatures of every watched file (one request per file, answers limited by the last signing time seen). Above "Max Watched Files" a poll fails with an error instead of missing signatures. A file that appears in the watched folder reports the signatures it already carries.',
 		name: 'costNotice',
 		type: 'notice',
 		default: '',

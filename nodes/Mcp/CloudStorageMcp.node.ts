@@ -4,7 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as docs from './actions/docs/Docs.resource';
 import * as resource from './actions/resource/Resource.resource';
 import * as server from './actions/server/Server.resource';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import * as tool from './actions/tool/Tool.resource';
 import { requestOptionsField } from '../shared/node/request-options';
 
@@ -74,12 +75,12 @@ export class CloudStorageMcp implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
+				options: optionsFor(resources, [
 					{ name: 'Documentation', value: 'docs' },
 					{ name: 'Resource', value: 'resource' },
 					{ name: 'Server', value: 'server' },
 					{ name: 'Tool', value: 'tool' },
-				],
+				]),
 				default: 'tool',
 			},
 			...docs.description,

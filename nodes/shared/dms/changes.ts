@@ -28,8 +28,8 @@ const META_FIELDS = new Set(['dvs_document_id', 'full_number', 'creator', 'date_
  */
 export type CompactValue = null | string | number | number[] | { j: string };
 
-/** Per document: date_updated as listed, and the tracked fields' compact values. */
-export type Snapshot = [string, Record<string, CompactValue>];
+/** Per document: date_updated as listed, and the tracked fields' compact values in the order of `fields`. */
+export type Snapshot = [string, CompactValue[]];
 
 export interface DmsTriggerState {
 	v: 1;
@@ -39,6 +39,8 @@ export interface DmsTriggerState {
 	cursor: number | null;
 	/** window mode: id → creation time of the documents created at or after `cursor - LAG_SECONDS`. */
 	recent?: Record<string, number>;
+	/** full mode: the compared fields, named once for every snapshot. */
+	fields?: string[];
 	/** full mode: every listed document's snapshot, by id. */
 	docs?: Record<string, Snapshot>;
 	/** full mode: `<field>:<id>` → display name, for the old values of references. */
@@ -109,11 +111,15 @@ export function trackedFields(events: Set<DmsEvent>): 'all' | string[] {
 	return [...(events.has('statusChanged') ? ['dropdown_status'] : []), ...(events.has('responsibleChanged') ? ['responsible'] : [])];
 }
 
-function snapshot(doc: DmsDocument, fields: 'all' | string[], names: Record<string, string>): Snapshot {
-	const values: Record<string, CompactValue> = {};
-	const keys = fields === 'all' ? Object.keys(doc).filter((key) => !META_FIELDS.has(key)) : fields;
-	for (const key of keys) values[key] = compact(key, doc[key], names);
-	return [String(doc.date_updated ?? ''), values];
+function fieldOrder(docs: DmsDocument[], fields: 'all' | string[]): string[] {
+	if (fields !== 'all') return fields;
+	const keys = new Set<string>();
+	for (const doc of docs) for (const key of Object.keys(doc)) if (!META_FIELDS.has(key)) keys.add(key);
+	return [...keys].sort();
+}
+
+function values(doc: DmsDocument, order: string[], names: Record<string, string>): Record<string, CompactValue> {
+	return Object.fromEntries(order.map((key) => [key, compact(key, doc[key], names)]));
 }
 
 function newestCreated(docs: DmsDocument[], previous: number | null): number | null {
@@ -142,9 +148,10 @@ function recentIds(docs: DmsDocument[], cursor: number | null, before: Record<st
 
 function fullState(scope: string, docs: DmsDocument[], cursor: number | null, fields: 'all' | string[]): DmsTriggerState {
 	const names: Record<string, string> = {};
+	const order = fieldOrder(docs, fields);
 	const snapshots: Record<string, Snapshot> = {};
-	for (const doc of docs) snapshots[doc.dvs_document_id] = snapshot(doc, fields, names);
-	return { v: 1, scope, cursor, docs: snapshots, names };
+	for (const doc of docs) snapshots[doc.dvs_document_id] = [String(doc.date_updated ?? ''), order.map((key) => compact(key, doc[key], names))];
+	return { v: 1, scope, cursor, fields: order, docs: snapshots, names };
 }
 
 /** The state a first poll records: the current documents, with nothing reported. */
@@ -157,7 +164,7 @@ export function isUsableState(value: unknown, scope: string, mode: DmsTrackingMo
 	if (!value || typeof value !== 'object') return false;
 	const state = value as Partial<DmsTriggerState>;
 	if (state.v !== 1 || state.scope !== scope) return false;
-	return mode === 'full' ? !!state.docs && !!state.names : !!state.recent && typeof state.recent === 'object' && !Array.isArray(state.recent);
+	return mode === 'full' ? Array.isArray(state.fields) && !!state.docs && !!state.names : !!state.recent && typeof state.recent === 'object' && !Array.isArray(state.recent);
 }
 
 /**
@@ -189,6 +196,8 @@ function compareWindow(state: DmsTriggerState, docs: DmsDocument[]): DmsChange[]
 function compareFull(state: DmsTriggerState, docs: DmsDocument[], fields: 'all' | string[]): DmsChange[] {
 	const floor = state.cursor === null ? -Infinity : state.cursor - LAG_SECONDS;
 	const names = state.names ?? {};
+	const previousOrder = state.fields ?? [];
+	const order = fieldOrder(docs, fields);
 	const changes: DmsChange[] = [];
 	for (const doc of docs) {
 		const before = state.docs?.[doc.dvs_document_id];
@@ -198,20 +207,21 @@ function compareFull(state: DmsTriggerState, docs: DmsDocument[], fields: 'all' 
 			if (created >= floor) changes.push({ event: 'created', document: doc, at: created });
 			continue;
 		}
-		const [, now] = snapshot(doc, fields, {});
+		const then = Object.fromEntries(previousOrder.map((key, i) => [key, before[1][i] ?? null]));
+		const now = values(doc, order, {});
 		const at = serviceSeconds(doc.date_updated);
-		const differing = [...new Set([...Object.keys(before[1]), ...Object.keys(now)])].filter((key) => !sameCompact(before[1][key], now[key]));
+		const differing = [...new Set([...previousOrder, ...order])].sort().filter((key) => !sameCompact(then[key], now[key]));
 		const touched = before[0] !== String(doc.date_updated ?? '');
 		if (!touched && differing.length === 0) continue;
 		const timeOf = Number.isFinite(at) ? at : Number.POSITIVE_INFINITY;
 		if (fields === 'all') {
 			const fieldChanges: Record<string, { old: unknown; new: unknown }> = {};
-			for (const key of differing) fieldChanges[key] = { old: expand(key, before[1][key], names), new: doc[key] ?? null };
+			for (const key of differing) fieldChanges[key] = { old: expand(key, then[key], names), new: doc[key] ?? null };
 			changes.push({ event: 'updated', document: doc, changes: fieldChanges, at: timeOf });
 		}
 		for (const [event, field] of [['statusChanged', 'dropdown_status'], ['responsibleChanged', 'responsible']] as const) {
 			if (differing.includes(field)) {
-				changes.push({ event, document: doc, from: expand(field, before[1][field], names), to: doc[field] ?? null, at: timeOf });
+				changes.push({ event, document: doc, from: expand(field, then[field], names), to: doc[field] ?? null, at: timeOf });
 			}
 		}
 	}

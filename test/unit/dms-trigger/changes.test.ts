@@ -103,7 +103,8 @@ describe('full mode (Updated, Status Changed, Responsible Changed)', () => {
 	it('status-only tracking keeps only the status of each document', () => {
 		const fields = trackedFields(events('statusChanged'));
 		const state = baseline('s', [task(1, 0)], 'full', fields);
-		expect(state.docs).toEqual({ 1: [at(0), { dropdown_status: 31 }] });
+		expect(state.fields).toEqual(['dropdown_status']);
+		expect(state.docs).toEqual({ 1: [at(0), [31]] });
 		expect(state.names).toEqual({ 'dropdown_status:31': 'Open' });
 		expect(summary(compare(state, [task(1, 0, { name: 'x', date_updated: at(1) })], 'full', fields).changes)).toEqual([]);
 		expect(summary(compare(state, [task(1, 0, { dropdown_status: DONE })], 'full', fields).changes)).toEqual(['statusChanged 1']);
@@ -120,6 +121,14 @@ describe('full mode (Updated, Status Changed, Responsible Changed)', () => {
 		const state = baseline('s', [task(1, 0, { extra: { a: 1 }, labels: [] })], 'full', all);
 		const { changes } = compare(state, [task(1, 0, { extra: { a: 2 }, labels: [] })], 'full', all);
 		expect(changes[0].changes).toEqual({ extra: { old: { a: 1 }, new: { a: 2 } } });
+	});
+
+	it('names each compared field once in the state; a field the list starts to carry is a change from null', () => {
+		const state = baseline('s', [task(1, 0), task(2, 0)], 'full', all);
+		expect(state.fields).toEqual(['dropdown_status', 'dvs_project_id', 'estimated_hours', 'followers', 'name', 'responsible']);
+		expect(state.docs![1]).toEqual([at(0), [31, 11, '2', [2001], 'Task 1', 2001]]);
+		const { changes } = compare(state, [task(1, 0, { date_due: '2030-02-01' }), task(2, 0)], 'full', all);
+		expect(changes.map((change) => change.changes)).toEqual([{ date_due: { old: null, new: '2030-02-01' } }]);
 	});
 
 	it('orders by service time, then id', () => {

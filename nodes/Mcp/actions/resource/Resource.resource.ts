@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as getAll from './getAll.operation';
 import * as getTemplates from './getTemplates.operation';
 import * as read from './read.operation';
 
-export { getAll, getTemplates, read };
+export const operations = { getAll, getTemplates, read };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,7 +14,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['resource'] } },
-		options: [
+		options: optionsFor(operations, [
 			{
 				name: 'Get Many',
 				value: 'getAll',
@@ -32,7 +33,7 @@ export const description: INodeProperties[] = [
 				description: 'Read a documentation resource (docs://) or a private resource of the account by URI',
 				action: 'Read a resource',
 			},
-		],
+		]),
 		default: 'read',
 	},
 	...getAll.description,

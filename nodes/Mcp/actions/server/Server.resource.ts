@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as discover from './discover.operation';
 
-export { discover };
+export const operations = { discover };
 
 export const description: INodeProperties[] = [
 	{
@@ -11,14 +12,14 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['server'] } },
-		options: [
+		options: optionsFor(operations, [
 			{
 				name: 'Discover',
 				value: 'discover',
 				description: 'Ask the endpoint for its supported versions and capabilities (server/discover, protocol 2026-07-28)',
 				action: 'Discover the server',
 			},
-		],
+		]),
 		default: 'discover',
 	},
 	...discover.description,

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { accessRightsField } from '../../../shared/storage/access-rights-field';
 import { checkPageSize, MAX_PAGE_SIZE, SearchInputError, sortFields, type SortBy } from '../../../shared/search/search-json';
 import type { FormFields } from '../../../shared/transport/body';
 import { returnAllFields } from '../../../shared/node/list-fields';
@@ -14,13 +15,7 @@ export const listFields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Include Access Rights',
-				name: 'accessRights',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add what this account may do with each result (view, edit, delete, download)',
-			},
+			accessRightsField,
 			{
 				displayName: 'Page Size',
 				name: 'pageSize',
