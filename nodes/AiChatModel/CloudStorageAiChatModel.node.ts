@@ -3,7 +3,8 @@ import type { IDataObject, INodeType, INodeTypeDescription, ISupplyDataFunctions
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { modelFields, thinkField } from '../shared/ai/fields';
-import { missingCapability, type ThinkLevel } from '../shared/ai/models';
+import { loadOptions } from '../shared/ai/methods';
+import type { ThinkLevel } from '../shared/ai/models';
 import { callAi, streamLines } from '../shared/ai/transport';
 import { toNodeError } from '../shared/node/node-error';
 import { CloudStorageChatModel } from './model';
@@ -99,18 +100,13 @@ export class CloudStorageAiChatModel implements INodeType {
 		],
 	};
 
+	methods = { loadOptions };
+
 	async supplyData(this: ISupplyDataFunctions, itemIndex: number): Promise<SupplyData> {
 		const chosen = this.getNodeParameter('model', itemIndex) as string;
 		const modelId = (chosen === 'custom' ? (this.getNodeParameter('customModel', itemIndex, '') as string) : chosen).trim();
 		if (!modelId) throw new NodeOperationError(this.getNode(), 'No model id given', { itemIndex });
 		const think = this.getNodeParameter('think', itemIndex, 'low') as ThinkLevel;
-		const missing = missingCapability(modelId, { thinking: think !== 'off' });
-		if (missing) {
-			throw new NodeOperationError(this.getNode(), `The chosen model cannot do this: ${missing}`, {
-				itemIndex,
-				description: 'Set "Think" to Off, or choose a model with thinking.',
-			});
-		}
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const num = (name: string) => (typeof options[name] === 'number' ? (options[name] as number) : undefined);
 		const call = { itemIndex, timeoutMs: (num('timeout') ?? 300) * 1000 };

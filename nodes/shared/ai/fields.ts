@@ -1,19 +1,20 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { AI_MODELS, DEFAULT_MODEL } from './models';
+import { DOCUMENTED_MODELS } from './models';
 
-/** Model and think pickers, shared by the AI node and the Chat Model sub-node. */
+/** The option that switches to free entry of a model id. */
+export const CUSTOM_MODEL = 'custom';
+
+/** Model picker and think level, shared by the AI node and the Chat Model sub-node. */
 export const modelFields: INodeProperties[] = [
 	{
-		displayName: 'Model',
+		displayName: 'Model Name or ID',
 		name: 'model',
 		type: 'options',
-		options: [
-			...AI_MODELS.map((model) => ({ name: model.name, value: model.id, description: `${model.id}: ${model.description}` })),
-			{ name: 'Other (Enter ID)', value: 'custom', description: 'A model offered to the account on request' },
-		],
-		default: DEFAULT_MODEL,
-		description: 'The model that answers. Models without tools or thinking are refused for those features before any request.',
+		typeOptions: { loadOptionsMethod: 'getModels' },
+		default: CUSTOM_MODEL,
+		description:
+			'The model that answers. The list is loaded from the service\'s model listing when it offers one; otherwise choose "Enter ID". Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Model ID',
@@ -23,7 +24,14 @@ export const modelFields: INodeProperties[] = [
 		required: true,
 		placeholder: 'e.g. family1:12b',
 		description: 'The model ID as the AI API names it: family and version, a colon, and the size',
-		displayOptions: { show: { model: ['custom'] } },
+		displayOptions: { show: { model: [CUSTOM_MODEL] } },
+	},
+	{
+		displayName: `The documents describe six models by capability, without their IDs: ${DOCUMENTED_MODELS.join('; ')}. Other models on request. Tools, thinking and images work only with models that have them; the service refuses the others.`,
+		name: 'modelsNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { model: [CUSTOM_MODEL] } },
 	},
 ];
 
@@ -40,4 +48,3 @@ export const thinkField: INodeProperties = {
 	default: 'low',
 	description: 'How much the model reasons before answering. The reasoning is returned separately as "thinking".',
 };
-
