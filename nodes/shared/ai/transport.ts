@@ -7,6 +7,7 @@ import { joinUrl } from '../transport/urls';
 import { PackError, packErrorOf } from '../errors/pack-error';
 import { readNdjson } from './ndjson';
 import { AnswerAccumulator, resultOfAnswer, type AiResult } from './protocol';
+import { runCredentials } from '../transport/run-credentials';
 
 export type AiContext = IExecuteFunctions | ISupplyDataFunctions;
 
@@ -21,7 +22,7 @@ export interface AiCallOptions {
 
 /** `{ai_url}` from the Bearer credential; the AI API lives apart from the storage API. */
 export async function aiUrl(ctx: AiContext, itemIndex = 0): Promise<string> {
-	const credentials = await ctx.getCredentials(BEARER_CREDENTIAL, itemIndex);
+	const credentials = await runCredentials(ctx, BEARER_CREDENTIAL, itemIndex);
 	const url = String(credentials.aiUrl ?? '').trim();
 	if (!url) {
 		throw new NodeOperationError(ctx.getNode(), 'The Bearer credential has no AI URL', {

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DavClient } from '../dav/client';
 import type { DavHttp } from '../dav/http';
 import { apiRequest } from '../transport/request';
+import { runCredentials } from '../transport/run-credentials';
 
 export type DavContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -38,7 +39,7 @@ export function davHttp(ctx: DavContext, itemIndex?: number): DavHttp {
 }
 
 export async function davClient(ctx: DavContext, itemIndex: number | undefined, objectLabel: string): Promise<DavClient> {
-	const credentials = await ctx.getCredentials(DAV_CREDENTIAL, itemIndex ?? 0);
+	const credentials = await runCredentials(ctx, DAV_CREDENTIAL, itemIndex ?? 0);
 	const root = String(credentials.davUrl ?? '').trim();
 	if (!root) throw new NodeOperationError(ctx.getNode(), 'The DAV credential has no DAV URL', { itemIndex, description: 'Enter the server\'s CalDAV/CardDAV URL in the credential.' });
 	return new DavClient(davHttp(ctx, itemIndex), root.endsWith('/') ? root : `${root}/`, objectLabel);

@@ -51,7 +51,7 @@ export async function pollChanges(
 		const members = await listMembers(client, url);
 		members.sort((a, b) => Date.parse(b.lastModified ?? '') - Date.parse(a.lastModified ?? '') || 0);
 		const collection = await readCollection(client, url, kind);
-		const multiget = collection.supportedReports.includes(`${kind}-multiget`);
+		const multiget = (collection.supportedReports?.includes(`${kind}-multiget`) ?? false);
 		const recent = await fetchObjects(client, url, kind, members.slice(0, RECENT_FOR_MANUAL_TEST).map((member) => member.url), multiget);
 		if (recent.length === 0) return null;
 		return [ctx.helpers.returnJsonArray(recent.map((object) => ({ event: 'created', ...describe(object) })))];
@@ -63,8 +63,9 @@ export async function pollChanges(
 		const collection = await readCollection(client, url, kind);
 		state = {
 			collection: url,
-			sync: collection.supportedReports.includes('sync-collection'),
-			multiget: collection.supportedReports.includes(`${kind}-multiget`),
+			// No report set sent is ambiguous: try sync-collection; a refusal falls back to an ETag comparison.
+			sync: collection.supportedReports?.includes('sync-collection') ?? true,
+			multiget: (collection.supportedReports?.includes(`${kind}-multiget`) ?? false),
 			etags: {},
 		};
 	}

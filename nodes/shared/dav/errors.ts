@@ -36,6 +36,24 @@ export class DavPreconditionFailed extends DavError {
 	}
 }
 
+/** 412 on Delete: another client changed the object; it was read again and is kept, with its current data. */
+export class DavChangedBeforeDelete extends DavError {
+	constructor(
+		readonly url: string,
+		/** The other client's version, as read after the conflict. */
+		readonly current: { url: string; etag?: string; data: string },
+		what = 'object',
+	) {
+		super(
+			`The ${what} was changed by another client since it was read (412); it was not deleted`,
+			`Its current ETag is ${current.etag ?? '(none)'}. Get it to see the change; to delete it anyway, run again with its current ETag, or turn on "Delete Even If Changed" (the output then shows what was deleted).`,
+			412,
+			{ data: { currentEtag: current.etag ?? null, url, current: current.data } },
+		);
+		this.name = 'DavChangedBeforeDelete';
+	}
+}
+
 /** iCalendar/vCard text that ical.js could not parse, or that lacks what the operation needs. */
 export class DavDataError extends DavError {
 	constructor(message: string, description: string) {

@@ -1,9 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { Multistatus } from '../../../shared/dav/multistatus';
-import { objectsFrom } from '../../../shared/dav/objects';
-import { calendarQueryBody } from '../../../shared/dav/requests';
+import { findEventByUid } from '../../../shared/dav/by-uid';
 import { collectionLocator, objectUrlField } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem, eventUrlParam } from '../common';
 import { includeRawOption } from './fields';
@@ -37,10 +35,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const uid = (this.getNodeParameter('uid', itemIndex, '') as string).trim();
 	if (!uid) throw new NodeOperationError(this.getNode(), 'No UID given', { itemIndex });
 	const calendarUrl = calendarUrlParam(this, client, itemIndex);
-	const result = (await client.report(calendarUrl, '1', calendarQueryBody({ uid }), 'Searching the event by UID')) as Multistatus;
-	const found = objectsFrom(result, 'calendar');
-	if (found.length === 0) {
+	const found = await findEventByUid(client, calendarUrl, uid);
+	if (!found) {
 		throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, { itemIndex, description: 'Check the UID and the calendar; UIDs are not URLs.' });
 	}
-	return found.map((object) => ({ json: eventItem(object, includeRaw) }));
+	return [{ json: eventItem(found, includeRaw) }];
 }

@@ -8,6 +8,12 @@ import { fileLocator } from '../../../shared/storage/locator-fields';
 import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'The documents call from_date and to_date inclusive filters without giving a format: the node sends the dates as entered, and a date alone covers the whole day.',
+		name: 'datesNotice',
+		type: 'notice',
+		default: '',
+	},
 	fileLocator('file', { description: 'The signed file whose signatures to list' }),
 	...returnAllFields(),
 	{

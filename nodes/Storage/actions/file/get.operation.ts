@@ -49,9 +49,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const output = withLink(account, body, 'file');
 	if (options.legacyDetails && body.delete_key) {
-		// The delete key is a capability, so it travels in the body rather than the documented query string.
+		// Documented as GET with the delete key in the query; the transport never shows a query string.
 		const { body: legacy } = await v1<LegacyInfo>(this, account, 'api/get_file_info.php', {
-			form: { hash: fileHash, del_key: String(body.delete_key) },
+			method: 'GET',
+			qs: { hash: fileHash, del_key: String(body.delete_key) },
 			itemIndex,
 		});
 		output.details = legacy?.file_info ?? null;
