@@ -1,4 +1,4 @@
-// Benchmark section (issue 4/9): the Cloud Storage Trigger polling a tree of 10,000 files in 500 folders inside a
+// Benchmark section: the Cloud Storage Trigger polling a tree of 10,000 files in 500 folders inside a
 // real n8n against the sandbox, with 10 changes between polls. Requests per poll (from the
 // sandbox's request log), time per poll and the size of the workflow's static data, for created/updated
 // events only (cursor state) and for all events (snapshot state). n8n polls at most once a minute, but an

@@ -76,8 +76,8 @@ it('runs workflows of every node with known secrets', async () => {
 	await radicale.send('PUT', `${book}foreign.vcf`, { body: FOREIGN_CONTACT, headers: { 'content-type': 'text/vcard' } });
 	const dav = loadWorkflow('dav-roundtrip.json');
 	for (const node of dav.nodes) {
-		if (node.parameters.eventUrl === 'FOREIGN_EVENT_URL') node.parameters.eventUrl = `${calendar}foreign.ics`;
-		if (node.parameters.contactUrl === 'FOREIGN_CONTACT_URL') node.parameters.contactUrl = `${book}foreign.vcf`;
+		if (String(node.parameters.eventUrl).startsWith('REPLACE_ME')) node.parameters.eventUrl = `${calendar}foreign.ics`;
+		if (String(node.parameters.contactUrl).startsWith('REPLACE_ME')) node.parameters.contactUrl = `${book}foreign.vcf`;
 	}
 	const ai = loadWorkflow('ai-nodes.json');
 	for (const node of ai.nodes) if (node.name === 'Search Docs') node.parameters.baseUrl = sandbox.baseUrl;

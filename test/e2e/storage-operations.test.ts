@@ -1,5 +1,5 @@
 /**
- * Issue 3's Storage operations in a real n8n against the sandbox, from one exported workflow
+ * The Storage operations in a real n8n against the sandbox, from one exported workflow
  * (workflows/storage-operations.json): create path → upload → find by name → rename → move → replace
  * content → download (bytes checked) → legacy details → delete → restore → keys → account →
  * usage → end-to-end-encryption keys → tree (last: it outputs an item per entry); then the anonymous

@@ -1,5 +1,5 @@
 /**
- * Issue 9, faults: the Storage, Calendar, Contacts, DMS and E-Signature triggers under churn while polls fail. Between polls files,
+ * Faults: the Storage, Calendar, Contacts, DMS and E-Signature triggers under churn while polls fail. Between polls files,
  * events and contacts are created, changed and deleted; seeded faults hit the polls (the sandbox's random mode
  * for Storage, a small faulty proxy in front of Radicale for DAV) and some polls fail outright. Every change must
  * come out exactly once over the run: none lost, none twice. Prints the tally.

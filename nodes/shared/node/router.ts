@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from './node-error';
+import { refusePlaceholders } from './placeholders';
 
 export type OperationExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 
@@ -48,6 +49,7 @@ export async function routeItems(this: IExecuteFunctions, operations: OperationM
 		try {
 			const resource = this.getNodeParameter('resource', itemIndex) as string;
 			const operation = this.getNodeParameter('operation', itemIndex) as string;
+			refusePlaceholders(this.getNode().parameters, itemIndex);
 			const execute = executeOf(operations, resource, operation);
 			if (!execute) {
 				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {

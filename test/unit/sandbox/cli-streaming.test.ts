@@ -11,8 +11,8 @@ import { DEMO_TOKEN, readJson } from './helpers.ts';
 jest.setTimeout(120_000);
 
 const REPO = path.resolve(__dirname, '../../..');
-const BUNDLED_NODE = path.join(REPO, 'node_modules/.bin/node');
-const NODE = fs.existsSync(BUNDLED_NODE) ? BUNDLED_NODE : process.execPath;
+// Jest runs under Node 24 (scripts/node24.mjs), which runs the sandbox's .ts files directly.
+const NODE = process.execPath;
 const MB = 1024 * 1024;
 
 let child: ChildProcess;

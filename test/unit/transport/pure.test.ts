@@ -104,4 +104,22 @@ describe('status explanations', () => {
 		expect(explainStatus('mcp', 400).fix).toMatch(/2026-07-28/);
 		expect(explainStatus('v2', 418).cause).toMatch(/418/);
 	});
+
+	it('sends a 404 to the URL first: the contract answers missing items with 405', () => {
+		expect(explainStatus('v2', 404).fix).toMatch(/^Check the Base URL/);
+		for (const kind of ['v2', 'search', 'dms', 'mcp', 'ai', 'dav'] as const) {
+			const { cause, fix } = explainStatus(kind, 404, '<!DOCTYPE html><html><body>Cannot POST /mcp</body></html>');
+			expect(cause).toMatch(/web page/);
+			expect(fix).toMatch(/Check the URL in the credential/);
+			expect(fix).not.toMatch(/hash|key/);
+		}
+		// A DAV server's own XML error body is no web page.
+		expect(explainStatus('dav', 404, '<?xml version="1.0"?><d:error xmlns:d="DAV:"/>').cause).toBe('Not found (404)');
+	});
+
+	it('names 2FA/IP confirmation for a DAV 403 only among other causes', () => {
+		const { fix } = explainStatus('dav', 403);
+		expect(fix).toMatch(/^Check that the account may read or write/);
+		expect(fix).toMatch(/Some servers also refuse.*two-factor/s);
+	});
 });

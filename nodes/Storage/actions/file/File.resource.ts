@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Get Keys', value: 'getKeys', description: 'Get a file\'s edit keys', action: 'Get file keys' },
 			{ name: 'Move', value: 'move', description: 'Move a file to another folder of the same account', action: 'Move a file' },
 			{ name: 'Rename', value: 'rename', description: 'Rename a file', action: 'Rename a file' },
-			{ name: 'Replace Content', value: 'replace', description: 'Upload new content for a file, keeping its hash and link', action: 'Replace a file s content' },
+			{ name: 'Replace Content', value: 'replace', description: 'Upload new content for a file, keeping its hash and link', action: 'Replace the content of a file' },
 			{ name: 'Restore', value: 'restore', description: 'Restore a deleted file (PRO, BUSINESS, ENTERPRISE)', action: 'Restore a file' },
 			{ name: 'Upload', value: 'upload', description: 'Upload a file from a binary field', action: 'Upload a file' },
 		]),
