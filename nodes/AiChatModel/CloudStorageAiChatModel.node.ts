@@ -2,7 +2,7 @@ import { supplyModel } from '@n8n/ai-node-sdk';
 import type { IDataObject, INodeType, INodeTypeDescription, ISupplyDataFunctions, SupplyData } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { modelFields, thinkField } from '../shared/ai/fields';
+import { modelFields, modelOptionFields, thinkField } from '../shared/ai/fields';
 import { loadOptions } from '../shared/ai/methods';
 import type { ThinkLevel } from '../shared/ai/models';
 import { callAi, streamLines } from '../shared/ai/transport';
@@ -47,55 +47,7 @@ export class CloudStorageAiChatModel implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					{
-						displayName: 'Context Size',
-						name: 'contextSize',
-						type: 'number',
-						typeOptions: { minValue: 256 },
-						default: 8192,
-						description: 'Tokens of context the model keeps (conversation, tool results and answer)',
-					},
-					{
-						displayName: 'Keep Alive',
-						name: 'keepAlive',
-						type: 'string',
-						default: '5m',
-						description: 'How long the model stays loaded after the request, e.g. 5m, 1h, or 0',
-					},
-					{
-						displayName: 'Max Tokens',
-						name: 'maxTokens',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 1024,
-						description: 'The most tokens an answer may have',
-					},
-					{ displayName: 'Seed', name: 'seed', type: 'number', default: 0, description: 'A fixed seed makes answers repeatable' },
-					{
-						displayName: 'Temperature',
-						name: 'temperature',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 2 },
-						default: 0.8,
-					},
-					{
-						displayName: 'Timeout (Seconds)',
-						name: 'timeout',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 300,
-						description: 'How long to wait for an answer to start',
-					},
-					{ displayName: 'Top K', name: 'topK', type: 'number', typeOptions: { minValue: 1 }, default: 40 },
-					{
-						displayName: 'Top P',
-						name: 'topP',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
-						default: 0.9,
-					},
-				],
+				options: modelOptionFields,
 			},
 		],
 	};

@@ -6,6 +6,7 @@
  */
 import { setModelListing } from '../sandbox/ai/models';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { createServiceCredential, createServiceCredentials } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type N8nInstance } from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -16,19 +17,7 @@ let credentials: Record<string, { id: string; name: string; type: string }>;
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	n8n = await startN8n({ mode: 'regular' });
-	const bearer = await n8n.client.createCredential('cloudStorageBearerApi', 'Cloud Storage (bearer)', {
-		userId: String(DEMO_ACCOUNT.id),
-		apiToken: DEMO_ACCOUNT.token,
-		baseUrl: sandbox.baseUrl,
-		aiUrl: sandbox.baseUrl,
-	});
-	const token = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
-	credentials = { cloudStorageBearerApi: bearer, cloudStorageTokenApi: token };
+	credentials = await createServiceCredentials(n8n.client, sandbox, ['cloudStorageBearerApi', 'cloudStorageTokenApi']);
 });
 afterAll(async () => {
 	await n8n?.stop();
@@ -38,12 +27,7 @@ afterAll(async () => {
 describe('AI in n8n', () => {
 	it("passes n8n's credential test for the Bearer credential, and fails it for a wrong token", async () => {
 		expect(await n8n.client.testCredential(credentials.cloudStorageBearerApi)).toMatchObject({ status: 'OK' });
-		const wrong = await n8n.client.createCredential('cloudStorageBearerApi', 'Wrong bearer', {
-			userId: String(DEMO_ACCOUNT.id),
-			apiToken: 'not-the-token',
-			baseUrl: sandbox.baseUrl,
-			aiUrl: sandbox.baseUrl,
-		});
+		const wrong = await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox, { name: 'Wrong bearer', data: { apiToken: 'not-the-token' } });
 		expect(await n8n.client.testCredential(wrong)).toMatchObject({ status: 'Error' });
 	});
 

@@ -26,7 +26,11 @@ function descendants(pid: number): number[] {
 	}
 	const found: number[] = [];
 	const walk = (parent: number) => {
-		for (const [child, of] of parents) if (of === parent) (found.push(child), walk(child));
+		for (const [child, of] of parents) {
+			if (of !== parent) continue;
+			found.push(child);
+			walk(child);
+		}
 	};
 	walk(pid);
 	return found;

@@ -6,6 +6,7 @@
  * operations with Authentication: None.
  */
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { createServiceCredential } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type ExecutionSummary, type N8nInstance } from './harness/n8n';
 
 jest.setTimeout(180_000);
@@ -29,12 +30,7 @@ const one = (execution: ExecutionSummary, node: string) => {
 };
 
 it('runs every file and folder operation in one workflow', async () => {
-	const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox);
 	const workflow = await n8n.client.importWorkflow(loadWorkflow('storage-operations.json'), { credentials: { [credential.type]: credential } });
 	const execution = await n8n.client.runWorkflow(workflow.id);
 	expect(describeErrors(execution)).toBe('');

@@ -1,15 +1,9 @@
 import nock from 'nock';
 
 import { AI, AUTHORIZATION, GIF, generateAnswer, ndjson, runAi, unexpectedRequests } from './run-ai';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 const base = { resource: 'text', operation: 'generate', model: 'qwen3:8b', prompt: 'Say hi' };
 
