@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { requireAccount, type StorageAccount } from '../storage/client';
 import { fileLink, folderLink } from '../storage/links';
@@ -7,7 +7,6 @@ import type { FormFields } from '../transport/body';
 import { collectByPageNumber } from '../transport/paging';
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
-import { SearchInputError } from './search-json';
 
 /** The JSON-format answer of `{web_url}/ajax/search.php`. */
 interface SearchAnswer {
@@ -24,12 +23,6 @@ export interface SearchRun {
 	max: number;
 	pageSize: number;
 	itemIndex: number;
-}
-
-/** Bad input found by the pure search_json layer, reported as n8n reports input errors. */
-export function inputError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof SearchInputError)) return error as Error;
-	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.hint });
 }
 
 function refusal(ctx: IExecuteFunctions, answer: SearchAnswer, itemIndex: number): NodeApiError {

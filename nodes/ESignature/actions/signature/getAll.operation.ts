@@ -5,7 +5,6 @@ import { signatureDateRange } from '../../../shared/esignature/input';
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
 import { fileHashParam, locate } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
-import { checked } from './common';
 import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
@@ -48,7 +47,7 @@ export const description = updateDisplayOptions({ show: { resource: ['signature'
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as { fromDate?: string; toDate?: string };
-	const range = checked(this, itemIndex, () => signatureDateRange(filters.fromDate, filters.toDate));
+	const range = signatureDateRange(filters.fromDate, filters.toDate);
 	locate(this, 'file', 'file', itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limit = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);

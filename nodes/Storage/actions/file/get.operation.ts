@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { accessRightsField } from '../../../shared/storage/access-rights-field';
 import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/client';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
@@ -15,13 +16,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Include Access Rights',
-				name: 'accessRights',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add what this account may do with the file',
-			},
+			accessRightsField,
 			{
 				displayName: 'Include Legacy Details',
 				name: 'legacyDetails',

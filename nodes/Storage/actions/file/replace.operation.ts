@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { requireAccount, storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
+import { fieldAuthentication, requireAccount, storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
+import { workerTransfersEnabled } from '../../../shared/transport/binary-mode';
 
 const properties: INodeProperties[] = [
 	{
@@ -74,6 +75,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 				await source.open(),
 				String(before.name ?? source.fileName),
 			),
+		// Opt-in: in n8n's filesystem binary mode the file can be read from disk and sent by a worker thread.
+		workerUpload:
+			source.path && workerTransfersEnabled()
+				? {
+						fields: { up_id: folderHash, key: folder.add_files_key as string | undefined, do: 'update', replace_file_hash: fileHash },
+						file: { field: 'file', path: source.path, fileName: String(before.name ?? source.fileName), mimeType: source.mimeType, size: source.size },
+						authenticate: async () => await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex),
+					}
+				: undefined,
 		reconcile: async () => {
 			const now = await fileInfo(this, account, fileHash, itemIndex);
 			const changed = Number(now.timestamp_last_modified) >= startedAt && Number(now.size) === source.size;
