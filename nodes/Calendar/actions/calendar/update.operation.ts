@@ -6,7 +6,8 @@ import { DavError } from '../../../shared/dav/errors';
 import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient } from '../common';
-import { calendarItem, calendarPropertyFields, calendarProps, notAppliedError, notAppliedOption } from './fields';
+import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
+import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('calendar'),
