@@ -38,7 +38,7 @@ function serviceText(body: string): string | undefined {
 }
 
 export function statusError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
-	const { cause, fix } = explainStatus(ctx.api, status);
+	const { cause, fix } = explainStatus(ctx.api, status, body);
 	const said = serviceText(body);
 	return apiError(ctx, cause, said ? `${fix} The ${API_LABEL[ctx.api]} said: "${said}"` : fix, status);
 }

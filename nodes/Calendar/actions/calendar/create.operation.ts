@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { createCollection } from '../../../shared/dav/collections';
 import { discoverHome } from '../../../shared/dav/discovery';
 import { DavError } from '../../../shared/dav/errors';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { eventClient } from '../common';
 import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
 import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
@@ -36,12 +35,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const components = this.getNodeParameter('components', itemIndex, ['VEVENT']) as string[];
 	const client = await eventClient(this, itemIndex);
 	const props = calendarProps(this, itemIndex, displayName, 'additionalFields');
-	return await withDavErrors(this, itemIndex, async () => {
-		const home = await discoverHome(client, 'calendar');
-		// The collection's name in the URL is generated; the display name is what users see.
-		const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
-		const { collection, notApplied } = await createCollection(client, 'calendar', url, props, components.length ? components : ['VEVENT']);
-		if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
-		return [{ json: { ...calendarItem(collection), notApplied } }];
-	});
+	const home = await discoverHome(client, 'calendar');
+	// The collection's name in the URL is generated; the display name is what users see.
+	const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
+	const { collection, notApplied } = await createCollection(client, 'calendar', url, props, components.length ? components : ['VEVENT']);
+	if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
+	return [{ json: { ...calendarItem(collection), notApplied } }];
 }

@@ -3,7 +3,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { updateCollection } from '../../../shared/dav/collections';
 import { DavError } from '../../../shared/dav/errors';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient } from '../common';
 import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
@@ -25,9 +24,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.values(props).every((value) => value === undefined)) {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Set a name or add a field to change.' });
 	}
-	return await withDavErrors(this, itemIndex, async () => {
-		const { collection, notApplied } = await updateCollection(client, 'calendar', url, props);
-		if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
-		return [{ json: { ...calendarItem(collection), notApplied } }];
-	});
+	const { collection, notApplied } = await updateCollection(client, 'calendar', url, props);
+	if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
+	return [{ json: { ...calendarItem(collection), notApplied } }];
 }

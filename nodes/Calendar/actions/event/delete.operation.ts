@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteObject } from '../../../shared/dav/objects';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
 
@@ -17,8 +16,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; deleteIfChanged?: boolean };
 	const client = await eventClient(this, itemIndex);
 	const url = eventUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, deleteIfChanged: options.deleteIfChanged });
-		return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag, ...(deleted.changed ? { changedByOtherClient: eventItem(deleted.changed, false) } : {}) } }];
-	});
+	const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, deleteIfChanged: options.deleteIfChanged });
+	return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag, ...(deleted.changed ? { changedByOtherClient: eventItem(deleted.changed, false) } : {}) } }];
 }

@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { findEventByUid } from '../../../shared/dav/by-uid';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator, objectUrlField } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem, eventUrlParam } from '../common';
 import { includeRawOption } from './fields';
@@ -31,16 +30,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const client = await eventClient(this, itemIndex);
 	if (this.getNodeParameter('getBy', itemIndex, 'url') === 'url') {
 		const url = eventUrlParam(this, client, itemIndex);
-		return await withDavErrors(this, itemIndex, async () => [{ json: eventItem(await client.get(url), includeRaw) }]);
+		return [{ json: eventItem(await client.get(url), includeRaw) }];
 	}
 	const uid = (this.getNodeParameter('uid', itemIndex, '') as string).trim();
 	if (!uid) throw new NodeOperationError(this.getNode(), 'No UID given', { itemIndex });
 	const calendarUrl = calendarUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const found = await findEventByUid(client, calendarUrl, uid);
-		if (!found) {
-			throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, { itemIndex, description: 'Check the UID and the calendar; UIDs are not URLs.' });
-		}
-		return [{ json: eventItem(found, includeRaw) }];
-	});
+	const found = await findEventByUid(client, calendarUrl, uid);
+	if (!found) {
+		throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, { itemIndex, description: 'Check the UID and the calendar; UIDs are not URLs.' });
+	}
+	return [{ json: eventItem(found, includeRaw) }];
 }

@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { createCollection } from '../../../shared/dav/collections';
 import { discoverHome } from '../../../shared/dav/discovery';
 import { DavError } from '../../../shared/dav/errors';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
 import { contactClient } from '../common';
 import { bookItem, bookProps, descriptionField } from './fields';
@@ -23,12 +22,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (!displayName) throw new NodeOperationError(this.getNode(), 'The address book needs a name', { itemIndex });
 	const client = await contactClient(this, itemIndex);
 	const props = bookProps(this, itemIndex, displayName, 'additionalFields');
-	return await withDavErrors(this, itemIndex, async () => {
-		const home = await discoverHome(client, 'addressbook');
-		// The collection's name in the URL is generated; the display name is what users see.
-		const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
-		const { collection, notApplied } = await createCollection(client, 'addressbook', url, props);
-		if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('address book', collection.url, notApplied));
-		return [{ json: { ...bookItem(collection), notApplied } }];
-	});
+	const home = await discoverHome(client, 'addressbook');
+	// The collection's name in the URL is generated; the display name is what users see.
+	const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
+	const { collection, notApplied } = await createCollection(client, 'addressbook', url, props);
+	if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('address book', collection.url, notApplied));
+	return [{ json: { ...bookItem(collection), notApplied } }];
 }

@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteCollection } from '../../../shared/dav/collections';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { addressBookUrlParam, contactClient } from '../common';
 
@@ -21,8 +20,6 @@ export const description = updateDisplayOptions({ show: { resource: ['addressBoo
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		await deleteCollection(client, 'addressbook', url);
-		return [{ json: { deleted: true, url } }];
-	});
+	await deleteCollection(client, 'addressbook', url);
+	return [{ json: { deleted: true, url } }];
 }

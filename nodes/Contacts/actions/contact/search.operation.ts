@@ -3,7 +3,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { searchContactsByName } from '../../../shared/dav/objects';
 import { describeVcard } from '../../../shared/dav/vcard';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { addressBookUrlParam, contactClient, contactItem, includeRawOption, supportsMultiget } from '../common';
 
@@ -25,10 +24,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const { objects } = await searchContactsByName(client, url, query, (data) => describeVcard(data).fullName, async () => await supportsMultiget(client, url));
-		return objects
-			.slice(0, limit)
-			.map((object) => ({ json: contactItem(object, includeRaw) }));
-	});
+	const { objects } = await searchContactsByName(client, url, query, (data) => describeVcard(data).fullName, async () => await supportsMultiget(client, url));
+	return objects
+		.slice(0, limit)
+		.map((object) => ({ json: contactItem(object, includeRaw) }));
 }
