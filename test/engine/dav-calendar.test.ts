@@ -180,6 +180,10 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 				['2030-02-05T09:00:00.000Z', 'Stand-up'],
 			]);
 			expect(expanded.json[2].recurrenceId).toBe('2030-02-04T09:00:00.000Z');
+			// Each occurrence carries what addresses it: the object's URL and ETag, the UID and the original start.
+			expect(expanded.json.map((item) => [item.url, item.etag, item.uid, item.recurrenceId])).toEqual(
+				['2030-02-01', '2030-02-02', '2030-02-04', '2030-02-05'].map((day) => [created.json[0].url, created.json[0].etag, 'daily-standup', `${day}T09:00:00.000Z`]),
+			);
 		});
 
 		it('a second object with a UID the calendar holds is refused naming the conflict; Get by UID finds exactly one', async () => {

@@ -25,6 +25,22 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 		expect(json).toEqual([expect.objectContaining({ url: book, displayName: 'Friends', supportedReports: expect.arrayContaining(['addressbook-multiget', 'sync-collection']) })]);
 	});
 
+	it('creates, renames and deletes an address book (extended MKCOL), reporting what the server did not store', async () => {
+		const created = await run({ resource: 'addressBook', operation: 'create', displayName: 'Clients', additionalFields: { description: 'Paying customers' } });
+		expect(created.error).toBeUndefined();
+		expect(created.json[0]).toMatchObject({ displayName: 'Clients', url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/.+\/[0-9a-f-]{36}\/$/) });
+		expect(created.json[0]).toMatchObject({ description: 'Paying customers', notApplied: [] });
+		const url = String(created.json[0].url);
+		const renamed = await run({ resource: 'addressBook', operation: 'update', addressBook: byUrl(url), displayName: 'Customers' });
+		expect(renamed.error).toBeUndefined();
+		expect(renamed.json[0]).toMatchObject({ displayName: 'Customers', notApplied: [] });
+		const deleted = await run({ resource: 'addressBook', operation: 'delete', addressBook: byUrl(url) });
+		expect(deleted.error).toBeUndefined();
+		expect(deleted.json).toEqual([{ deleted: true, url }]);
+		const listed = await run({ resource: 'addressBook', operation: 'getAll' });
+		expect(listed.json.map((item) => item.url)).not.toContain(url);
+	});
+
 	it('creates, searches, lists, gets, updates and deletes contacts', async () => {
 		const created = await run({
 			resource: 'contact',

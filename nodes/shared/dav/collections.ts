@@ -164,3 +164,13 @@ export async function updateCollection(client: DavClient, kind: DataKind, url: s
 	const collection = await readCollection(client, url, kind);
 	return { collection, notApplied: compareWithStored(props, collection, statuses) };
 }
+
+/** DELETE of a whole collection; servers that keep collections fixed answer 403/405, which says so. */
+export async function deleteCollection(client: DavClient, kind: DataKind, url: string): Promise<void> {
+	const what = kind === 'calendar' ? 'calendar' : 'address book';
+	const response = await client.http({ method: 'DELETE', url, headers: {}, accept: [207, 403, 405, 409], write: true });
+	if (response.status === 403 || response.status === 405 || response.status === 409) {
+		throw new DavError(`The server does not allow deleting this ${what} (${response.status})`, `Nothing was deleted. Delete it in the server's own interface, or ask its administrator.`, response.status);
+	}
+	client.checkInnerStatuses(response, url, `Deleting the ${what}`);
+}

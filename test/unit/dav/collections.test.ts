@@ -116,3 +116,45 @@ describe('update', () => {
 		expect(error?.description).toMatch(/^Applied nonetheless: color\./);
 	});
 });
+
+describe('address books', () => {
+	async function contacts(parameters: IDataObject) {
+		const nodes = [
+			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{ name: 'DAV', type: `${PACKAGE_NAME}.cloudStorageContacts`, parameters: parameters as never },
+		];
+		const result = await runWorkflow({ nodes, connections: chain('Start', 'DAV') }, { credentials: credentials as never });
+		return { ...result, json: result.nodeOutput('DAV').map((item) => item.json) };
+	}
+	const BOOKS = '/user/contacts/';
+
+	it('create: an extended MKCOL (RFC 5689) with resourcetype, display name and description; the output is what is read back', async () => {
+		nock(DAV).intercept('/', 'PROPFIND').reply(207, ms(response('/', [200, '<ns0:current-user-principal><ns0:href>/user/</ns0:href></ns0:current-user-principal>'])));
+		nock(DAV)
+			.intercept('/user/', 'PROPFIND')
+			.reply(207, `<ns0:multistatus xmlns:ns0="DAV:" xmlns:ns2="urn:ietf:params:xml:ns:carddav">${response('/user/', [200, `<ns2:addressbook-home-set><ns0:href>${BOOKS}</ns0:href></ns2:addressbook-home-set>`])}</ns0:multistatus>`);
+		let sent = '';
+		nock(DAV)
+			.intercept(/\/user\/contacts\/[0-9a-f-]{36}\//, 'MKCOL')
+			.reply(201, (_uri, body) => ((sent = String(body)), '<ns0:mkcol-response xmlns:ns0="DAV:"><ns0:propstat><ns0:status>HTTP/1.1 200 OK</ns0:status><ns0:prop><ns0:resourcetype /><ns0:displayname /></ns0:prop></ns0:propstat></ns0:mkcol-response>'));
+		nock(DAV)
+			.intercept(/\/user\/contacts\/[0-9a-f-]{36}\//, 'PROPFIND')
+			.reply(
+				207,
+				(uri) =>
+					`<ns0:multistatus xmlns:ns0="DAV:" xmlns:ns2="urn:ietf:params:xml:ns:carddav">${response(uri, [200, '<ns0:resourcetype><ns0:collection/><ns2:addressbook/></ns0:resourcetype><ns0:displayname>Clients</ns0:displayname><ns2:addressbook-description>Paying</ns2:addressbook-description>'])}</ns0:multistatus>`,
+			);
+		const { json, error } = await contacts({ resource: 'addressBook', operation: 'create', displayName: 'Clients', additionalFields: { description: 'Paying' } });
+		expect(error).toBeUndefined();
+		expect(sent).toMatch(/<d:mkcol [^>]*><d:set><d:prop><d:resourcetype><d:collection\/><card:addressbook\/><\/d:resourcetype><d:displayname>Clients<\/d:displayname><card:addressbook-description>Paying<\/card:addressbook-description><\/d:prop><\/d:set><\/d:mkcol>/);
+		expect(json[0]).toMatchObject({ displayName: 'Clients', description: 'Paying', notApplied: [] });
+		expect(json[0]).not.toHaveProperty('color');
+	});
+
+	it('delete: a server that keeps its address books answers 405, and the error says so', async () => {
+		nock(DAV).delete('/user/contacts/main/').reply(405, 'Method Not Allowed');
+		const { error } = await contacts({ resource: 'addressBook', operation: 'delete', addressBook: byUrl(`${DAV}/user/contacts/main/`) });
+		expect(error?.message).toBe('The server does not allow deleting this address book (405)');
+		expect(error?.description).toMatch(/^Nothing was deleted\./);
+	});
+});

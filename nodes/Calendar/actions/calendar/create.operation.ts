@@ -6,7 +6,8 @@ import { createCollection } from '../../../shared/dav/collections';
 import { discoverHome } from '../../../shared/dav/discovery';
 import { DavError } from '../../../shared/dav/errors';
 import { eventClient } from '../common';
-import { calendarItem, calendarPropertyFields, calendarProps, notAppliedOption, notAppliedError } from './fields';
+import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
+import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'displayName', type: 'string', default: '', required: true, description: 'Display name of the new calendar' },

@@ -5,7 +5,8 @@ import { updateCollection } from '../../../shared/dav/collections';
 import { DavError } from '../../../shared/dav/errors';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient } from '../common';
-import { calendarItem, calendarPropertyFields, calendarProps, notAppliedError, notAppliedOption } from './fields';
+import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
+import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('calendar'),
