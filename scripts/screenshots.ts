@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { buildState } from './lib/build-state.ts';
-import { importExampleWorkflows, upsertDemoCredentials } from './lib/demo-setup.ts';
+import { importExampleWorkflows, prepareExampleData, upsertDemoCredentials } from './lib/demo-setup.ts';
 import type { N8nClient } from './lib/n8n-client.ts';
 import { DEFAULT_OWNER, startN8n } from './lib/n8n-server.ts';
 import { repoPaths } from './lib/paths.ts';
@@ -37,6 +37,8 @@ const SHOTS: Shot[] = [
 	{ kind: 'canvas', file: 'workflow-storage-roundtrip.png', workflow: 'storage-roundtrip.json' },
 	{ kind: 'node', file: 'node-storage.png', workflow: 'storage-roundtrip.json', node: 'Upload' },
 	{ kind: 'node', file: 'node-storage-trigger.png', workflow: 'storage-trigger.json', node: 'Cloud Storage Trigger' },
+	{ kind: 'node', file: 'node-dms-trigger.png', workflow: 'dms-trigger.json', node: 'Cloud Storage DMS Trigger' },
+	{ kind: 'node', file: 'node-esignature-trigger.png', workflow: 'esignature-trigger.json', node: 'Cloud Storage E-Signature Trigger' },
 	{ kind: 'node', file: 'node-search.png', workflow: 'search.json', node: 'Search Invoices' },
 	{ kind: 'node', file: 'node-esignature.png', workflow: 'esignature-operations.json', node: 'Request Signatures' },
 	{ kind: 'node', file: 'node-dms-task.png', workflow: 'dms-task-roundtrip.json', node: 'Create Task' },
@@ -78,8 +80,8 @@ async function startServices(running: Started[]) {
 	if (!radicaleInstalled()) throw new Error('Radicale is missing: run `node scripts/ensure-system-packages.mjs`.');
 	const radicale = await startRadicale();
 	running.push(radicale);
-	await radicale.mkcalendar('calendar', { displayName: 'Demo calendar' });
-	await radicale.mkaddressbook('contacts', { displayName: 'Demo contacts' });
+	const calendarUrl = await radicale.mkcalendar('calendar', { displayName: 'Demo calendar' });
+	const addressBookUrl = await radicale.mkaddressbook('contacts', { displayName: 'Demo contacts' });
 
 	log('starting n8n (~10 s)');
 	const n8n = await startN8n({ paths, userFolder: mkdtempSync(join(tmpdir(), 'n8n-screenshots-')) });
@@ -89,12 +91,9 @@ async function startServices(running: Started[]) {
 			rmSync(n8n.userFolder, { recursive: true, force: true });
 		},
 	});
-	const credentials = await upsertDemoCredentials(n8n.client, {
-		sandbox,
-		account: DEMO_ACCOUNT,
-		dav: { url: radicale.url, ...RADICALE_USER },
-	});
-	await importExampleWorkflows(n8n.client, paths.workflowsDir, credentials);
+	const services = { sandbox, account: DEMO_ACCOUNT, dav: { url: radicale.url, ...RADICALE_USER, calendarUrl, addressBookUrl } };
+	const credentials = await upsertDemoCredentials(n8n.client, services);
+	await importExampleWorkflows(n8n.client, paths.workflowsDir, credentials, await prepareExampleData(services));
 	return { n8n, credentials };
 }
 

@@ -1,25 +1,27 @@
 #!/usr/bin/env node
 // `npm start`: try the pack in a real n8n without any account anywhere. Installs the pinned n8n when
 // missing, builds the package when dist/ is missing or stale, starts the sandbox (a local stand-in for the
-// service), a local CalDAV/CardDAV server when Radicale is installed, and n8n with the pack loaded, an
-// owner, demo credentials and the example workflows. Runs until Ctrl-C, then stops everything.
+// service), a local CalDAV/CardDAV server (Radicale, installed like the tests install it), and n8n with the
+// pack loaded, an owner, demo credentials, the data the examples work on and the example workflows. Runs
+// until Ctrl-C, SIGINT or SIGTERM, then stops n8n and every service it started.
 //
 //   npm start                 reuse .tmp/start/n8n (your workflows survive restarts)
 //   npm start -- --fresh      start from an empty n8n
-//   N8N_PORT, SANDBOX_PORT, DAV_PORT, N8N_OWNER_EMAIL, N8N_OWNER_PASSWORD override the defaults.
+//   N8N_PORT, SANDBOX_PORT, DAV_PORT, N8N_OWNER_EMAIL, N8N_OWNER_PASSWORD, START_DIR override the defaults.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureN8n } from './ensure-n8n.mjs';
+import { ensureDebianPackages } from './ensure-system-packages.mjs';
 import { buildState } from './lib/build-state.ts';
-import { importExampleWorkflows, upsertDemoCredentials } from './lib/demo-setup.ts';
+import { importExampleWorkflows, prepareExampleData, upsertDemoCredentials } from './lib/demo-setup.ts';
 import { startN8n } from './lib/n8n-server.ts';
 import { repoPaths } from './lib/paths.ts';
 import { spawnLogged, tailFile, waitUntil } from './lib/processes.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const paths = repoPaths(root);
-const workDir = join(paths.tmp, 'start');
+const workDir = process.env.START_DIR ? resolve(process.env.START_DIR) : join(paths.tmp, 'start');
 const settings = {
 	n8nPort: Number(process.env.N8N_PORT ?? 5678),
 	sandboxPort: Number(process.env.SANDBOX_PORT ?? 5680),
@@ -72,18 +74,32 @@ async function startSandbox() {
 	return info;
 }
 
-/** Radicale is optional for trying the storage nodes: without it there is no DAV credential. */
-async function startDav() {
-	const { radicaleInstalled, startRadicale, RADICALE_USER } = await import('../test/dav/radicale.ts');
-	if (!radicaleInstalled()) {
-		log('Radicale is not installed (node scripts/ensure-system-packages.mjs): no CalDAV/CardDAV server');
-		return undefined;
+/**
+ * Calendar and Contacts need a CalDAV/CardDAV server: Radicale, installed as the tests install it (Debian's
+ * python3-radicale). Checked before anything starts, so a missing server is said at once, not after n8n is up.
+ */
+async function ensureDav() {
+	const { radicaleInstalled } = await import('../test/dav/radicale.ts');
+	if (radicaleInstalled()) return true;
+	try {
+		ensureDebianPackages(['python3-radicale', 'apache2-utils']);
+		return radicaleInstalled();
+	} catch (error) {
+		log(
+			`Calendar and Contacts need a CalDAV/CardDAV server, and Radicale is not installed: ${error.message}\n` +
+				'[start] Continuing without it: every other node works; the Calendar/Contacts examples and triggers will not run until you install it and restart.',
+		);
+		return false;
 	}
+}
+
+async function startDav() {
+	const { startRadicale, RADICALE_USER } = await import('../test/dav/radicale.ts');
 	const radicale = await startRadicale({ port: settings.davPort });
 	running.push(radicale);
-	await radicale.mkcalendar('calendar', { displayName: 'Demo calendar' });
-	await radicale.mkaddressbook('contacts', { displayName: 'Demo contacts' });
-	return { url: radicale.url, ...RADICALE_USER };
+	const calendarUrl = await radicale.mkcalendar('calendar', { displayName: 'Demo calendar' });
+	const addressBookUrl = await radicale.mkaddressbook('contacts', { displayName: 'Demo contacts' });
+	return { url: radicale.url, ...RADICALE_USER, calendarUrl, addressBookUrl };
 }
 
 async function main() {
@@ -95,12 +111,13 @@ async function main() {
 	if (process.argv.includes('--fresh')) rmSync(workDir, { recursive: true, force: true });
 	mkdirSync(workDir, { recursive: true });
 
+	const davAvailable = await ensureDav();
 	await ensureN8n();
 	buildIfNeeded();
 
 	const sandbox = await startSandbox();
 	const account = sandbox.accounts.find((candidate) => candidate.username === 'demo');
-	const dav = await startDav();
+	const dav = davAvailable ? await startDav() : undefined;
 
 	const userFolder = join(workDir, 'n8n');
 	if (existsSync(userFolder)) log(`reusing ${userFolder} (npm start -- --fresh for an empty n8n)`);
@@ -109,7 +126,9 @@ async function main() {
 	running.push(n8n);
 
 	const credentials = await upsertDemoCredentials(n8n.client, { sandbox, account, dav });
-	const imported = await importExampleWorkflows(n8n.client, paths.workflowsDir, credentials);
+	// What the examples work on (a PDF to sign, an event and a contact of "another client"), wired into them.
+	const values = await prepareExampleData({ sandbox, account, dav });
+	const imported = await importExampleWorkflows(n8n.client, paths.workflowsDir, credentials, values);
 
 	const editorUrl = `http://localhost:${settings.n8nPort}`;
 	console.log(`

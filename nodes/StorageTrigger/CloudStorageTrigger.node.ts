@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { runPoll } from '../shared/node/poll';
 import { searchFolders } from '../shared/storage/folder-search';
 import { pollChanges } from './poll';
 import { properties } from './properties';
@@ -27,6 +28,6 @@ export class CloudStorageTrigger implements INodeType {
 	methods = { listSearch: { searchFolders } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollChanges(this);
+		return await runPoll(this, async () => await pollChanges(this));
 	}
 }

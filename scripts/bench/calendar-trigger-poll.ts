@@ -1,4 +1,4 @@
-// Benchmark section (issue 9): the Calendar Trigger (Event Changes) polling a calendar in which nothing
+// Benchmark section: the Calendar Trigger (Event Changes) polling a calendar in which nothing
 // changed, inside the real n8n against a real Radicale. A small counting proxy between n8n and Radicale
 // logs each request, so requests and time per poll come from the wire. Events: BENCH_EVENTS (default 500).
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';

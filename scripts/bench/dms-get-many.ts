@@ -1,4 +1,4 @@
-// Benchmark section (issue 6/9): DMS Task "Get Many" with Return All over 10,000 tasks inside a real n8n against the
+// Benchmark section: DMS Task "Get Many" with Return All over 10,000 tasks inside a real n8n against the
 // sandbox, one page after another and with the Parallel Requests option, next to a plain fetch loop over
 // the same pages. Requests and time. Each get_documents answer is delayed by BENCH_LATENCY_MS
 // (default 25) to stand for the network between n8n and the service; loopback alone hides what

@@ -1,4 +1,4 @@
-// Benchmark section (issue 9): 1,000 items of Get File Info through the Storage node, next to n8n's HTTP
+// Benchmark section: 1,000 items of Get File Info through the Storage node, next to n8n's HTTP
 // Request node making the same 1,000 get_file_info calls, in the same n8n against the same sandbox.
 // Count: BENCH_INFO_ITEMS (default 1000).
 import { runNode, table, type BenchContext, type Section } from './context.ts';

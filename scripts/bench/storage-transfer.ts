@@ -1,4 +1,4 @@
-// Benchmark section (issue 3/9): a large file uploaded and downloaded through the Storage node inside a
+// Benchmark section: a large file uploaded and downloaded through the Storage node inside a
 // real n8n, side by side with n8n's built-in HTTP Request node and with curl, against the sandbox. Wall
 // time, throughput, share of curl's throughput, the n8n main process's peak RSS growth and its event loop's
 // delay during the transfer; then queue mode with n8n's default (database) binary mode.

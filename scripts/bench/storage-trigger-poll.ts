@@ -1,4 +1,4 @@
-// Benchmark section (issue 4/9): the Cloud Storage Trigger polling a tree of 10,000 files in 500 folders inside a
+// Benchmark section: the Cloud Storage Trigger polling a tree of 10,000 files in 500 folders inside a
 // real n8n against the sandbox, with 10 changes between polls. Requests per poll (from the
 // sandbox's request log), time per poll and the size of the workflow's static data, for created/updated
 // events only (cursor state) and for all events (snapshot state). n8n polls at most once a minute, but an
@@ -58,8 +58,8 @@ export async function benchStorageTriggerPoll(ctx: BenchContext): Promise<Sectio
 
 		// The bare tree request, for scale.
 		let started = performance.now();
-		const treeBody = new URLSearchParams({ Hash: top.hash, DeleteKey: top.editKey, user: DEMO_ACCOUNT.username, user_access_token: DEMO_ACCOUNT.token });
-		const treeText = await (await fetch(`${sandbox.baseUrl}/api/get_upload_tree.php`, { method: 'POST', body: treeBody })).text();
+		const treeQuery = new URLSearchParams({ Hash: top.hash, DeleteKey: top.editKey });
+		const treeText = await (await fetch(`${sandbox.baseUrl}/api/get_upload_tree.php?${treeQuery}`)).text();
 		lines.push(`Bare tree request with fetch (no n8n): ${(performance.now() - started).toFixed(0)} ms, ${(treeText.length / 1024).toFixed(0)} KiB.`, '');
 
 		let serial = 0;

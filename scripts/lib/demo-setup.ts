@@ -7,8 +7,85 @@ import type { CredentialRef, N8nClient } from './n8n-client.ts';
 export type DemoServices = {
 	sandbox: { baseUrl: string; webUrl: string };
 	account: { id: number; username: string; password: string; token: string };
-	dav?: { url: string; username: string; password: string };
+	/** The DAV server, with the calendar and address book the examples work in. */
+	dav?: { url: string; username: string; password: string; calendarUrl: string; addressBookUrl: string };
 };
+
+/** An event and a contact as another client writes them (with properties n8n does not know, which must survive). */
+export const FOREIGN_EVENT = [
+	'BEGIN:VCALENDAR',
+	'VERSION:2.0',
+	'PRODID:-//Other Client//EN',
+	'BEGIN:VEVENT',
+	'UID:other-client-event',
+	'DTSTAMP:20300101T000000Z',
+	'DTSTART:20300110T100000Z',
+	'DTEND:20300110T110000Z',
+	'SUMMARY:Written elsewhere',
+	'X-OTHER-CLIENT-FLAG:keep-me',
+	'END:VEVENT',
+	'END:VCALENDAR',
+	'',
+].join('\r\n');
+export const FOREIGN_CONTACT = ['BEGIN:VCARD', 'VERSION:3.0', 'UID:other-client-contact', 'FN:Ada Lovelace', 'X-OTHER-CLIENT-FIELD:keep-me-too', 'END:VCARD', ''].join('\r\n');
+export const AGREEMENT_PDF = '%PDF-1.7 agreement';
+
+/** What the examples' `REPLACE_ME: …` values become, keyed by the text after the prefix. */
+export type ExampleValues = Record<string, string>;
+
+async function ok(response: Response, what: string): Promise<Response> {
+	if (!response.ok) throw new Error(`${what} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+	return response;
+}
+
+/**
+ * Creates in the services what the examples need (a PDF to sign, an event and a contact written by "another
+ * client") and returns the values their placeholders take. Idempotent: a restart finds and reuses them.
+ */
+export async function prepareExampleData({ sandbox, account, dav }: DemoServices): Promise<ExampleValues> {
+	const auth = { user: account.username, user_access_token: account.token };
+	const v2 = async (action: string, body: URLSearchParams | FormData) =>
+		(await ok(await fetch(`${sandbox.baseUrl}/api_v2/${action}`, { method: 'POST', body }), action)).json();
+	const login = await ok(await fetch(`${sandbox.baseUrl}/api/authenticate_user.php`, { method: 'POST', body: new URLSearchParams(auth) }), 'authenticate_user');
+	const rootHash = ((await login.json()) as { UserData: { root_upload_hash: string } }).UserData.root_upload_hash;
+	const root = (await v2('get_folder_content', new URLSearchParams({ ...auth, folder_hash: rootHash }))) as Array<{ type: string; name: string; hash: string }>;
+	let folder = root.find((entry) => entry.type === 'folder' && entry.name === 'Examples')?.hash;
+	folder ??= ((await v2('create_folder', new URLSearchParams({ ...auth, folder_name: 'Examples' }))) as { folder_hash: string }).folder_hash;
+	const inFolder = (await v2('get_folder_content', new URLSearchParams({ ...auth, folder_hash: folder }))) as Array<{ type: string; name: string; hash: string }>;
+	let pdf = inFolder.find((entry) => entry.type === 'file' && entry.name === 'agreement.pdf')?.hash;
+	if (!pdf) {
+		const form = new FormData();
+		for (const [key, value] of Object.entries({ ...auth, folder_hash: folder })) form.append(key, value);
+		form.append('file', new Blob([AGREEMENT_PDF], { type: 'application/pdf' }), 'agreement.pdf');
+		pdf = ((await v2('upload_file', form)) as { file_hash: string }).file_hash;
+	}
+	const values: ExampleValues = {
+		'the hash of a PDF file in your storage': pdf,
+		'the hash of the folder to watch': folder,
+		"the service's address (the Base URL of your credential)": sandbox.baseUrl,
+	};
+	if (dav) {
+		const authorization = `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}`;
+		const put = async (url: string, body: string, type: string) => {
+			await ok(await fetch(url, { method: 'PUT', body, headers: { authorization, 'content-type': type } }), `PUT ${url}`);
+			return url;
+		};
+		values['the URL of the calendar to watch'] = dav.calendarUrl;
+		values['the URL of the address book to watch'] = dav.addressBookUrl;
+		values['the URL of an event another calendar client wrote (Get Events shows it)'] = await put(new URL('foreign.ics', dav.calendarUrl).href, FOREIGN_EVENT, 'text/calendar');
+		values['the URL of a contact another client wrote (Get Contacts shows it)'] = await put(new URL('foreign.vcf', dav.addressBookUrl).href, FOREIGN_CONTACT, 'text/vcard');
+	}
+	return values;
+}
+
+/** The workflow with every `REPLACE_ME: …` string that `values` knows replaced; the others stay (and the nodes refuse them). */
+export function fillPlaceholders<T>(workflow: T, values: ExampleValues): T {
+	return JSON.parse(JSON.stringify(workflow), (_key, value) => {
+		if (typeof value !== 'string' || !value.startsWith('REPLACE_ME')) return value;
+		const what = value.replace(/^REPLACE_ME[\s:]*/, '');
+		return values[what] ?? value;
+	}) as T;
+}
 
 type CredentialSpec = { type: string; name: string; data: Record<string, string> };
 
@@ -54,18 +131,22 @@ export async function upsertDemoCredentials(client: N8nClient, services: DemoSer
 	return byType;
 }
 
-/** Imports every `*.json` of `dir` (not its subfolders) whose name is not taken yet; returns the names imported. */
+/**
+ * Imports every `*.json` of `dir` (not its subfolders) whose name is not taken yet, with its placeholders
+ * filled from `values` (see prepareExampleData); returns the names imported.
+ */
 export async function importExampleWorkflows(
 	client: N8nClient,
 	dir: string,
 	credentials: Record<string, CredentialRef>,
+	values: ExampleValues = {},
 ) {
 	const taken = new Set((await client.listWorkflows()).map((workflow) => workflow.name));
 	const imported: string[] = [];
 	for (const file of readdirSync(dir)
 		.filter((name) => name.endsWith('.json'))
 		.sort()) {
-		const workflow = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+		const workflow = fillPlaceholders(JSON.parse(readFileSync(join(dir, file), 'utf8')), values);
 		if (taken.has(workflow.name)) continue;
 		await client.importWorkflow(workflow, { credentials });
 		imported.push(workflow.name);

@@ -61,8 +61,8 @@ it('runs every Calendar and Contacts operation; foreign objects keep unknown pro
 	await radicale.send('PUT', `${book}foreign.vcf`, { body: FOREIGN_CONTACT, headers: { 'content-type': 'text/vcard' } });
 	const workflow = loadWorkflow('dav-roundtrip.json');
 	for (const node of workflow.nodes) {
-		if (node.parameters.eventUrl === 'FOREIGN_EVENT_URL') node.parameters.eventUrl = `${calendar}foreign.ics`;
-		if (node.parameters.contactUrl === 'FOREIGN_CONTACT_URL') node.parameters.contactUrl = `${book}foreign.vcf`;
+		if (String(node.parameters.eventUrl).startsWith('REPLACE_ME')) node.parameters.eventUrl = `${calendar}foreign.ics`;
+		if (String(node.parameters.contactUrl).startsWith('REPLACE_ME')) node.parameters.contactUrl = `${book}foreign.vcf`;
 	}
 	const imported = await n8n.client.importWorkflow(workflow, { credentials: { cloudStorageDavApi: credential } });
 	const execution = await n8n.client.runWorkflow(imported.id);

@@ -1,5 +1,5 @@
 /**
- * Every Storage operation of issue 3 through n8n's engine against the sandbox, one node per run, the
+ * Every Storage operation through n8n's engine against the sandbox, one node per run, the
  * way a user chains them: create a path, upload, find, rename, move, replace, keys, tree, restore,
  * account data and end-to-end-encryption keys.
  */

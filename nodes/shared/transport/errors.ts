@@ -38,7 +38,7 @@ function serviceText(body: string): string | undefined {
 }
 
 export function statusError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
-	const { cause, fix } = explainStatus(ctx.api, status);
+	const { cause, fix } = explainStatus(ctx.api, status, body);
 	const said = serviceText(body);
 	return apiError(ctx, cause, said ? `${fix} The ${API_LABEL[ctx.api]} said: "${said}"` : fix, status);
 }
@@ -105,4 +105,21 @@ export function redirectError(ctx: ErrorContext, status: number, location: strin
 		`Redirects are not followed, so credentials never travel to another address. Put the final address in the credential's URL (https, the right host and path).${applied}`,
 		status,
 	);
+}
+
+/**
+ * A read the service failed with a 5xx: nothing was changed, so the advice for uncertain writes does not
+ * apply. Writes that fail with a 5xx get uncertainWriteError instead.
+ */
+export function readFailedError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
+	const error = statusError(ctx, status, body);
+	const said = serviceText(body);
+	error.description = `The request only read data, so nothing was changed. Try again later; if it keeps failing, the ${API_LABEL[ctx.api]}'s own log names the cause.${said ? ` The ${API_LABEL[ctx.api]} said: "${said}"` : ''}`;
+	return error;
+}
+
+/** Marks a read failure that repeated identically, so retrying stopped early. */
+export function repeatedFailure(error: Error): Error {
+	if (error instanceof NodeApiError) error.description = `${error.description ?? ''} The same answer came twice, so the node stopped retrying.`.trim();
+	return error;
 }

@@ -20,9 +20,11 @@ const STORAGE: Record<number, StatusExplanation> = {
 		cause: 'Access denied (403): the account lacks rights on this item',
 		fix: 'Use the account that owns the item, or ask its owner to share it with the rights this operation needs.',
 	},
+	// The contract answers missing items with 405; its only 404 is an encryption key not saved yet, so any
+	// other 404 means the request did not reach the service's API.
 	404: {
-		cause: 'Not found (404): the item or key does not exist',
-		fix: 'Check the hash; for encryption keys, save the key first.',
+		cause: 'Not found (404): nothing answers at this address, or the encryption key does not exist',
+		fix: 'Check the Base URL in the credential: it must point at the service\'s API, not at a web page or at n8n itself. For an encryption-key operation, save the key first.',
 	},
 	405: {
 		cause: 'The service refused the operation (405)',
@@ -111,7 +113,7 @@ const DAV: Record<number, StatusExplanation> = {
 	},
 	403: {
 		cause: 'The server refused access (403)',
-		fix: 'The account lacks permission, an account/IP policy applies, or a two-factor account must confirm the e-mailed IP confirmation link first.',
+		fix: 'Check that the account may read or write this calendar or address book and that the URL is one of its own collections. Some servers also refuse on an account or IP policy (the service\'s own server: a two-factor account must first confirm the e-mailed IP confirmation link).',
 	},
 	404: { cause: 'Not found (404)', fix: 'The object or collection no longer exists; list the collection again to get current URLs.' },
 	409: { cause: 'Conflict (409): the parent collection is missing or in a conflicting state', fix: 'Check the collection URL.' },
@@ -159,7 +161,15 @@ const TABLES: Record<ApiKind, Record<number, StatusExplanation>> = {
 	ai: AI,
 };
 
-export function explainStatus(kind: ApiKind, status: number): StatusExplanation {
+/** A 404 answered with a web page: the URL points at a web server (or n8n), not at the API. */
+const WRONG_ADDRESS: StatusExplanation = {
+	cause: 'Not found (404): the address answered with a web page, not the API',
+	fix: 'Check the URL in the credential (Base URL, AI URL or DAV URL): it must point at the service\'s API, not at a web page or at n8n itself.',
+};
+
+export function explainStatus(kind: ApiKind, status: number, body = ''): StatusExplanation {
+	if (status === 404 && /^\s*</.test(body) && kind !== 'dav') return WRONG_ADDRESS;
+	if (status === 404 && /^\s*<(!doctype|html)/i.test(body)) return WRONG_ADDRESS;
 	const known = TABLES[kind][status];
 	if (known) return known;
 	if (status >= 500) return { cause: `The server failed (${status})`, fix: 'Try again later.' };

@@ -1,5 +1,5 @@
 /**
- * Issue 9, faults: 1,000-item Calendar (event create, update) and Contacts (contact create, update) workflows in a
+ * Faults: 1,000-item Calendar (event create, update) and Contacts (contact create, update) workflows in a
  * real n8n with Continue On Fail, against Radicale behind a seeded faulty proxy (fault-proxy.ts). Afterwards
  * Radicale's collections are read from disk: every item done exactly once or reported failed, none lost, none twice.
  */

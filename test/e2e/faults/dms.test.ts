@@ -1,5 +1,5 @@
 /**
- * Issue 9, faults: 1,000-item DMS task workflows (create, update, comment) in a real n8n with Continue On Fail
+ * Faults: 1,000-item DMS task workflows (create, update, comment) in a real n8n with Continue On Fail
  * while the sandbox injects seeded faults. The DMS offers no idempotency key, so an uncertain create or comment
  * is reported (never sent twice); an uncertain update is checked by reading the task back.
  */

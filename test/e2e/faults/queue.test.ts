@@ -1,5 +1,5 @@
 /**
- * Issue 9, faults in queue mode: the Storage fault workflows (upload, rename, move, delete under seeded faults)
+ * Faults in queue mode: the Storage fault workflows (upload, rename, move, delete under seeded faults)
  * run by two Redis-backed workers. The result must be the same in kind as in regular mode: every item done
  * exactly once or reported failed with its index, none lost, none duplicated.
  */

@@ -6,7 +6,7 @@ import type { ExecutionSummary } from '../harness/n8n';
 type Json = Record<string, any>;
 
 /**
- * Items per run: 1,000 everywhere, the issue's figure. Measured on a 2-core machine, one file at a time:
+ * Items per run: 1,000 everywhere, the figure the fault tallies were asked for. Measured on a 2-core machine, one file at a time:
  * storage 2.1 min, dms 2.9 min, dav 8.1 min, queue 2.6 min (~16 min together), which leaves the whole
  * `npm test` well inside CI's 90 minutes. FAULT_ITEMS=n overrides it for a quicker local run.
  */

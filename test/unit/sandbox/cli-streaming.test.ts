@@ -11,8 +11,8 @@ import { DEMO_TOKEN, readJson } from './helpers.ts';
 jest.setTimeout(120_000);
 
 const REPO = path.resolve(__dirname, '../../..');
-const BUNDLED_NODE = path.join(REPO, 'node_modules/.bin/node');
-const NODE = fs.existsSync(BUNDLED_NODE) ? BUNDLED_NODE : process.execPath;
+// Jest runs under Node 24 (scripts/node24.mjs), which runs the sandbox's .ts files directly.
+const NODE = process.execPath;
 const MB = 1024 * 1024;
 
 let child: ChildProcess;
@@ -53,7 +53,7 @@ function peakRss(pid: number): number | undefined {
 it('prints one JSON line with the URLs and the seeded accounts', () => {
 	expect(started.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 	expect(started.webUrl).toBe(started.baseUrl.replace('127.0.0.1', 'localhost'));
-	expect(started.accounts.map((account) => account.username)).toEqual(['demo', 'free', 'twofa']);
+	expect(started.accounts.map((account) => account.username)).toEqual(['demo', 'free', 'twofa', 'tasks']);
 });
 
 it('streams a 200 MB upload to disk and back without holding it in memory', async () => {

@@ -60,7 +60,10 @@ describe('fault injection', () => {
 		sandbox.faults.add({ match: { path: 'create_folder' }, fault: 'slow-answer', delayMs: 400, times: 1 });
 		const started = Date.now();
 		const pending = v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'late answer' });
-		await new Promise((resolve) => setTimeout(resolve, 150));
+		let answered = false;
+		void pending.then(() => (answered = true));
+		// The folder appears while the answer is still held back (synchronised on the write, not on a sleep).
+		while (folderNames().length === 0 && !answered) await new Promise((resolve) => setImmediate(resolve));
 		expect(folderNames()).toEqual(['late answer']);
 		expect((await pending).status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
@@ -175,7 +178,7 @@ describe('control API', () => {
 		);
 		await control(sandbox, 'POST', 'reset');
 		const after = await readJson(control(sandbox, 'GET', 'state'));
-		expect(after.accounts.map((account: any) => account.username)).toEqual(['demo', 'free', 'twofa']);
+		expect(after.accounts.map((account: any) => account.username)).toEqual(['demo', 'free', 'twofa', 'tasks']);
 		expect(after.accounts[0].folders).toHaveLength(1);
 	});
 

@@ -29,6 +29,8 @@ const listen = async (server: Server) => {
 beforeAll(async () => {
 	nock.enableNetConnect(/^(127\.0\.0\.1|localhost)(:\d+)?$/);
 	target = createServer((req, res) => {
+		// A client that gives up mid-request closes the socket: that is no failure of this test run.
+		req.on('error', () => undefined);
 		let body = '';
 		req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
 		req.on('end', () => {
@@ -38,6 +40,7 @@ beforeAll(async () => {
 	});
 	const targetPort = await listen(target);
 	redirector = createServer((req, res) => {
+		req.on('error', () => undefined);
 		req.resume();
 		req.on('end', () => res.writeHead(302, { Location: `http://localhost:${targetPort}${req.url}` }).end());
 	});

@@ -5,7 +5,7 @@ import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText } from '../../../nodes/shared/transport/retry';
 import { explainStatus } from '../../../nodes/shared/transport/status-messages';
 import { displayUrl, insecureUrlProblem, joinUrl } from '../../../nodes/shared/transport/urls';
-import { fileLink, folderLink, hashFromLink } from '../../../nodes/shared/storage/links';
+import { fileLink, folderLink, parseLink } from '../../../nodes/shared/storage/links';
 
 describe('URLs', () => {
 	it.each(['https://api.example.com', 'http://localhost:5680', 'http://127.0.0.1:1', 'http://[::1]:80/x'])(
@@ -26,6 +26,11 @@ describe('URLs', () => {
 });
 
 describe('links', () => {
+	const hashFromLink = (value: string, kind: 'folder' | 'file') => {
+		const parsed = parseLink(value, kind);
+		return parsed && 'hash' in parsed ? parsed.hash : undefined;
+	};
+
 	it('builds and parses folder and file links of any web host', () => {
 		expect(folderLink('https://web.example.com/', 'a_B-9')).toBe('https://web.example.com/u/a_B-9');
 		expect(fileLink('https://web.example.com', 'x')).toBe('https://web.example.com/f/x');
@@ -98,5 +103,23 @@ describe('status explanations', () => {
 		expect(explainStatus('dav', 412).cause).toMatch(/changed on the server/);
 		expect(explainStatus('mcp', 400).fix).toMatch(/2026-07-28/);
 		expect(explainStatus('v2', 418).cause).toMatch(/418/);
+	});
+
+	it('sends a 404 to the URL first: the contract answers missing items with 405', () => {
+		expect(explainStatus('v2', 404).fix).toMatch(/^Check the Base URL/);
+		for (const kind of ['v2', 'search', 'dms', 'mcp', 'ai', 'dav'] as const) {
+			const { cause, fix } = explainStatus(kind, 404, '<!DOCTYPE html><html><body>Cannot POST /mcp</body></html>');
+			expect(cause).toMatch(/web page/);
+			expect(fix).toMatch(/Check the URL in the credential/);
+			expect(fix).not.toMatch(/hash|key/);
+		}
+		// A DAV server's own XML error body is no web page.
+		expect(explainStatus('dav', 404, '<?xml version="1.0"?><d:error xmlns:d="DAV:"/>').cause).toBe('Not found (404)');
+	});
+
+	it('names 2FA/IP confirmation for a DAV 403 only among other causes', () => {
+		const { fix } = explainStatus('dav', 403);
+		expect(fix).toMatch(/^Check that the account may read or write/);
+		expect(fix).toMatch(/Some servers also refuse.*two-factor/s);
 	});
 });

@@ -9,6 +9,12 @@ import { binarySource, multipartWithFile } from '../../../shared/transport/binar
 import { workerTransfersEnabled } from '../../../shared/transport/binary-mode';
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'Replacing goes through the legacy save_file.php (do=update), whose full flow the documents do not show. The node sends the folder, its upload key, do=update and the file hash in the query and expects the file to keep its hash and name.',
+		name: 'replaceNotice',
+		type: 'notice',
+		default: '',
+	},
 	{ ...fileLocator(), description: 'The file whose content is replaced; its hash and link stay the same' },
 	{
 		displayName: 'Input Binary Field',
@@ -54,9 +60,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		write: true,
 		responseType: 'text',
 		uncertainStatuses: [494],
+		// As documented: every parameter in the query, only the file in the multipart body.
+		qs: {
+			up_id: folderHash,
+			...(folder.add_files_key ? { key: String(folder.add_files_key) } : {}),
+			do: 'update',
+			replace_file_hash: fileHash,
+		},
 		multipart: async () =>
 			multipartWithFile(
-				{ up_id: folderHash, key: folder.add_files_key as string | undefined, do: 'update', replace_file_hash: fileHash },
+				{},
 				'file',
 				source,
 				await source.open(),

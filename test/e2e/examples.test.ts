@@ -1,0 +1,87 @@
+/**
+ * Every example workflow exactly as `npm start` imports it, unpatched: the same demo credentials, the same
+ * data prepared in the sandbox and Radicale (scripts/lib/demo-setup.ts), the same placeholder filling. Each
+ * workflow with a Manual Trigger runs without a node error; each trigger or webhook workflow activates.
+ */
+import { AGREEMENT_PDF, importExampleWorkflows, prepareExampleData, upsertDemoCredentials, type DemoServices } from '../../scripts/lib/demo-setup.ts';
+import { startRadicale, RADICALE_USER, type Radicale } from '../dav/radicale';
+import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { describeErrors, paths, startN8n, type N8nInstance } from './harness/n8n';
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let radicale: Radicale;
+let n8n: N8nInstance;
+let workflows: Array<{ id: string; name: string; manualTrigger?: string }>;
+let services: DemoServices;
+
+beforeAll(async () => {
+	sandbox = await startSandbox({ port: 0 });
+	radicale = await startRadicale();
+	services = {
+		sandbox: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl },
+		account: DEMO_ACCOUNT,
+		dav: {
+			url: radicale.url,
+			...RADICALE_USER,
+			calendarUrl: await radicale.mkcalendar('calendar', { displayName: 'Demo calendar' }),
+			addressBookUrl: await radicale.mkaddressbook('contacts', { displayName: 'Demo contacts' }),
+		},
+	};
+	n8n = await startN8n({ mode: 'regular' });
+	const credentials = await upsertDemoCredentials(n8n.client, services);
+	const values = await prepareExampleData(services);
+	const imported = await importExampleWorkflows(n8n.client, paths.workflowsDir, credentials, values);
+	workflows = [];
+	for (const ref of await n8n.client.listWorkflows()) {
+		if (!imported.includes(ref.name)) continue;
+		const workflow = await n8n.client.getWorkflow(ref.id);
+		const manual = (workflow.nodes as Array<{ type: string; name: string }>).find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+		workflows.push({ id: ref.id, name: ref.name, manualTrigger: manual?.name });
+	}
+});
+afterAll(async () => {
+	await n8n?.stop();
+	await radicale?.stop();
+	await sandbox?.close();
+});
+
+it('imports every example of test/e2e/workflows', async () => {
+	const { readdirSync } = await import('node:fs');
+	expect(workflows).toHaveLength(readdirSync(paths.workflowsDir).filter((name) => name.endsWith('.json')).length);
+});
+
+it('prepares the data the examples work on, idempotently', async () => {
+	const again = await prepareExampleData(services);
+	const pdf = sandbox.store.file(again['the hash of a PDF file in your storage']);
+	expect(pdf).toBeDefined();
+	expect((await radicale.send('GET', again['the URL of an event another calendar client wrote (Get Events shows it)'])).status).toBe(200);
+	expect(AGREEMENT_PDF).toMatch(/^%PDF/);
+});
+
+// The bad-input example ends on purpose with one node that stops the workflow (no Continue On Fail), to show
+// such an error; every other node of it turns its error into an item.
+const INTENDED_STOP: Record<string, RegExp> = {
+	'Bad input: clear errors, nothing sent, n8n keeps running': /^Bad Task ID: The task ID must be a positive whole number \(got "T-12"\)[^\n]*$/,
+};
+
+it('runs every manually started example without a node error, and activates every trigger and webhook example', async () => {
+	const failures: string[] = [];
+	for (const workflow of workflows) {
+		if (workflow.manualTrigger) {
+			const execution = await n8n.client.runWorkflow(workflow.id);
+			const errors = describeErrors(execution);
+			const intended = INTENDED_STOP[workflow.name];
+			if (intended) {
+				if (execution.status !== 'error' || !intended.test(errors)) failures.push(`${workflow.name} (${execution.status}): ${errors}`);
+			} else if (errors || execution.status !== 'success') failures.push(`${workflow.name} (${execution.status}): ${errors}`);
+		} else {
+			try {
+				await n8n.client.activate(workflow.id);
+				await n8n.client.deactivate(workflow.id);
+			} catch (error) {
+				failures.push(`${workflow.name}: activation failed: ${(error as Error).message}`);
+			}
+		}
+	}
+	expect(failures).toEqual([]);
+}, 600_000);
