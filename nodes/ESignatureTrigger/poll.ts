@@ -15,16 +15,10 @@ import { splitList } from '../shared/esignature/input';
 import { requireAccount, storageAccount, v2, type StorageAccount } from '../shared/storage/client';
 import { downloadFile } from '../shared/storage/download';
 import { fileLink, parseLink } from '../shared/storage/links';
-
 import { listScope } from '../shared/storage/scope-listing';
 import { mapBounded } from '../shared/transport/bounded';
 import { DEFAULT_MAX_DOWNLOAD_MB, DEFAULT_MAX_FILES } from './properties';
 
-/** The hash of a /f/<hash> file link; path links (/pa/…) name no hash and are not accepted here. */
-function linkedHash(link: string): string | undefined {
-	const parsed = parseLink(link, 'file');
-	return parsed && 'hash' in parsed ? parsed.hash : undefined;
-}
 
 /** Items a manual "Fetch Test Event" returns. */
 const SAMPLE_SIZE = 10;
@@ -65,11 +59,12 @@ function readSettings(ctx: IPollFunctions): Settings {
 export function parseFileList(value: unknown): string[] {
 	const hashes: string[] = [];
 	for (const entry of splitList(String(value ?? '').replace(/\n/g, ','))) {
-		const hash = /^https?:\/\//i.test(entry) ? linkedHash(entry) : /[\s/?#]/.test(entry) ? undefined : entry;
+		const link = /^https?:\/\//i.test(entry) ? parseLink(entry, 'file') : undefined;
+		const hash = link ? ('hash' in link ? link.hash : undefined) : /^https?:|[\s/?#]/i.test(entry) ? undefined : entry;
 		if (!hash) {
 			throw new PackError(`"${entry}" is not a file hash or file link`, {
 				kind: 'input',
-				description: 'Give each file as its hash or its link https://<web host>/f/<hash>, separated by commas or new lines.',
+				description: 'Give each file as its hash or its link https://<web host>/f/<hash> (path links /pa/… name a place, not a file, and are not accepted), separated by commas or new lines.',
 			});
 		}
 		if (!hashes.includes(hash)) hashes.push(hash);
