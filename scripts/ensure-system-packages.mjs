@@ -5,9 +5,10 @@
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 
-// redis-server: queue mode (n8n main + worker). python3-radicale, apache2-utils: the CalDAV/CardDAV server.
+// redis-server: queue mode (n8n main + worker). python3-radicale, apache2-utils: the CalDAV/CardDAV server;
+// xandikos: the second, independent CalDAV/CardDAV server the DAV tests also run against.
 // python3, make, g++: node-gyp, which compiles sqlite3 for the n8n runtime.
-export const TEST_PACKAGES = ['redis-server', 'python3-radicale', 'apache2-utils', 'python3', 'make', 'g++'];
+export const TEST_PACKAGES = ['redis-server', 'python3-radicale', 'xandikos', 'apache2-utils', 'python3', 'make', 'g++'];
 // Not in TEST_PACKAGES: chromium, which only `npm run screenshots` needs (playwright-core drives Debian's browser).
 
 const log = (message) => console.log(`[ensure-system-packages] ${message}`);

@@ -37,6 +37,8 @@ const SHOTS: Shot[] = [
 	{ kind: 'canvas', file: 'workflow-storage-roundtrip.png', workflow: 'storage-roundtrip.json' },
 	{ kind: 'node', file: 'node-storage.png', workflow: 'storage-roundtrip.json', node: 'Upload' },
 	{ kind: 'node', file: 'node-storage-trigger.png', workflow: 'storage-trigger.json', node: 'Cloud Storage Trigger' },
+	{ kind: 'node', file: 'node-dms-trigger.png', workflow: 'dms-trigger.json', node: 'Cloud Storage DMS Trigger' },
+	{ kind: 'node', file: 'node-esignature-trigger.png', workflow: 'esignature-trigger.json', node: 'Cloud Storage E-Signature Trigger' },
 	{ kind: 'node', file: 'node-search.png', workflow: 'search.json', node: 'Search Invoices' },
 	{ kind: 'node', file: 'node-esignature.png', workflow: 'esignature-operations.json', node: 'Request Signatures' },
 	{ kind: 'node', file: 'node-dms-task.png', workflow: 'dms-task-roundtrip.json', node: 'Create Task' },

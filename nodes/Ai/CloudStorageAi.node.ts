@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import * as text from './actions/text/Text.resource';
 
 export class CloudStorageAi implements INodeType {
@@ -25,7 +26,7 @@ export class CloudStorageAi implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Text', value: 'text' }],
+				options: optionsFor(resources, [{ name: 'Text', value: 'text' }]),
 				default: 'text',
 			},
 			...text.description,

@@ -4,7 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { searchCalendars } from '../shared/dav-node/list-search';
 import * as calendar from './actions/calendar/Calendar.resource';
 import * as event from './actions/event/Event.resource';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageCalendar implements INodeType {
@@ -27,10 +28,10 @@ export class CloudStorageCalendar implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
+				options: optionsFor(resources, [
 					{ name: 'Calendar', value: 'calendar' },
 					{ name: 'Event', value: 'event' },
-				],
+				]),
 				default: 'event',
 			},
 			...calendar.description,

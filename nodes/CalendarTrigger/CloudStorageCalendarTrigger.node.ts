@@ -5,9 +5,9 @@ import { davClient } from '../shared/dav-node/client';
 import { searchCalendars } from '../shared/dav-node/list-search';
 import { collectionLocator } from '../shared/dav-node/locators';
 import { changeEventsField, collectionParam, pollChanges } from '../shared/dav-node/trigger';
+import { runPoll } from '../shared/node/poll';
 import { describeCalendarData } from '../shared/dav/event-view';
 import { pollStartsWithin } from './starts-within';
-import { refuseTriggerPlaceholders } from '../shared/node/placeholders';
 
 export class CloudStorageCalendarTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -51,10 +51,11 @@ export class CloudStorageCalendarTrigger implements INodeType {
 	methods = { listSearch: { searchCalendars } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		refuseTriggerPlaceholders(this.getNode());
-		const client = await davClient(this, undefined, 'event');
-		const url = collectionParam(this, client, 'calendar', 'calendar');
-		if (this.getNodeParameter('trigger', 'changes') === 'startsWithin') return await pollStartsWithin(this, client, url);
-		return await pollChanges(this, client, 'calendar', url, (object) => ({ url: object.url, etag: object.etag ?? null, ...describeCalendarData(object.data) }));
+		return await runPoll(this, async () => {
+			const client = await davClient(this, undefined, 'event');
+			const url = collectionParam(this, client, 'calendar', 'calendar');
+			if (this.getNodeParameter('trigger', 'changes') === 'startsWithin') return await pollStartsWithin(this, client, url);
+			return await pollChanges(this, client, 'calendar', url, (object) => ({ url: object.url, etag: object.etag ?? null, ...describeCalendarData(object.data) }));
+		});
 	}
 }

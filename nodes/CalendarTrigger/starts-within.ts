@@ -5,7 +5,6 @@ import { expandCalendarData } from '../shared/dav/event-view';
 import type { Multistatus } from '../shared/dav/multistatus';
 import { objectsFrom } from '../shared/dav/objects';
 import { calendarQueryBody } from '../shared/dav/requests';
-import { withDavErrors } from '../shared/dav-node/client';
 
 interface StartsState {
 	collection: string;
@@ -41,21 +40,19 @@ export async function pollStartsWithin(ctx: IPollFunctions, client: DavClient, u
 	const now = Date.now();
 	const to = now + minutes * 60_000;
 	const staticData = ctx.getWorkflowStaticData('node') as { starts?: StartsState };
-	return await withDavErrors(ctx, undefined, async () => {
-		const due = await occurrencesStarting(client, url, now, to);
-		if (ctx.getMode() === 'manual') {
-			const sample = due.length > 0 ? due : (await occurrencesStarting(client, url, now, now + SAMPLE_LOOKAHEAD_MS)).slice(0, SAMPLE_SIZE);
-			return sample.length > 0 ? [ctx.helpers.returnJsonArray(sample)] : null;
-		}
+	const due = await occurrencesStarting(client, url, now, to);
+	if (ctx.getMode() === 'manual') {
+		const sample = due.length > 0 ? due : (await occurrencesStarting(client, url, now, now + SAMPLE_LOOKAHEAD_MS)).slice(0, SAMPLE_SIZE);
+		return sample.length > 0 ? [ctx.helpers.returnJsonArray(sample)] : null;
+	}
 
-		const keyOf = (item: IDataObject) => `${String(item.url)}|${String(item.start)}`;
-		const previous = staticData.starts?.collection === url ? staticData.starts : undefined;
-		const notified: Record<string, number> = {};
-		for (const [key, start] of Object.entries(previous?.notified ?? {})) if (start >= now) notified[key] = start;
-		const fresh = due.filter((item) => notified[keyOf(item)] === undefined);
-		for (const item of due) notified[keyOf(item)] = Date.parse(String(item.start));
-		staticData.starts = { collection: url, notified };
-		if (!previous || fresh.length === 0) return null;
-		return [ctx.helpers.returnJsonArray(fresh)];
-	});
+	const keyOf = (item: IDataObject) => `${String(item.url)}|${String(item.start)}`;
+	const previous = staticData.starts?.collection === url ? staticData.starts : undefined;
+	const notified: Record<string, number> = {};
+	for (const [key, start] of Object.entries(previous?.notified ?? {})) if (start >= now) notified[key] = start;
+	const fresh = due.filter((item) => notified[keyOf(item)] === undefined);
+	for (const item of due) notified[keyOf(item)] = Date.parse(String(item.start));
+	staticData.starts = { collection: url, notified };
+	if (!previous || fresh.length === 0) return null;
+	return [ctx.helpers.returnJsonArray(fresh)];
 }

@@ -3,7 +3,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { listSearch, loadOptions, resourceMapping } from '../shared/dms/methods';
 import * as contactPerson from './actions/contactPerson/ContactPerson.resource';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageContactPerson implements INodeType {
@@ -28,7 +29,7 @@ export class CloudStorageContactPerson implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Contact Person', value: 'contactPerson' }],
+				options: optionsFor(resources, [{ name: 'Contact Person', value: 'contactPerson' }]),
 				default: 'contactPerson',
 			},
 			...contactPerson.description,

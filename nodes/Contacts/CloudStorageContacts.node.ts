@@ -4,7 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { searchAddressBooks } from '../shared/dav-node/list-search';
 import * as addressBook from './actions/addressBook/AddressBook.resource';
 import * as contact from './actions/contact/Contact.resource';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import { requestOptionsField } from '../shared/node/request-options';
 
 export class CloudStorageContacts implements INodeType {
@@ -27,10 +28,10 @@ export class CloudStorageContacts implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
+				options: optionsFor(resources, [
 					{ name: 'Address Book', value: 'addressBook' },
 					{ name: 'Contact', value: 'contact' },
-				],
+				]),
 				default: 'contact',
 			},
 			...addressBook.description,

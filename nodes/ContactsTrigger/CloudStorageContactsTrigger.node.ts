@@ -5,8 +5,8 @@ import { davClient } from '../shared/dav-node/client';
 import { searchAddressBooks } from '../shared/dav-node/list-search';
 import { collectionLocator } from '../shared/dav-node/locators';
 import { changeEventsField, collectionParam, pollChanges } from '../shared/dav-node/trigger';
+import { runPoll } from '../shared/node/poll';
 import { describeVcard } from '../shared/dav/vcard';
-import { refuseTriggerPlaceholders } from '../shared/node/placeholders';
 
 export class CloudStorageContactsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,9 +28,10 @@ export class CloudStorageContactsTrigger implements INodeType {
 	methods = { listSearch: { searchAddressBooks } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		refuseTriggerPlaceholders(this.getNode());
-		const client = await davClient(this, undefined, 'contact');
-		const url = collectionParam(this, client, 'addressBook', 'address book');
-		return await pollChanges(this, client, 'addressbook', url, (object) => ({ url: object.url, etag: object.etag ?? null, ...describeVcard(object.data) }));
+		return await runPoll(this, async () => {
+			const client = await davClient(this, undefined, 'contact');
+			const url = collectionParam(this, client, 'addressBook', 'address book');
+			return await pollChanges(this, client, 'addressbook', url, (object) => ({ url: object.url, etag: object.etag ?? null, ...describeVcard(object.data) }));
+		});
 	}
 }

@@ -4,7 +4,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { listSearch, loadOptions, resourceMapping } from '../shared/dms/methods';
 import * as client from './actions/client/Client.resource';
 import * as project from './actions/project/Project.resource';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import * as task from './actions/task/Task.resource';
 import { requestOptionsField } from '../shared/node/request-options';
 
@@ -30,11 +31,11 @@ export class CloudStorageDmsTask implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
+				options: optionsFor(resources, [
 					{ name: 'Client', value: 'client' },
 					{ name: 'Project', value: 'project' },
 					{ name: 'Task', value: 'task' },
-				],
+				]),
 				default: 'task',
 			},
 			...task.description,

@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchFolders } from '../shared/storage/folder-search';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import * as signature from './actions/signature/Signature.resource';
 import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 import { requestOptionsField } from '../shared/node/request-options';
@@ -28,7 +29,7 @@ export class CloudStorageESignature implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'Signature', value: 'signature' }],
+				options: optionsFor(resources, [{ name: 'Signature', value: 'signature' }]),
 				default: 'signature',
 			},
 			...signature.description,

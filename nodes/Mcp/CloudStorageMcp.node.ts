@@ -3,7 +3,9 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as docs from './actions/docs/Docs.resource';
 import * as resource from './actions/resource/Resource.resource';
-import { router } from './actions/router';
+import * as server from './actions/server/Server.resource';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import * as tool from './actions/tool/Tool.resource';
 import { requestOptionsField } from '../shared/node/request-options';
 
@@ -60,19 +62,30 @@ export class CloudStorageMcp implements INodeType {
 					'The MCP revision to speak. 2026-07-28 sends one request per call; the older revisions first run the initialize handshake, once per node run.',
 			},
 			{
+				displayName: 'Max Rate-Limit Wait (Seconds)',
+				name: 'maxRateLimitWait',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 60,
+				description:
+					'When the endpoint answers 429, the node waits the retry time it names and asks again, if that fits within this many seconds per request; a longer retry time fails at once, naming it. The documented windows are per minute (60 s) and per hour.',
+			},
+			{
 				displayName: 'Resource',
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
+				options: optionsFor(resources, [
 					{ name: 'Documentation', value: 'docs' },
 					{ name: 'Resource', value: 'resource' },
+					{ name: 'Server', value: 'server' },
 					{ name: 'Tool', value: 'tool' },
-				],
+				]),
 				default: 'tool',
 			},
 			...docs.description,
 			...resource.description,
+			...server.description,
 			...tool.description,
 			requestOptionsField,
 		],

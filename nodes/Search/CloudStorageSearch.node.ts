@@ -3,7 +3,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchFolders } from '../shared/storage/folder-search';
 import * as item from './actions/item/Item.resource';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 import { requestOptionsField } from '../shared/node/request-options';
 
@@ -29,7 +30,7 @@ export class CloudStorageSearch implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [{ name: 'File and Folder', value: 'item' }],
+				options: optionsFor(resources, [{ name: 'File and Folder', value: 'item' }]),
 				default: 'item',
 			},
 			...item.description,

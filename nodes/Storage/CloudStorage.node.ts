@@ -5,7 +5,8 @@ import * as account from './actions/account/Account.resource';
 import * as encryption from './actions/encryption/Encryption.resource';
 import * as file from './actions/file/File.resource';
 import * as folder from './actions/folder/Folder.resource';
-import { router } from './actions/router';
+import { resources, router } from './actions/router';
+import { optionsFor } from '../shared/node/router';
 import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 import { searchFolders } from '../shared/storage/folder-search';
 import { requestOptionsField } from '../shared/node/request-options';
@@ -53,12 +54,12 @@ export class CloudStorage implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
+				options: optionsFor(resources, [
 					{ name: 'Account', value: 'account' },
 					{ name: 'Encryption Key', value: 'encryption' },
 					{ name: 'File', value: 'file' },
 					{ name: 'Folder', value: 'folder' },
-				],
+				]),
 				default: 'file',
 			},
 			...account.description,

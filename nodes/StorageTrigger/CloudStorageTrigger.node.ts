@@ -1,11 +1,11 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { runPoll } from '../shared/node/poll';
 import { searchFolders } from '../shared/storage/folder-search';
 import { pollChanges } from './poll';
 import { properties } from './properties';
 import { storageCredentials } from '../shared/storage/auth-fields';
-import { refuseTriggerPlaceholders } from '../shared/node/placeholders';
 
 export class CloudStorageTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,7 +28,6 @@ export class CloudStorageTrigger implements INodeType {
 	methods = { listSearch: { searchFolders } };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		refuseTriggerPlaceholders(this.getNode());
-		return await pollChanges(this);
+		return await runPoll(this, async () => await pollChanges(this));
 	}
 }

@@ -4,7 +4,7 @@ import type { Change } from '../shared/storage/changes';
 import type { StorageAccount } from '../shared/storage/client';
 import { downloadFile } from '../shared/storage/download';
 import { fileLink, folderLink } from '../shared/storage/links';
-import type { ScopeListing } from './listing';
+import type { ScopeListing } from '../shared/storage/scope-listing';
 import type { TriggerSettings } from './settings';
 
 /** Field names follow get_file_info / get_folder_info, plus the event and what it changed. */

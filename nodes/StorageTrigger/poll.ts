@@ -13,7 +13,7 @@ import {
 } from '../shared/storage/changes';
 import { requireAccount, storageAccount, v2, type StorageAccount } from '../shared/storage/client';
 import { eventItems } from './items';
-import { listScope, type ScopeListing } from './listing';
+import { listScope, type ScopeListing } from '../shared/storage/scope-listing';
 import { readSettings, type TriggerSettings } from './settings';
 
 /** Items a manual "Fetch Test Event" returns, so the user sees real data. */

@@ -46,7 +46,7 @@ export const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to watch every folder below the chosen one too (one tree request per poll, however many folders) or only its direct content',
+			'Whether to watch every folder below the chosen one too (one tree request per poll, however many folders) or only its direct content. The tree\'s file nodes and date format are not shown in the documents: files are the nodes of Type "file", dates are read as YYYY-MM-DD HH:MM:SS UTC; turn this off to use the documented integer timestamps of the folder content.',
 	},
 	{
 		displayName: 'Max Tracked Items',

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { DEMO_ACCOUNT, startSandbox, type Sandbox } from '../../test/sandbox/server.ts';
-import { startN8n, type N8nInstance } from '../lib/n8n-server.ts';
+import { startN8n, type N8nInstance, type N8nMode } from '../lib/n8n-server.ts';
 import { repoPaths } from '../lib/paths.ts';
 
 export type CredentialRef = { id: string; name: string; type: string };
@@ -24,7 +24,7 @@ export interface BenchContext {
 	credential: CredentialRef;
 	account: { username: string; token: string };
 	/** Another n8n, freshly started with its own credential, for figures that depend on the process's history (peak RSS). */
-	freshN8n(): Promise<{ n8n: N8nInstance; credential: CredentialRef }>;
+	freshN8n(options?: { mode?: N8nMode; env?: Record<string, string> }): Promise<{ n8n: N8nInstance; credential: CredentialRef }>;
 }
 
 /** A section's result: a Markdown block for the report (heading, notes, table). */
@@ -38,8 +38,8 @@ export async function startContext(root: string): Promise<BenchContext & { stop(
 	try {
 		const paths = repoPaths(root);
 		// Metrics on: the transfer section reads n8n's live heap size from /metrics.
-		const launch = async () => {
-			const instance = await startN8n({ paths, env: { N8N_RESTRICT_FILE_ACCESS_TO: work, N8N_METRICS: 'true' } });
+		const launch = async (options: { mode?: N8nMode; env?: Record<string, string> } = {}) => {
+			const instance = await startN8n({ paths, mode: options.mode, env: { N8N_RESTRICT_FILE_ACCESS_TO: work, N8N_METRICS: 'true', ...options.env } });
 			const created = await instance.client.createCredential('cloudStorageTokenApi', 'Bench', {
 				baseUrl: sandbox.baseUrl,
 				webUrl: sandbox.webUrl,
@@ -97,9 +97,11 @@ async function runNodeOnce(ctx: BenchContext, workflow: Record<string, unknown>,
 	const result = await ctx.n8n.client.runWorkflow(imported.id, { timeoutMs });
 	const wallMs = performance.now() - started;
 	if (result.status !== 'success') throw new Error(`${node} failed: ${JSON.stringify(result).slice(0, 800)}`);
-	const runData = ((result.data.resultData as Record<string, unknown>).runData ?? {}) as Record<string, Array<{ executionTime?: number }>>;
+	const runData = ((result.data.resultData as Record<string, unknown>).runData ?? {}) as Record<string, Array<{ executionTime?: number; startTime?: number }>>;
 	const ms = Number(runData[node]?.[0]?.executionTime ?? NaN);
-	return { ms, wallMs, result, items: result.nodes[node]?.[0]?.outputs[0] ?? [] };
+	/** When n8n started the node (epoch ms), so figures sampled inside n8n can be cut to the node's run. */
+	const startTime = Number(runData[node]?.[0]?.startTime ?? NaN);
+	return { ms, wallMs, startTime, result, items: result.nodes[node]?.[0]?.outputs[0] ?? [] };
 }
 
 export const table = (header: string[], rows: Array<Array<string | number>>) =>

@@ -1,6 +1,6 @@
 // `npm run bench`: every benchmark in one run against one sandbox and one real n8n, written as one
 // Markdown report (test/bench-report.md) with the machine it ran on. BENCH_ONLY=transfer,info,storage-trigger,
-// calendar-trigger,dms runs a subset (printed, and written only to BENCH_OUT if given); BENCH_OUT overrides
+// calendar-trigger,dms,dms-trigger,esignature-trigger runs a subset (printed, and written only to BENCH_OUT if given); BENCH_OUT overrides
 // the report's path. Sizes: see each section's file.
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { benchGetFileInfo } from './get-file-info.ts';
 import { benchStorageTriggerPoll } from './storage-trigger-poll.ts';
 import { benchCalendarTriggerPoll } from './calendar-trigger-poll.ts';
 import { benchDmsGetMany } from './dms-get-many.ts';
+import { benchDmsTriggerPoll, benchESignatureTriggerPoll } from './triggers-poll.ts';
 
 // The script lives in scripts/bench/; its path is argv[1] (no import.meta: the tests' tsconfig is CommonJS).
 const root = join(process.argv[1], '../../..');
@@ -23,6 +24,8 @@ const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<Section>]> = [
 	['storage-trigger', benchStorageTriggerPoll],
 	['calendar-trigger', benchCalendarTriggerPoll],
 	['dms', benchDmsGetMany],
+	['dms-trigger', benchDmsTriggerPoll],
+	['esignature-trigger', benchESignatureTriggerPoll],
 ];
 
 function machine(n8nVersion: string): string {

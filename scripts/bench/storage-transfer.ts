@@ -1,10 +1,12 @@
 // Benchmark section: a large file uploaded and downloaded through the Storage node inside a
 // real n8n, side by side with n8n's built-in HTTP Request node and with curl, against the sandbox. Wall
-// time, throughput, share of curl's throughput and the n8n main process's peak RSS growth.
-// Size: BENCH_SIZE_MB (default 1024).
+// time, throughput, share of curl's throughput, the n8n main process's peak RSS growth and its event loop's
+// delay during the transfer; then queue mode with n8n's default (database) binary mode.
+// Sizes: BENCH_SIZE_MB (default 1024), BENCH_QUEUE_SIZE_MB (default 256, under the database mode's cap).
+// BENCH_QUEUE=0 skips the queue-mode rows.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createWriteStream, rmSync, statSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -72,9 +74,10 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	// Each transfer runs in a freshly started n8n: a process keeps the memory an earlier transfer made it
 	// take, so in a shared one whichever ran second would look as if it needed none. A 1 MiB upload by the
 	// same kind of node first loads that node's code.
-	const timed = async (label: string, build: (flows: ReturnType<typeof transferWorkflows>) => Record<string, unknown>, node: string) => {
+	const timed = async (label: string, build: (flows: ReturnType<typeof transferWorkflows>) => Record<string, unknown>, node: string, env: Record<string, string> = {}) => {
 		console.error(`transfer: ${label}...`);
-		const fresh = await ctx.freshN8n();
+		const loopDir = mkdtempSync(join(ctx.work, 'loop-'));
+		const fresh = await ctx.freshN8n({ env: { ...loopDelayEnv(ctx.root, loopDir), ...env } });
 		try {
 			const local = { ...ctx, n8n: fresh.n8n, credential: fresh.credential };
 			const warm = transferWorkflows({ file: warmFile, ...options, credential: fresh.credential });
@@ -82,12 +85,18 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			const workflow = build(transferWorkflows({ file, ...options, credential: fresh.credential }));
 			const heapBytes = await n8nHeapBytes(fresh.n8n.baseUrl);
 			const { result, peakGrowth } = await withPeakRss(fresh.n8n.main.pid, () => runNode(local, workflow, node));
-			return { ms: result.ms, peakGrowth, items: result.items, heapBytes };
+			// The preload writes its samples every 500 ms.
+			await new Promise((resolve) => setTimeout(resolve, 1200));
+			const loop = loopDelay(loopDir, fresh.n8n.main.pid, result.startTime, result.startTime + result.ms);
+			return { ms: result.ms, peakGrowth, items: result.items, heapBytes, loop };
 		} finally {
 			await fresh.n8n.stop();
+			rmSync(loopDir, { recursive: true, force: true });
 		}
 	};
 
+	// The experiment first (worker thread with undici, opt-in), then the shipped default: streaming through n8n's request helper.
+	const workerUp = await timed('Storage node upload, worker thread', (flows) => flows.storageUpload, 'Upload', { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' });
 	const storageUp = await timed('Storage node upload', (flows) => flows.storageUpload, 'Upload');
 	const httpUp = await timed('HTTP Request node upload', (flows) => flows.httpUpload, 'HTTP Upload');
 	const curlUp = await curl(['-F', `folder_hash=${folder.hash}`, '-F', `user=${account.username}`, '-F', `user_access_token=${account.token}`, '-F', `file=@${file}`, `${sandbox.baseUrl}/api_v2/upload_file`]);
@@ -113,28 +122,32 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	const bytes = statSync(file).size;
 	rmSync(file);
 
-	const row = (label: string, ms: number, curlMs: number, growth?: number) => [
+	const row = (label: string, ms: number, curlMs: number, growth?: number, loop?: LoopDelay) => [
 		label,
 		`${(ms / 1000).toFixed(2)} s`,
 		`${((sizeMb / ms) * 1000).toFixed(1)} MiB/s`,
 		`${((curlMs / ms) * 100).toFixed(0)} %`,
 		growth === undefined ? '—' : `${(growth / MB).toFixed(1)} MiB`,
+		loop ? `${loop.maxMs.toFixed(0)} ms` : '—',
+		loop ? `${loop.p99Ms.toFixed(0)} ms` : '—',
 	];
+	const queue = process.env.BENCH_QUEUE === '0' ? undefined : await benchQueueMode(ctx, folder.hash);
 	const markdown = [
 		`${sizeMb} MiB (${bytes} bytes) of random bytes, uploaded from a file read by n8n's Read/Write Files node and downloaded into n8n's binary store (filesystem mode). ` +
 			"Node rows: n8n's own execution time of that node. Each transfer runs in a freshly started n8n (after a 1 MiB upload by the same node, which loads its code). RSS growth: that n8n main process's peak resident memory over its level before the transfer, sampled every 20 ms. " +
 			'curl runs on the same machine against the same sandbox, as the ceiling: it uploads the same file and downloads into a file on the same disk.',
 		'',
 		table(
-			['Transfer', 'Time', 'Throughput', 'Share of curl', 'Peak RSS growth'],
+			['Transfer', 'Time', 'Throughput', 'Share of curl', 'Peak RSS growth', 'Event loop delay: max', 'p99'],
 			[
-				row('Upload: Cloud Storage node', storageUp.ms, curlUp, storageUp.peakGrowth),
-				row("Upload: n8n's HTTP Request node", httpUp.ms, curlUp, httpUp.peakGrowth),
+				row('Upload: Cloud Storage node', storageUp.ms, curlUp, storageUp.peakGrowth, storageUp.loop),
+				row('Upload: Cloud Storage node, worker thread (undici; opt-in experiment)', workerUp.ms, curlUp, workerUp.peakGrowth, workerUp.loop),
+				row("Upload: n8n's HTTP Request node", httpUp.ms, curlUp, httpUp.peakGrowth, httpUp.loop),
 				row('Upload: curl', curlUp, curlUp),
 				row('Upload: bare Node.js client, empty heap', plain['upload-empty'], curlUp),
 				row(`Upload: bare Node.js client holding ${heapMb} MiB of heap, as n8n's main does`, plain['upload-held'], curlUp),
-				row('Download: Cloud Storage node', storageDown.ms, curlDown, storageDown.peakGrowth),
-				row("Download: n8n's HTTP Request node", httpDown.ms, curlDown, httpDown.peakGrowth),
+				row('Download: Cloud Storage node', storageDown.ms, curlDown, storageDown.peakGrowth, storageDown.loop),
+				row("Download: n8n's HTTP Request node", httpDown.ms, curlDown, httpDown.peakGrowth, httpDown.loop),
 				row('Download: curl', curlDown, curlDown),
 				row('Download: bare Node.js client, empty heap', plain['download-empty'], curlDown),
 				row(`Download: bare Node.js client holding ${heapMb} MiB of heap, as n8n's main does`, plain['download-held'], curlDown),
@@ -144,6 +157,100 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		"The bare Node.js rows are a plain `http.request` (with `form-data` for the upload) streaming from or into a file in a separate Node.js process, once with an empty heap and once holding as much heap as n8n's main process had before the Storage node's download (least of five samples of its `/metrics`). " +
 			'Each socket read is a fresh buffer counted as external memory; every ~64 MiB of it makes V8 run a full mark-compact, whose cost grows with the live heap. ' +
 			"That, not the node's code, is what holds a transfer inside n8n (this node and n8n's own HTTP Request node alike) below curl's speed.",
+		'',
+		`Upload through a worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true, filesystem mode): ${(storageUp.ms / workerUp.ms).toFixed(2)}× the speed of the default streaming path in this run. ` +
+			'It ships as the default only where it is at least twice as fast; until then it is opt-in.',
+		'',
+		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n, over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too.",
+		...(queue ? ['', queue] : []),
 	].join('\n');
 	return { title: `Storage: ${sizeMb >= 1024 ? `${sizeMb / 1024} GiB` : `${sizeMb} MiB`} upload and download`, markdown };
+}
+
+interface LoopDelay {
+	maxMs: number;
+	p99Ms: number;
+	samples: number;
+}
+
+function loopDelayEnv(root: string, dir: string): Record<string, string> {
+	const preload = `--require ${join(root, 'scripts/bench/loop-delay.cjs')}`;
+	return { NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' '), BENCH_LOOP_DELAY_DIR: dir };
+}
+
+/** Max and p99 of the main process's timer lateness between `from` and `to` (epoch ms). */
+function loopDelay(dir: string, pid: number, from: number, to: number): LoopDelay | undefined {
+	const file = join(dir, `loop-${pid}.log`);
+	if (!existsSync(file) || !Number.isFinite(from) || !Number.isFinite(to)) return undefined;
+	const delays = readFileSync(file, 'utf8')
+		.split('\n')
+		.map((line) => line.split(' ').map(Number))
+		.filter(([time, delay]) => time >= from && time <= to + 10 && Number.isFinite(delay))
+		.map(([, delay]) => Math.max(0, delay))
+		.sort((a, b) => a - b);
+	if (delays.length === 0) return undefined;
+	return { maxMs: delays[delays.length - 1], p99Ms: delays[Math.min(delays.length - 1, Math.floor(delays.length * 0.99))], samples: delays.length };
+}
+
+/**
+ * Queue mode with n8n's defaults: main + one worker + Redis, binary data in the database (n8n's default
+ * there), which caps a file at 512 MiB. A file under the cap goes up and comes back through the worker; a
+ * file over it must fail before its transfer, naming the limit and the settings.
+ */
+async function benchQueueMode(ctx: BenchContext, folderHash: string): Promise<string> {
+	const underMb = Number(process.env.BENCH_QUEUE_SIZE_MB ?? 256);
+	const overMb = 513;
+	const { sandbox, account } = ctx;
+	const file = join(ctx.work, 'queue-payload.bin');
+	await makeFile(file, underMb * MB);
+	console.error('transfer: queue mode...');
+	const fresh = await ctx.freshN8n({ mode: 'queue' });
+	const rows: Array<Array<string>> = [];
+	try {
+		const local = { ...ctx, n8n: fresh.n8n, credential: fresh.credential };
+		const worker = fresh.n8n.worker!.pid;
+		const flows = transferWorkflows({ file, folderHash, baseUrl: sandbox.baseUrl, account, credential: fresh.credential });
+		const up = await withPeakRss(worker, () => runNode(local, flows.storageUpload, 'Upload'));
+		const hash = String(up.result.items[0]?.json.hash);
+		rows.push([`Upload ${underMb} MiB: Cloud Storage node`, 'works', `${(up.result.ms / 1000).toFixed(2)} s`, `${((underMb / up.result.ms) * 1000).toFixed(1)} MiB/s`, `${(up.peakGrowth / MB).toFixed(1)} MiB`]);
+		const down = await withPeakRss(worker, () => runNode(local, flows.storageDownload(hash), 'Download'));
+		rows.push([`Download ${underMb} MiB: Cloud Storage node`, 'works', `${(down.result.ms / 1000).toFixed(2)} s`, `${((underMb / down.result.ms) * 1000).toFixed(1)} MiB/s`, `${(down.peakGrowth / MB).toFixed(1)} MiB`]);
+		rmSync(file);
+
+		// The over-cap file is put straight into the sandbox (curl), then downloaded by the node.
+		const big = join(ctx.work, 'queue-over-cap.bin');
+		await makeFile(big, overMb * MB);
+		const { stdout } = await promisify(execFile)(
+			'curl',
+			['-sS', '-F', `folder_hash=${folderHash}`, '-F', `user=${account.username}`, '-F', `user_access_token=${account.token}`, '-F', `file=@${big}`, `${sandbox.baseUrl}/api_v2/upload_file`],
+			{ maxBuffer: 1024 * 1024 },
+		);
+		rmSync(big);
+		const bigHash = String((JSON.parse(stdout) as { file_hash?: string; hash?: string }).file_hash ?? (JSON.parse(stdout) as { hash?: string }).hash);
+		sandbox.requests.clear();
+		const imported = await fresh.n8n.client.importWorkflow(flows.storageDownload(bigHash));
+		const started = performance.now();
+		const result = await fresh.n8n.client.runWorkflow(imported.id, { timeoutMs: 600_000 });
+		const ms = performance.now() - started;
+		const actions = sandbox.requests.list().map((entry) => entry.action);
+		const failure = ((result.data.resultData as Record<string, unknown>).error ?? {}) as { message?: string; description?: string };
+		const error = [failure.message, failure.description].filter(Boolean).join(' — ') || '(no message)';
+		rows.push([
+			`Download ${overMb} MiB: Cloud Storage node`,
+			result.status === 'success' ? 'worked (unexpected)' : `fails: "${error}"`,
+			`${(ms / 1000).toFixed(2)} s (whole run)`,
+			`requests: ${actions.join(', ') || 'none'}`,
+			'—',
+		]);
+	} finally {
+		await fresh.n8n.stop();
+		rmSync(file, { force: true });
+	}
+	return [
+		`### Queue mode, n8n's default binary mode (database, capped at 512 MiB)`,
+		'',
+		"n8n main + one worker + Redis, manual runs sent to the worker, no binary-data setting changed. RSS growth: the worker's (it runs the node), sampled every 20 ms.",
+		'',
+		table(['Transfer', 'Outcome', 'Time', 'Throughput / requests', 'Worker peak RSS growth'], rows),
+	].join('\n');
 }

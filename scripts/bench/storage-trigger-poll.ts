@@ -58,8 +58,8 @@ export async function benchStorageTriggerPoll(ctx: BenchContext): Promise<Sectio
 
 		// The bare tree request, for scale.
 		let started = performance.now();
-		const treeBody = new URLSearchParams({ Hash: top.hash, DeleteKey: top.editKey, user: DEMO_ACCOUNT.username, user_access_token: DEMO_ACCOUNT.token });
-		const treeText = await (await fetch(`${sandbox.baseUrl}/api/get_upload_tree.php`, { method: 'POST', body: treeBody })).text();
+		const treeQuery = new URLSearchParams({ Hash: top.hash, DeleteKey: top.editKey });
+		const treeText = await (await fetch(`${sandbox.baseUrl}/api/get_upload_tree.php?${treeQuery}`)).text();
 		lines.push(`Bare tree request with fetch (no n8n): ${(performance.now() - started).toFixed(0)} ms, ${(treeText.length / 1024).toFixed(0)} KiB.`, '');
 
 		let serial = 0;

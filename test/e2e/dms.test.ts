@@ -3,7 +3,7 @@
  * field type through the resource mapper, updated, commented and listed; a contact person created and
  * listed; the field mapper and pickers as the editor loads them; and input errors that stop before a write.
  */
-import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { DEMO_ACCOUNT, startSandbox, TASKS_ACCOUNT } from '../sandbox/server';
 import { DMS_SEED, dmsOf } from '../sandbox/dms/state';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type N8nInstance } from './harness/n8n';
 
@@ -12,7 +12,7 @@ let sandbox: Sandbox;
 let n8n: N8nInstance;
 let credential: CredentialRef;
 const TASK_NODE = { name: 'n8n-nodes-cloud-storage.cloudStorageDmsTask', version: 1 };
-const { users, projects, contacts, clients } = DMS_SEED;
+const { users, projects, contacts, clients, tasks } = DMS_SEED;
 
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
@@ -134,12 +134,35 @@ describe('DMS nodes in n8n', () => {
 		});
 		expect(projectList.results).toEqual([{ name: 'Annual audit', value: String(projects.audit) }]);
 
+		// The workers of the task's project: no action lists the whole organisation; others are mentioned by ID.
 		const mentionable = await n8n.client.request<Array<{ name: string; value: number }>>('POST', '/rest/dynamic-node-parameters/options', {
 			...base,
 			path: 'parameters.mentions',
 			methodName: 'getMentionUsers',
-			currentNodeParameters: { resource: 'task', operation: 'addComment' },
+			currentNodeParameters: { resource: 'task', operation: 'addComment', documentId: { __rl: true, mode: 'id', value: String(tasks.first) } },
 		});
-		expect(mentionable.map((option) => option.value)).toEqual([users.demo, users.twofa, users.alice, users.bob, users.carol].sort((a, b) => a - b));
+		expect(mentionable.map((option) => option.value)).toEqual([users.demo, users.tasks, users.alice, users.bob]);
+	});
+
+	it('a user whose group may write tasks only creates, updates and comments (no project or contact-person reads needed)', async () => {
+		sandbox.reset();
+		const tasksOnly = await n8n.client.createCredential('cloudStorageTokenApi', 'DMS (task writer)', {
+			baseUrl: sandbox.baseUrl,
+			webUrl: sandbox.webUrl,
+			user: TASKS_ACCOUNT.username,
+			accessToken: TASKS_ACCOUNT.token,
+		});
+		const workflow = await n8n.client.importWorkflow(loadWorkflow('dms-task-writer.json'), { credentials: { cloudStorageTokenApi: tasksOnly } });
+		const execution = await n8n.client.runWorkflow(workflow.id);
+		expect(describeErrors(execution)).toBe('');
+		const [created] = itemsOf(execution, 'Create Task');
+		expect(created.json).toMatchObject({ dvs_project_id: { id: projects.website }, responsible: { id: users.bob }, ext_notif_receiver: [{ id: contacts.erin }], creator: { id: users.tasks } });
+		expect(itemsOf(execution, 'Update Task')[0].json).toMatchObject({ dropdown_status: { id: 33 }, ext_notif_receiver: [{ id: contacts.frank }] });
+		expect(itemsOf(execution, 'Add Comment')[0].json).toMatchObject({ mentioned_user_ids: [users.alice, users.carol] });
+		const mentioned = organisation().notifications.filter((entry) => entry.event === 'mention').flatMap((entry) => entry.recipients.map((recipient) => recipient.id));
+		expect(mentioned.sort()).toEqual([users.alice, users.carol].sort());
+		// Every project / contact-person read answered 405 and was skipped; nothing else failed.
+		const refused = sandbox.requests.list().filter((entry) => entry.api === 'dms' && entry.status !== 200);
+		expect(refused.every((entry) => entry.status === 405 && /^\/api_dvs\/(project_2|contact_person)\//.test(entry.path))).toBe(true);
 	});
 });

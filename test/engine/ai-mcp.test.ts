@@ -7,9 +7,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
+import { mcpClock } from '../../nodes/shared/mcp/transport';
 import { mcpOf } from '../sandbox/mcp/state';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
-import { chain, PACKAGE_NAME, runWorkflow, type NodeSpec } from './harness';
+import { chain, PACKAGE_NAME, runWorkflow, testCredential, type NodeSpec } from './harness';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
@@ -25,12 +26,24 @@ function addFile(name: string, content: Buffer): string {
 	return sandbox.store.addFile(sandbox.store.rootOf(account), { name, tmpPath, size: content.length, sha256 }).hash;
 }
 
+// One clock for the sandbox's rate-limit windows and the node's waits: a wait moves it, nothing sleeps.
+let clockOffsetMs = 0;
+const realSleep = mcpClock.sleep;
+let slept: number[] = [];
+
 beforeAll(async () => {
-	sandbox = await startSandbox({ port: 0 });
+	mcpClock.sleep = async (ms: number) => {
+		slept.push(ms);
+		clockOffsetMs += ms;
+	};
+	sandbox = await startSandbox({ port: 0, now: () => Date.now() + clockOffsetMs });
 	binaryHash = addFile('blob.bin', BYTES);
 	textHash = addFile('notes.txt', Buffer.from('Grüße from the sandbox'));
 });
-afterAll(async () => await sandbox?.close());
+afterAll(async () => {
+	mcpClock.sleep = realSleep;
+	await sandbox?.close();
+});
 
 async function runMcp(parameters: Record<string, unknown>, items = 1) {
 	const nodes: NodeSpec[] = [
@@ -78,18 +91,63 @@ describe.each(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26'])('MCP nod
 	});
 });
 
+describe('MCP resources, server discovery and whole-folder listing', () => {
+	it.each(['2026-07-28', '2025-06-18'])('lists resources and templates (protocol %s)', async (protocolVersion) => {
+		const resources = await runMcp({ protocolVersion, resource: 'resource', operation: 'getAll', returnAll: true });
+		expect(resources.error).toBeUndefined();
+		expect(resources.out.map((item) => item.json.uri)).toContain('docs://storage-api');
+		const templates = await runMcp({ protocolVersion, resource: 'resource', operation: 'getTemplates', returnAll: true });
+		expect(templates.out.map((item) => item.json.uriTemplate)).toEqual(['storage://file/{file_hash}', 'storage://folder/{folder_hash}']);
+	});
+
+	it('discovers the server in the 2026-07-28 mode, and explains the mode in the others', async () => {
+		const discovered = await runMcp({ protocolVersion: '2026-07-28', resource: 'server', operation: 'discover' });
+		expect(discovered.out[0].json).toMatchObject({ supportedVersions: expect.arrayContaining(['2026-07-28']), resultType: 'complete' });
+		const older = await runMcp({ protocolVersion: '2025-11-25', resource: 'server', operation: 'discover' });
+		expect(older.error?.message).toBe('server/discover exists only in protocol version 2026-07-28');
+	});
+
+	it('Return All on List Folder continues by raw offset until the end', async () => {
+		const account = sandbox.store.accounts.get(DEMO_ACCOUNT.id)!;
+		const rootHash = sandbox.store.rootOf(account).hash;
+		sandbox.requests.clear();
+		const listed = await runMcp({ resource: 'tool', operation: 'call', tool: 'storage_list_folder', arguments: JSON.stringify({ folder_hash: rootHash, limit: 1 }), returnAll: true });
+		expect(listed.error).toBeUndefined();
+		expect(listed.out.map((item) => item.json.name)).toEqual(expect.arrayContaining(['blob.bin', 'notes.txt']));
+		expect(mcpCalls().filter((entry) => entry.action === 'tools/call').length).toBeGreaterThanOrEqual(listed.out.length);
+	});
+});
+
 describe('MCP node limits and errors', () => {
 	afterEach(() => mcpOf(sandbox.store).reset());
 
-	it('waits out a rate limit for the seconds the endpoint names', async () => {
-		mcpOf(sandbox.store).limits.read = [{ limit: 1, windowMs: 1200 }];
+	it('waits out a 429 for the 40 s the endpoint names, on a clock the test controls', async () => {
+		mcpOf(sandbox.store).limits.read = [{ limit: 1, windowMs: 40_000 }];
 		sandbox.requests.clear();
-		const started = Date.now();
+		slept = [];
 		const read = await runMcp({ resource: 'tool', operation: 'call', tool: 'storage_read_file', arguments: JSON.stringify({ file_hash: textHash }) }, 2);
 		expect(read.error).toBeUndefined();
 		expect(read.out).toHaveLength(2);
 		expect(mcpCalls().map((entry) => entry.status)).toEqual([200, 429, 200]);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+		expect(slept).toEqual([40_000]);
+	});
+
+	it('fails at once, naming the time, when the window outlasts Max Rate-Limit Wait', async () => {
+		mcpOf(sandbox.store).limits.read = [{ limit: 1, windowMs: 90_000 }];
+		sandbox.requests.clear();
+		slept = [];
+		const read = await runMcp({ resource: 'tool', operation: 'call', tool: 'storage_read_file', arguments: JSON.stringify({ file_hash: textHash }) }, 2);
+		expect(read.error?.message).toBe("The MCP endpoint's rate limit was exceeded (429): it asks to retry after 90 s, longer than the 60 s this node may wait");
+		expect(mcpCalls().map((entry) => entry.status)).toEqual([200, 429]);
+		expect(slept).toEqual([]);
+	});
+
+	it("the Bearer credential's test calls a tool in the per-request revision, which needs no handshake", async () => {
+		sandbox.requests.clear();
+		const data = { userId: String(DEMO_ACCOUNT.id), apiToken: DEMO_ACCOUNT.token, baseUrl: sandbox.baseUrl, aiUrl: sandbox.baseUrl };
+		expect(await testCredential('cloudStorageBearerApi', data)).toMatchObject({ status: 'OK' });
+		expect(mcpCalls().map((entry) => [entry.action, entry.status])).toEqual([['tools/call', 200]]);
+		expect(await testCredential('cloudStorageBearerApi', { ...data, apiToken: 'wrong' })).toMatchObject({ status: 'Error' });
 	});
 
 	it('reports a private tool without a credential, a tool error and an unknown tool', async () => {

@@ -2,7 +2,7 @@
  * DMS Task and Contact Person nodes through n8n's engine against the sandbox: field-driven create and
  * update, filters and paging, comments with mentions, and the input errors that must stop before a request.
  */
-import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { DEMO_ACCOUNT, startSandbox, TASKS_ACCOUNT } from '../sandbox/server';
 import { DMS_SEED, dmsOf } from '../sandbox/dms/state';
 import { chain, type NodeSpec, PACKAGE_NAME, runWorkflow } from './harness';
 
@@ -18,13 +18,13 @@ const { users, projects, contacts, clients, tasks } = DMS_SEED;
 const id = (value: number | string) => ({ __rl: true, mode: 'id', value: String(value) });
 const mapped = (value: Record<string, unknown>) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] }) as never;
 
-async function run(type: string, parameters: NodeSpec['parameters'], extra: Partial<NodeSpec> = {}) {
+async function run(type: string, parameters: NodeSpec['parameters'], extra: Partial<NodeSpec> = {}, account: { username: string; token: string } = DEMO_ACCOUNT) {
 	const nodes: NodeSpec[] = [
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
 		{ name: 'DMS', type, parameters, ...extra },
 	];
 	const credentials = {
-		cloudStorageTokenApi: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: DEMO_ACCOUNT.username, accessToken: DEMO_ACCOUNT.token },
+		cloudStorageTokenApi: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: account.username, accessToken: account.token },
 	};
 	const result = await runWorkflow({ nodes, connections: chain('Start', 'DMS') }, { credentials });
 	return { ...result, out: result.nodeOutput('DMS') };
@@ -174,8 +174,11 @@ describe('DMS Task node', () => {
 		expect(out[0].json).toMatchObject({ comment: `@[USER:${users.carol}] Please check <script>this</script>` });
 		expect(org().comments[0].text).toBe(`@[USER:${users.carol}] Please check &lt;script&gt;this&lt;/script&gt;`);
 		expect(org().notifications.find((entry) => entry.event === 'mention')?.recipients).toEqual([{ kind: 'user', id: users.carol, email: 'carol@example.com' }]);
+		// Typed mentions go through unchecked: an ID outside the organisation stays plain text, mentioning nobody.
+		const before = org().notifications.filter((entry) => entry.event === 'mention').length;
 		const unknown = await run(TASK, { resource: 'task', operation: 'addComment', documentId: id(tasks.second), comment: 'hi @[USER:4242]' });
-		expect(unknown.error?.message).toMatch(/Cannot mention user 4242/);
+		expect(unknown.error).toBeUndefined();
+		expect(org().notifications.filter((entry) => entry.event === 'mention')).toHaveLength(before);
 	});
 
 	it('lists project users, fields, projects and clients', async () => {
@@ -192,6 +195,36 @@ describe('DMS Task node', () => {
 	it('reports a missing task as not found', async () => {
 		const { error } = await run(TASK, { resource: 'task', operation: 'get', documentId: id(99999) });
 		expect(error?.message).toMatch(/No task with ID 99999 was found/);
+	});
+});
+
+describe('a user whose group may write tasks only', () => {
+	const asTasksUser = async (parameters: NodeSpec['parameters']) => await run(TASK, parameters, {}, TASKS_ACCOUNT);
+
+	it('creates a task: the project check is skipped (projects answer 405), never "Unknown project"', async () => {
+		const { out, error } = await asTasksUser({ resource: 'task', operation: 'create', project: id(projects.website), fields: mapped({ name: 'Mine', responsible: 'Bob Baker', followers: String(users.alice) }) });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toMatchObject({ name: 'Mine', dvs_project_id: { id: projects.website }, responsible: { id: users.bob }, creator: { id: users.tasks } });
+		expect(dmsRequests().some((entry) => entry.action === 'create_document')).toBe(true);
+	});
+
+	it('lets the service\'s 400 speak for a project it could not check, naming the field', async () => {
+		const { error } = await asTasksUser({ resource: 'task', operation: 'create', project: id(999), fields: mapped({ name: 'Mine' }) });
+		expect(error?.message).toBe('The service refused the values (400): check Project (dvs_project_id) = 999');
+		expect(error?.description).toMatch(/may not read the registers/);
+	});
+
+	it('updates a task, external followers unchecked (contact persons answer 405)', async () => {
+		const { out, error } = await asTasksUser({ resource: 'task', operation: 'update', documentId: id(tasks.third), fields: mapped({ dropdown_status: 'Done', ext_notif_receiver: String(contacts.frank) }) });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toMatchObject({ dropdown_status: { id: 33 }, ext_notif_receiver: [{ id: contacts.frank }] });
+	});
+
+	it('adds a comment with a mention, without reading any user list', async () => {
+		const { error } = await asTasksUser({ resource: 'task', operation: 'addComment', documentId: id(tasks.first), comment: `Ping @[USER:${users.carol}]`, mentions: [users.alice] });
+		expect(error).toBeUndefined();
+		expect(dmsRequests().map((entry) => entry.action)).toEqual(['add_comment']);
+		expect(org().notifications.filter((entry) => entry.event === 'mention').flatMap((entry) => entry.recipients.map((recipient) => recipient.id)).sort()).toEqual([users.alice, users.carol].sort());
 	});
 });
 

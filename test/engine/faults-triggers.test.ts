@@ -1,5 +1,5 @@
 /**
- * Faults: the Storage, Calendar and Contacts triggers under churn while polls fail. Between polls files,
+ * Faults: the Storage, Calendar, Contacts, DMS and E-Signature triggers under churn while polls fail. Between polls files,
  * events and contacts are created, changed and deleted; seeded faults hit the polls (the sandbox's random mode
  * for Storage, a small faulty proxy in front of Radicale for DAV) and some polls fail outright. Every change must
  * come out exactly once over the run: none lost, none twice. Prints the tally.
@@ -125,6 +125,103 @@ describe('Storage Trigger under churn with failing polls', () => {
 		record(await trigger.next());
 		record(await trigger.next());
 		tallyEvents('Storage Trigger', expected, emitted, trigger.polls);
+	});
+});
+
+describe('DMS and E-Signature triggers under churn with failing polls', () => {
+	let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+	let clock = Date.UTC(2031, 4, 6, 7, 8, 9);
+	beforeAll(async () => (sandbox = await startSandbox({ port: 0, now: () => clock })));
+	afterAll(async () => await sandbox?.close());
+	const credentials = () => ({ cloudStorageTokenApi: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: 'demo', accessToken: DEMO_ACCOUNT.token } });
+
+	async function dms(action: string, params: Record<string, unknown>): Promise<number> {
+		const response = await fetch(`${sandbox.baseUrl}/api_dvs/task/${action}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ user: 'demo', user_access_token: DEMO_ACCOUNT.token, ...params }),
+		});
+		expect(response.status).toBe(200);
+		return Number(((await response.json()) as { dvs_document_id: number }).dvs_document_id);
+	}
+
+	it('DMS Trigger: emits every created task and status change exactly once', async () => {
+		const trigger = poller(`${PACKAGE_NAME}.cloudStorageDmsTrigger`, { resource: 'task', taskEvents: ['created', 'statusChanged'] }, credentials);
+		expect(await trigger.next()).toEqual([]);
+		const random = prng(9601);
+		const expected: string[] = [];
+		const emitted: string[] = [];
+		const status = new Map<number, number>();
+		const settled: number[] = [];
+		let pending: number[] = [];
+		const record = (items: INodeExecutionData[] | 'failed') => {
+			if (items === 'failed') return;
+			for (const { json } of items) emitted.push(`${String(json.event)} ${String(json.dvs_document_id)}`);
+			settled.push(...pending);
+			pending = [];
+		};
+		for (let round = 0; round < ROUNDS; round++) {
+			clock += 1000;
+			for (let i = 0; i < 1 + Math.floor(random() * 3); i++) {
+				const id = await dms('create_document', { create_params: { dvs_project_id: 11, name: `churn ${round}.${i}`, dropdown_status: 31 } });
+				status.set(id, 31);
+				expected.push(`taskCreated ${id}`);
+				pending.push(id);
+			}
+			if (settled.length > 1) {
+				// Only tasks whose every change was emitted change again: two changes between the same two
+				// successful polls would rightly come out as one.
+				const [id] = settled.splice(Math.floor(random() * settled.length), 1);
+				const next = status.get(id) === 33 ? 31 : status.get(id)! + 1;
+				await dms('update_document', { dvs_document_id: id, update_params: { dropdown_status: next } });
+				status.set(id, next);
+				expected.push(`taskStatusChanged ${id}`);
+				pending.push(id);
+			}
+			sandbox.faults.setRandom({ rate: 0.25, seed: 9700 + round, kinds: ['429', '500', '503', 'drop-before', 'drop-after'], retryAfter: 0 });
+			if (round % 4 === 1) sandbox.faults.add({ match: { path: 'get_documents' }, fault: '429', retryAfter: 0, times: 10 });
+			record(await trigger.next());
+			sandbox.faults.clear();
+		}
+		record(await trigger.next());
+		tallyEvents('DMS Trigger', expected, emitted, trigger.polls);
+	});
+
+	it('E-Signature Trigger: emits every signature exactly once, the same signer twice included', async () => {
+		const demo = sandbox.store.accountByLogin('demo')!;
+		const watched = sandbox.store.createFolder(demo, sandbox.store.rootOf(demo), 'signed churn', 'PRIVATE');
+		const files = sandbox.store.bulkCreate(demo, { folders: 0, filesPerFolder: 6, parent: watched, filePrefix: 'contract-' }).files;
+		const trigger = poller(`${PACKAGE_NAME}.cloudStorageESignatureTrigger`, { watch: 'folder', folder: { __rl: true, mode: 'id', value: watched.hash } }, credentials);
+		expect(await trigger.next()).toEqual([]);
+		const random = prng(9801);
+		const expected: string[] = [];
+		const emitted: string[] = [];
+		const record = (items: INodeExecutionData[] | 'failed') => {
+			if (items === 'failed') return;
+			for (const { json } of items) emitted.push(`${String(json.file_hash)} ${String(json.signer_name)} ${String(json.signing_timestamp)}`);
+		};
+		const sign = async (file: StoredFile, signer: string) => {
+			const response = await fetch(`${sandbox.baseUrl}/__sandbox/signatures`, { method: 'POST', body: JSON.stringify({ file_hash: file.hash, signer_name: signer }) });
+			const added = (await response.json()) as { signing_timestamp: string };
+			expected.push(`${file.hash} ${signer} ${added.signing_timestamp}`);
+		};
+		for (let round = 0; round < ROUNDS; round++) {
+			clock += 1000;
+			if (round % 5 === 2) files.push(...sandbox.store.bulkCreate(demo, { folders: 0, filesPerFolder: 1, parent: watched, filePrefix: `late-${round}-` }).files);
+			for (let i = 0; i < 1 + Math.floor(random() * 3); i++) {
+				const file = files[Math.floor(random() * files.length)];
+				const signer = `Signer ${Math.floor(random() * 3)}`;
+				await sign(file, signer);
+				// Now and then the same signer signs the same file again within the same second.
+				if (random() < 0.2) await sign(file, signer);
+			}
+			sandbox.faults.setRandom({ rate: 0.25, seed: 9900 + round, kinds: ['429', '500', '503', 'drop-before', 'drop-after'], retryAfter: 0 });
+			if (round % 4 === 1) sandbox.faults.add({ match: { path: 'get_esignatures' }, fault: '429', retryAfter: 0, times: 40 });
+			record(await trigger.next());
+			sandbox.faults.clear();
+		}
+		record(await trigger.next());
+		tallyEvents('E-Signature Trigger', expected, emitted, trigger.polls);
 	});
 });
 

@@ -65,11 +65,10 @@ async function replaceContent(folder: Folder, file: StoredFile, content: string)
 	const body = new FormData();
 	body.append('user', 'demo');
 	body.append('user_access_token', DEMO_ACCOUNT.token);
-	body.append('up_id', folder.hash);
-	body.append('do', 'update');
-	body.append('replace_file_hash', file.hash);
 	body.append('file', new Blob([content]), file.name);
-	const response = await fetch(`${sandbox.baseUrl}/save_file.php`, { method: 'POST', body });
+	// As documented: up_id, do and replace_file_hash in the query, the file as multipart.
+	const query = new URLSearchParams({ up_id: folder.hash, do: 'update', replace_file_hash: file.hash });
+	const response = await fetch(`${sandbox.baseUrl}/save_file.php?${query}`, { method: 'POST', body });
 	expect(response.status).toBe(200);
 }
 

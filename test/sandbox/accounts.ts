@@ -80,7 +80,22 @@ export const TWOFA_ACCOUNT = Object.freeze({
 	rootUploadKey: '9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b',
 } as const satisfies AccountSeed);
 
-export const SEEDED_ACCOUNTS: readonly AccountSeed[] = Object.freeze([DEMO_ACCOUNT, FREE_ACCOUNT, TWOFA_ACCOUNT]);
+/** In the demo organisation, but its group may write (and so read) DMS tasks only: projects, clients and contact persons answer 405. */
+export const TASKS_ACCOUNT = Object.freeze({
+	id: 1004,
+	username: 'tasks',
+	email: 'tasks@example.com',
+	password: 'tasks-password',
+	token: 'tasks-token-4d5e6f708192a3b4',
+	plan: 'BUSINESS',
+	firstName: 'Task',
+	lastName: 'Writer',
+	rootHash: 'TsK5r00tHashQw7e9Lm2Np4x',
+	rootEditKey: '6a1f3c9e0b2d4f7a8c5e1b3d9f0a2c4e',
+	rootUploadKey: '2b4d6f8a0c1e3a5c7e9b1d3f5a7c9e0b',
+} as const satisfies AccountSeed);
+
+export const SEEDED_ACCOUNTS: readonly AccountSeed[] = Object.freeze([DEMO_ACCOUNT, FREE_ACCOUNT, TWOFA_ACCOUNT, TASKS_ACCOUNT]);
 
 export function newAccount(seed: AccountSeed, id: number): Account {
 	const limits = PLAN_LIMITS[seed.plan];

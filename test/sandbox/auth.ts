@@ -3,7 +3,7 @@ import type { Sessions } from './sessions.ts';
 import type { Store } from './store.ts';
 import type { Account } from './types.ts';
 
-export type AuthMethod = 'password' | 'basic' | 'token' | 'session-param' | 'session-cookie' | 'third-party';
+export type AuthMethod = 'password' | 'basic' | 'token' | 'session-param' | 'session-cookie' | 'third-party' | 'several';
 
 export type AuthOutcome =
 	| { kind: 'none' }
@@ -15,11 +15,25 @@ export type AuthOutcome =
 /** Every field that carries a credential; never logged, and flagged when it shows up in a URL. */
 export const CREDENTIAL_FIELDS = ['pass', 'user_access_token', 'PHPSESSID', 'SessionID', 'google_token', 'apple_code'];
 
+/** The authentication methods a request carries (a Bearer header is not one of the storage's methods). */
+export function methodsPresent(req: SandboxRequest): AuthMethod[] {
+	const has = (name: string) => req.fields.has(name);
+	const methods: AuthMethod[] = [];
+	if (has('user') && has('pass')) methods.push('password');
+	if (has('user') && has('user_access_token')) methods.push('token');
+	if (has('PHPSESSID') || has('SessionID')) methods.push('session-param');
+	if (/^Basic\s/i.test(req.headers.authorization ?? '')) methods.push('basic');
+	if (req.cookies.PHPSESSID) methods.push('session-cookie');
+	if (has('google_token') || has('apple_code')) methods.push('third-party');
+	return methods;
+}
+
 /**
- * The central authenticator shared by V2 and V1. The spec asks for exactly one method; when a client
- * sends several, the first present in this order decides, whether it succeeds or not.
+ * The central authenticator shared by V2 and V1. The documents say "provide exactly one" method: a
+ * request carrying several is refused as a failed authentication (401), whatever each would give.
  */
 export function authenticate(req: SandboxRequest, store: Store, sessions: Sessions): AuthOutcome {
+	if (methodsPresent(req).length > 1) return { kind: 'failed', method: 'several' };
 	const field = (name: string) => req.fields.get(name) ?? undefined;
 	const user = field('user');
 	if (user !== undefined && field('pass') !== undefined)

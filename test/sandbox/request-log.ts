@@ -11,8 +11,9 @@ export interface LoggedRequest {
 	credentialsInUrl: string[];
 	/**
 	 * Capability-key parameter names found in the query string. Some legacy scripts document keys as query
-	 * parameters (`save_file.php?key=`), but the sandbox takes them in the body too, so a careful client
-	 * can keep this empty as well.
+	 * parameters (`save_file.php?key=`, `get_upload_tree.php?DeleteKey=`, `get_file_info.php?del_key=`,
+	 * `get_ids_and_keys_from_paths.php?add_key=`); the sandbox takes them only there, so they appear here
+	 * for those scripts and nowhere else.
 	 */
 	keysInUrl: string[];
 	/** Interface of the matched route (v2, v1, auth, web…), or null when none matched. */

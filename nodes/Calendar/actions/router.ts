@@ -1,9 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeItems } from '../../shared/node/router';
+import { routeItems, type OperationMap } from '../../shared/node/router';
 import * as calendar from './calendar/Calendar.resource';
 import * as event from './event/Event.resource';
 
+/** resource option value → its operations; the node's Resource options are checked against it. */
+export const resources = { calendar: calendar.operations, event: event.operations } satisfies OperationMap;
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeItems.call(this, { calendar, event });
+	return await routeItems.call(this, resources);
 }

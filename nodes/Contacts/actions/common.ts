@@ -20,7 +20,7 @@ export function contactUrlParam(ctx: IExecuteFunctions, client: DavClient, itemI
 
 /** Whether the address book advertises addressbook-multiget, so contacts can be read in batches. */
 export async function supportsMultiget(client: DavClient, url: string): Promise<boolean> {
-	return (await readCollection(client, url, 'addressbook')).supportedReports.includes('addressbook-multiget');
+	return (await readCollection(client, url, 'addressbook')).supportedReports?.includes('addressbook-multiget') ?? false;
 }
 
 export function contactItem(object: { url: string; etag?: string; data: string }, includeRaw: boolean): IDataObject {

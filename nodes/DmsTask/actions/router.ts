@@ -1,10 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeItems } from '../../shared/node/router';
+import { routeItems, type OperationMap } from '../../shared/node/router';
 import * as client from './client/Client.resource';
 import * as project from './project/Project.resource';
 import * as task from './task/Task.resource';
 
+/** resource option value → its operations; the node's Resource options are checked against it. */
+export const resources = { task: task.operations, project: project.operations, client: client.operations } satisfies OperationMap;
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeItems.call(this, { task, project, client });
+	return await routeItems.call(this, resources);
 }

@@ -1,8 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeItems } from '../../shared/node/router';
+import { routeItems, type OperationMap } from '../../shared/node/router';
 import * as signature from './signature/Signature.resource';
 
+/** resource option value → its operations; the node's Resource options are checked against it. */
+export const resources = { signature: signature.operations } satisfies OperationMap;
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeItems.call(this, { signature });
+	return await routeItems.call(this, resources);
 }

@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeItems } from '../../shared/node/router';
+import { routeItems, type OperationMap } from '../../shared/node/router';
 import * as docs from './docs/Docs.resource';
 import * as resource from './resource/Resource.resource';
+import * as server from './server/Server.resource';
 import * as tool from './tool/Tool.resource';
 
+/** resource option value → its operations; the node's Resource options are checked against it. */
+export const resources = { docs: docs.operations, resource: resource.operations, server: server.operations, tool: tool.operations } satisfies OperationMap;
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeItems.call(this, { docs, resource, tool });
+	return await routeItems.call(this, resources);
 }

@@ -1,8 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeItems } from '../../shared/node/router';
+import { routeItems, type OperationMap } from '../../shared/node/router';
 import * as item from './item/Item.resource';
 
+/** resource option value → its operations; the node's Resource options are checked against it. */
+export const resources = { item: item.operations } satisfies OperationMap;
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeItems.call(this, { item });
+	return await routeItems.call(this, resources);
 }

@@ -1,11 +1,14 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { routeItems } from '../../shared/node/router';
+import { routeItems, type OperationMap } from '../../shared/node/router';
 import * as account from './account/Account.resource';
 import * as encryption from './encryption/Encryption.resource';
 import * as file from './file/File.resource';
 import * as folder from './folder/Folder.resource';
 
+/** resource option value → its operations; the node's Resource options are checked against it. */
+export const resources = { account: account.operations, encryption: encryption.operations, file: file.operations, folder: folder.operations } satisfies OperationMap;
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeItems.call(this, { account, encryption, file, folder });
+	return await routeItems.call(this, resources);
 }

@@ -1,4 +1,5 @@
 /** Checks of user input that can fail before any request; each failure is a sentence for the user. */
+import { PackError } from '../errors/pack-error';
 import { CHAT_ROLES, type ChatMessage, type ChatRole } from './protocol';
 
 /** JSON.parse without throwing: the caller decides which error the user sees. */
@@ -10,12 +11,10 @@ function tryParse(text: string): { value: unknown } | { problem: string } {
 	}
 }
 
-export class AiInputError extends Error {
-	constructor(
-		message: string,
-		readonly hint?: string,
-	) {
-		super(message);
+/** Bad input found before any request: a PackError of kind 'input', its hint the fix. */
+export class AiInputError extends PackError {
+	constructor(message: string, hint?: string) {
+		super(message, { kind: 'input', description: hint });
 	}
 }
 

@@ -1,7 +1,15 @@
 import { StringDecoder } from 'node:string_decoder';
 
+import { PackError } from '../errors/pack-error';
+
+export const STREAM_BROKE_HINT = 'The connection to the AI API broke during the answer. Run the item again.';
+
 /** A stream line that is not JSON, or a line longer than the cap (a runaway answer must not exhaust memory). */
-export class NdjsonError extends Error {}
+export class NdjsonError extends PackError {
+	constructor(message: string) {
+		super(message, { description: STREAM_BROKE_HINT });
+	}
+}
 
 const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
 

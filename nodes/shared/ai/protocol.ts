@@ -2,7 +2,9 @@
  * The AI API's wire format (the generate and chat interface of the common open-source local model
  * server): request bodies, answers, and the final result assembled from a streamed answer. No n8n here.
  */
+import { PackError } from '../errors/pack-error';
 import type { ThinkLevel } from './models';
+import { STREAM_BROKE_HINT } from './ndjson';
 
 export interface ModelOptions {
 	temperature?: number;
@@ -75,10 +77,26 @@ export interface AiResult {
 }
 
 /** The service answered with an error object (inside a stream, or in a 200 body). */
-export class AiServiceError extends Error {}
+export class AiServiceError extends PackError {
+	constructor(serviceText: string) {
+		super(`The AI API reported an error: ${serviceText.slice(0, 300)}`, { description: describeServiceError(serviceText) });
+	}
+}
+
+function describeServiceError(text: string): string {
+	if (/not found/i.test(text)) return 'Pick one of the offered models or check the model id.';
+	if (/does not support/i.test(text)) {
+		return 'Choose a model that supports this (see the model list), or switch the feature off (tools, thinking, images).';
+	}
+	return 'Check the model and the options, then run the item again.';
+}
 
 /** The answer stream ended (or broke off) before the final `done` line: a partial answer is not an answer. */
-export class AiStreamCutError extends Error {}
+export class AiStreamCutError extends PackError {
+	constructor(message: string) {
+		super(message, { description: STREAM_BROKE_HINT });
+	}
+}
 
 function wireOptions(options: ModelOptions): Record<string, unknown> | undefined {
 	const wire: Record<string, unknown> = {

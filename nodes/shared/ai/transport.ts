@@ -4,8 +4,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
-import { NdjsonError, readNdjson } from './ndjson';
-import { AiServiceError, AiStreamCutError, AnswerAccumulator, resultOfAnswer, type AiResult } from './protocol';
+import { PackError, packErrorOf } from '../errors/pack-error';
+import { readNdjson } from './ndjson';
+import { AnswerAccumulator, resultOfAnswer, type AiResult } from './protocol';
+import { runCredentials } from '../transport/run-credentials';
 
 export type AiContext = IExecuteFunctions | ISupplyDataFunctions;
 
@@ -20,7 +22,7 @@ export interface AiCallOptions {
 
 /** `{ai_url}` from the Bearer credential; the AI API lives apart from the storage API. */
 export async function aiUrl(ctx: AiContext, itemIndex = 0): Promise<string> {
-	const credentials = await ctx.getCredentials(BEARER_CREDENTIAL, itemIndex);
+	const credentials = await runCredentials(ctx, BEARER_CREDENTIAL, itemIndex);
 	const url = String(credentials.aiUrl ?? '').trim();
 	if (!url) {
 		throw new NodeOperationError(ctx.getNode(), 'The Bearer credential has no AI URL', {
@@ -31,34 +33,16 @@ export async function aiUrl(ctx: AiContext, itemIndex = 0): Promise<string> {
 	return url;
 }
 
-function failure(ctx: AiContext, itemIndex: number | undefined, message: string, description: string): NodeApiError {
-	return new NodeApiError(ctx.getNode(), { message, description }, { message, description, itemIndex });
-}
-
-/** Turns the protocol layer's errors into the node errors the user sees. */
-export function aiFailure(ctx: AiContext, error: unknown, itemIndex?: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	if (error instanceof AiServiceError) {
-		return failure(ctx, itemIndex, `The AI API reported an error: ${error.message.slice(0, 300)}`, describeServiceError(error.message));
-	}
-	if (error instanceof AiStreamCutError || error instanceof NdjsonError) {
-		return failure(ctx, itemIndex, error.message, 'The connection to the AI API broke during the answer. Run the item again.');
-	}
+/**
+ * What failed while the answer arrived: the errors that already name cause and fix (the transport's, the
+ * protocol's) pass; anything else (a reset connection mid-stream) is worded as a broken stream.
+ */
+function answerFailure(error: unknown): unknown {
+	if (error instanceof NodeApiError || error instanceof NodeOperationError || packErrorOf(error)) return error;
 	const cause = (error as Error)?.message ?? String(error);
-	return failure(
-		ctx,
-		itemIndex,
-		'The answer stream broke off before the model finished; the partial answer was discarded',
-		`The connection to the AI API failed while the answer arrived (${cause.slice(0, 120)}). Run the item again.`,
-	);
-}
-
-function describeServiceError(text: string): string {
-	if (/not found/i.test(text)) return 'Pick one of the offered models or check the model id.';
-	if (/does not support/i.test(text)) {
-		return 'Choose a model that supports this (see the model list), or switch the feature off (tools, thinking, images).';
-	}
-	return 'Check the model and the options, then run the item again.';
+	return new PackError('The answer stream broke off before the model finished; the partial answer was discarded', {
+		description: `The connection to the AI API failed while the answer arrived (${cause.slice(0, 120)}). Run the item again.`,
+	});
 }
 
 /** Sends a generate or chat request; the answer is always JSON or a newline-delimited stream of JSON. */
@@ -89,7 +73,7 @@ export async function* streamLines(
 	try {
 		yield* readNdjson(stream);
 	} catch (error) {
-		throw aiFailure(ctx, error, options.itemIndex);
+		throw answerFailure(error);
 	} finally {
 		stream.destroy();
 	}
@@ -108,6 +92,6 @@ export async function callAi(
 		for await (const line of streamLines(ctx, path, body, options)) accumulator.add(line);
 		return accumulator.finish();
 	} catch (error) {
-		throw aiFailure(ctx, error, options.itemIndex);
+		throw answerFailure(error);
 	}
 }

@@ -1,10 +1,10 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { DavClient } from '../dav/client';
-import { DavDataError, DavError, DavPreconditionFailed } from '../dav/errors';
 import type { DavHttp } from '../dav/http';
 import { apiRequest } from '../transport/request';
+import { runCredentials } from '../transport/run-credentials';
 
 export type DavContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -39,7 +39,7 @@ export function davHttp(ctx: DavContext, itemIndex?: number): DavHttp {
 }
 
 export async function davClient(ctx: DavContext, itemIndex: number | undefined, objectLabel: string): Promise<DavClient> {
-	const credentials = await ctx.getCredentials(DAV_CREDENTIAL, itemIndex ?? 0);
+	const credentials = await runCredentials(ctx, DAV_CREDENTIAL, itemIndex ?? 0);
 	const root = String(credentials.davUrl ?? '').trim();
 	if (!root) throw new NodeOperationError(ctx.getNode(), 'The DAV credential has no DAV URL', { itemIndex, description: 'Enter the server\'s CalDAV/CardDAV URL in the credential.' });
 	return new DavClient(davHttp(ctx, itemIndex), root.endsWith('/') ? root : `${root}/`, objectLabel);
@@ -65,29 +65,4 @@ export function davUrl(ctx: DavContext, client: DavClient, value: string, itemIn
 		});
 	}
 	return url.href;
-}
-
-/** Protocol errors become n8n errors naming cause and fix; 412 keeps its status and the current ETag. */
-export function toNodeError(ctx: DavContext, error: unknown, itemIndex?: number): Error {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-	if (error instanceof DavDataError) return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.description });
-	if (error instanceof DavError) {
-		const httpCode = error.status === undefined ? undefined : String(error.status);
-		const extra: JsonObject = error instanceof DavPreconditionFailed ? { currentEtag: error.currentEtag ?? null, url: error.url } : {};
-		return new NodeApiError(ctx.getNode(), { message: error.message, description: error.description, ...(httpCode ? { httpCode } : {}), ...extra } as JsonObject, {
-			message: error.message,
-			description: error.description,
-			httpCode,
-			itemIndex,
-		});
-	}
-	return error as Error;
-}
-
-export async function withDavErrors<T>(ctx: DavContext, itemIndex: number | undefined, run: () => Promise<T>): Promise<T> {
-	try {
-		return await run();
-	} catch (error) {
-		throw toNodeError(ctx, error, itemIndex);
-	}
 }

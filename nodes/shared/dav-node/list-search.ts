@@ -2,11 +2,18 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 
 import { listCollections } from '../dav/discovery';
 import type { DataKind } from '../dav/requests';
-import { davClient, withDavErrors } from './client';
+import { toNodeError } from '../node/node-error';
+import { davClient } from './client';
 
 async function search(ctx: ILoadOptionsFunctions, kind: DataKind, filter?: string): Promise<INodeListSearchResult> {
 	const client = await davClient(ctx, undefined, kind === 'calendar' ? 'event' : 'contact');
-	const collections = await withDavErrors(ctx, undefined, async () => await listCollections(client, kind));
+	let collections: Awaited<ReturnType<typeof listCollections>>;
+	try {
+		collections = await listCollections(client, kind);
+	} catch (error) {
+		// A list search runs outside the router, so the protocol's error is converted here.
+		throw toNodeError(ctx.getNode(), error);
+	}
 	const needle = (filter ?? '').toLowerCase();
 	return {
 		results: collections

@@ -65,3 +65,15 @@ export const etagOptions: INodeProperties[] = [
 		description: 'Whether, when the object changed on the server (412), to read it again, re-apply this change and try once more instead of failing',
 	},
 ];
+
+/** Delete: the ETag precondition, and the explicit opt-in to delete an object another client changed. */
+export const deleteOptions: INodeProperties[] = [
+	etagOptions[0],
+	{
+		displayName: 'Delete Even If Changed',
+		name: 'deleteIfChanged',
+		type: 'boolean',
+		default: false,
+		description: 'Whether, when another client changed the object since it was read (412), to delete it all the same. The node reads it first and returns that version as changedByOtherClient.',
+	},
+];

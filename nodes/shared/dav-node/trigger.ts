@@ -5,7 +5,7 @@ import { readCollection } from '../dav/discovery';
 import { fetchObjects, listMembers } from '../dav/objects';
 import type { DataKind } from '../dav/requests';
 import { collectChanges, type ChangeType, type SyncState } from '../dav/sync';
-import { davUrl, withDavErrors } from './client';
+import { davUrl } from './client';
 
 export const changeEventsField = (what: string): INodeProperties => ({
 	displayName: 'Trigger On',
@@ -47,38 +47,37 @@ export async function pollChanges(
 ): Promise<INodeExecutionData[][] | null> {
 	const wanted = new Set(ctx.getNodeParameter('events', []) as ChangeType[]);
 	const staticData = ctx.getWorkflowStaticData('node') as { dav?: StoredState };
-	return await withDavErrors(ctx, undefined, async () => {
-		if (ctx.getMode() === 'manual') {
-			const members = await listMembers(client, url);
-			members.sort((a, b) => Date.parse(b.lastModified ?? '') - Date.parse(a.lastModified ?? '') || 0);
-			const collection = await readCollection(client, url, kind);
-			const multiget = collection.supportedReports.includes(`${kind}-multiget`);
-			const recent = await fetchObjects(client, url, kind, members.slice(0, RECENT_FOR_MANUAL_TEST).map((member) => member.url), multiget);
-			if (recent.length === 0) return null;
-			return [ctx.helpers.returnJsonArray(recent.map((object) => ({ event: 'created', ...describe(object) })))];
-		}
+	if (ctx.getMode() === 'manual') {
+		const members = await listMembers(client, url);
+		members.sort((a, b) => Date.parse(b.lastModified ?? '') - Date.parse(a.lastModified ?? '') || 0);
+		const collection = await readCollection(client, url, kind);
+		const multiget = (collection.supportedReports?.includes(`${kind}-multiget`) ?? false);
+		const recent = await fetchObjects(client, url, kind, members.slice(0, RECENT_FOR_MANUAL_TEST).map((member) => member.url), multiget);
+		if (recent.length === 0) return null;
+		return [ctx.helpers.returnJsonArray(recent.map((object) => ({ event: 'created', ...describe(object) })))];
+	}
 
-		let state = staticData.dav;
-		const first = !state || state.collection !== url;
-		if (!state || first) {
-			const collection = await readCollection(client, url, kind);
-			state = {
-				collection: url,
-				sync: collection.supportedReports.includes('sync-collection'),
-				multiget: collection.supportedReports.includes(`${kind}-multiget`),
-				etags: {},
-			};
-		}
-		const result = await collectChanges(client, url, kind, state, { useSync: state.sync, multiget: state.multiget, baseline: first });
-		const items = first
-			? []
-			: result.changes
-					.filter((change) => wanted.has(change.type))
-					.map((change) =>
-						change.type === 'deleted' ? { event: 'deleted', url: change.url, etag: change.etag ?? null } : { event: change.type, ...describe({ url: change.url, etag: change.etag, data: change.data ?? '' }) },
-					);
-		// Everything was read: only now does the cursor move.
-		staticData.dav = { ...state, token: result.next.token, etags: result.next.etags, sync: state.sync && result.method === 'sync-collection' };
-		return items.length > 0 ? [ctx.helpers.returnJsonArray(items)] : null;
-	});
+	let state = staticData.dav;
+	const first = !state || state.collection !== url;
+	if (!state || first) {
+		const collection = await readCollection(client, url, kind);
+		state = {
+			collection: url,
+			// No report set sent is ambiguous: try sync-collection; a refusal falls back to an ETag comparison.
+			sync: collection.supportedReports?.includes('sync-collection') ?? true,
+			multiget: (collection.supportedReports?.includes(`${kind}-multiget`) ?? false),
+			etags: {},
+		};
+	}
+	const result = await collectChanges(client, url, kind, state, { useSync: state.sync, multiget: state.multiget, baseline: first });
+	const items = first
+		? []
+		: result.changes
+				.filter((change) => wanted.has(change.type))
+				.map((change) =>
+					change.type === 'deleted' ? { event: 'deleted', url: change.url, etag: change.etag ?? null } : { event: change.type, ...describe({ url: change.url, etag: change.etag, data: change.data ?? '' }) },
+				);
+	// Everything was read: only now does the cursor move.
+	staticData.dav = { ...state, token: result.next.token, etags: result.next.etags, sync: state.sync && result.method === 'sync-collection' };
+	return items.length > 0 ? [ctx.helpers.returnJsonArray(items)] : null;
 }

@@ -2,7 +2,11 @@ import { DavError, DavPreconditionFailed } from './errors';
 import { header, type DavHttp, type DavHttpResponse } from './http';
 import { failures, parseMultistatus, type Multistatus } from './multistatus';
 import type { QName } from './namespaces';
+import { conditionError, writeCondition } from './preconditions';
 import { propfindBody } from './requests';
+
+// Refusals of a PUT whose body may name the precondition that failed.
+const CONDITION_STATUSES = [403, 409, 412, 413, 415, 422, 507];
 
 const XML = 'application/xml; charset=utf-8';
 
@@ -61,6 +65,12 @@ export class DavClient {
 		return { url, etag: header(response, 'etag'), data: response.body };
 	}
 
+	/** The object, or undefined when it is gone (404/410): deleted by another client since it was listed. */
+	async getIfExists(url: string): Promise<StoredObject | undefined> {
+		const response = await this.http({ method: 'GET', url, headers: { Accept: 'text/calendar, text/vcard, */*;q=0.5' }, accept: [404, 410] });
+		return response.status >= 400 ? undefined : { url, etag: header(response, 'etag'), data: response.body };
+	}
+
 	/** The object's ETag now, or undefined when it is gone: what a 412 error offers. */
 	async currentEtag(url: string): Promise<string | undefined> {
 		const response = await this.http({ method: 'GET', url, headers: {}, accept: [404, 410] });
@@ -80,7 +90,8 @@ export class DavClient {
 			url,
 			headers,
 			body: data,
-			accept: [412],
+			// The body of these names the precondition that failed (RFC 4791 5.3.2.1, RFC 6352 6.3.2.1).
+			accept: [207, ...CONDITION_STATUSES],
 			write: true,
 			reconcile:
 				'create' in precondition
@@ -91,6 +102,7 @@ export class DavClient {
 					: undefined,
 		});
 		if (response.reconciled !== undefined) return { url, status: 201, etag: (response.reconciled as { etag?: string }).etag };
+		this.refuseOnCondition(response, url);
 		if (response.status === 412) {
 			if ('create' in precondition) {
 				throw new DavError(`An ${this.objectLabel} already exists at ${url} (412)`, 'Object names are generated uniquely; choose another object name or update the existing one.', 412);
@@ -101,10 +113,34 @@ export class DavClient {
 		return { url, status: response.status, etag: header(response, 'etag') ?? (await this.currentEtag(url)) };
 	}
 
+	/**
+	 * A write answered with a named condition (a DAV:error body, or a 207 whose inner response failed) is
+	 * refused with that condition's meaning; a 207 is never taken for success unless every response in it is 2xx.
+	 */
+	private refuseOnCondition(response: DavHttpResponse, url: string): void {
+		if (response.status < 300 && response.status !== 207) return;
+		const condition = writeCondition(response.body, response.status);
+		if (condition) throw conditionError(condition, this.objectLabel, url);
+		if (response.status === 412) return;
+		if (response.status === 207) {
+			this.checkInnerStatuses(response, url, 'Storing the object');
+			return;
+		}
+		throw new DavError(
+			`The server refused to store the ${this.objectLabel} (${response.status})`,
+			response.status === 409 ? 'Nothing was stored. Check the collection URL: the collection may be missing.' : 'Nothing was stored. The account may lack write access to this collection.',
+			response.status,
+		);
+	}
+
 	async delete(url: string, etag: string): Promise<number> {
 		const response = await this.http({ method: 'DELETE', url, headers: { 'If-Match': etag }, accept: [207, 412], write: true });
 		if (response.status === 412) throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
-		if (response.status === 207) this.checkInnerStatuses(response, url, 'Delete');
+		if (response.status === 207) {
+			const condition = writeCondition(response.body, 207);
+			if (condition) throw conditionError(condition, this.objectLabel, url);
+			this.checkInnerStatuses(response, url, 'Delete');
+		}
 		return response.status;
 	}
 

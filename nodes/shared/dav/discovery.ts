@@ -17,7 +17,8 @@ export interface DavCollection {
 	/** Supported component types (calendars); empty when the server does not say (then anything goes). */
 	components: string[];
 	privileges: string[];
-	supportedReports: string[];
+	/** Undefined when the server did not send a report set: then nothing is known either way. */
+	supportedReports?: string[];
 	syncToken?: string;
 	ctag?: string;
 	/** A calendar shared into this account: `shared-<calendarId>`. */
@@ -71,9 +72,13 @@ function isKind(resource: DavResource, kind: DataKind): boolean {
 export function collectionFrom(resource: DavResource, kind: DataKind): DavCollection {
 	const id = resource.key.split('/').pop() ?? '';
 	const privileges = children(prop(resource, NS.DAV, 'current-user-privilege-set'), NS.DAV, 'privilege').flatMap((privilege) => privilege.children.map((entry) => entry.name));
-	const supportedReports = children(prop(resource, NS.DAV, 'supported-report-set'), NS.DAV, 'supported-report').flatMap((supported) =>
-		(child(supported, NS.DAV, 'report')?.children ?? []).map((report) => report.name),
-	);
+	// RFC 3253 wraps each name in <report>; servers in the wild (Xandikos, others) put it directly in <supported-report>.
+	const reportSet = prop(resource, NS.DAV, 'supported-report-set');
+	const supportedReports = reportSet
+		? children(reportSet, NS.DAV, 'supported-report').flatMap((supported) =>
+				supported.children.flatMap((entry) => (entry.ns === NS.DAV && entry.name === 'report' ? entry.children.map((report) => report.name) : [entry.name])),
+			)
+		: undefined;
 	const components = children(prop(resource, NS.CALDAV, 'supported-calendar-component-set'), NS.CALDAV, 'comp').map((comp) => comp.attrs.name?.toUpperCase()).filter(Boolean);
 	const order = Number(propText(resource, NS.APPLE_ICAL, 'calendar-order'));
 	const description = propText(resource, kind === 'calendar' ? NS.CALDAV : NS.CARDDAV, kind === 'calendar' ? 'calendar-description' : 'addressbook-description');

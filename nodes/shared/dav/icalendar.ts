@@ -2,7 +2,7 @@ import ICAL from 'ical.js';
 
 import { isEmailAddress } from '../esignature/input';
 import { DavDataError } from './errors';
-import { isKnownZone, registerMissingZones, vtimezoneFor, wallClock } from './timezones';
+import { addMissingVtimezones, isKnownZone, registerMissingZones, vtimezoneFor, wallClock } from './timezones';
 
 type Component = InstanceType<typeof ICAL.Component>;
 type Time = InstanceType<typeof ICAL.Time>;
@@ -236,6 +236,13 @@ export function normaliseRawCalendar(text: string, uid: string): { data: string;
 	if (!existing) for (const item of items) item.updatePropertyWithValue('uid', finalUid);
 	if (!calendar.hasProperty('prodid')) calendar.addPropertyWithValue('prodid', PRODID);
 	if (!calendar.hasProperty('version')) calendar.addPropertyWithValue('version', '2.0');
+	const undefinedZones = addMissingVtimezones(calendar, new Date().getUTCFullYear());
+	if (undefinedZones.length > 0) {
+		throw new DavDataError(
+			`The iCalendar object uses the time zone ${undefinedZones.map((zone) => `"${zone}"`).join(', ')} without its VTIMEZONE`,
+			'RFC 5545 requires a VTIMEZONE for every TZID, and this name is not an IANA zone the node could add one for. Include the VTIMEZONE component, or use an IANA name such as Europe/Berlin.',
+		);
+	}
 	registerMissingZones(calendar, new Date().getUTCFullYear());
 	return { data: serializeCalendar(calendar), uid: finalUid, components: storedComponents(calendar) };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 
 import type { DavClient, StoredObject, WriteResult } from './client';
-import { DavError, DavPreconditionFailed } from './errors';
+import { DavChangedBeforeDelete, DavError, DavPreconditionFailed } from './errors';
 import { hrefKey, propText, type Multistatus } from './multistatus';
 import { NS, qname } from './namespaces';
-import { DATA_PROP, multigetBody, type DataKind } from './requests';
+import { addressbookQueryBody, DATA_PROP, multigetBody, type DataKind } from './requests';
 
 export const CONTENT_TYPE: Record<DataKind, string> = {
 	calendar: 'text/calendar; charset=utf-8',
@@ -48,21 +48,51 @@ export function objectsFrom(result: Multistatus, kind: DataKind): StoredObject[]
 
 export const MULTIGET_BATCH = 50;
 
-/** The data of many objects: multiget in batches when the collection advertises it, one GET each otherwise. */
+// A multiget the server fails as a whole (some servers answer 404 for the batch when one href is gone).
+const MULTIGET_FAILED = [400, 403, 404, 409, 412, 415, 422, 501];
+
+/**
+ * The data of many objects: multiget in batches when the collection advertises it, one GET each otherwise
+ * or when a batch fails as a whole. Objects deleted in between are skipped (a trigger reports a known one
+ * as deleted on its next poll).
+ */
 export async function fetchObjects(client: DavClient, collectionUrl: string, kind: DataKind, urls: string[], multiget: boolean): Promise<StoredObject[]> {
 	const fetched: StoredObject[] = [];
+	const one = async (url: string) => {
+		const object = await client.getIfExists(url);
+		if (object) fetched.push(object);
+	};
 	if (!multiget) {
-		for (const url of urls) fetched.push(await client.get(url));
+		for (const url of urls) await one(url);
 		return fetched;
 	}
 	for (let index = 0; index < urls.length; index += MULTIGET_BATCH) {
-		const hrefs = urls.slice(index, index + MULTIGET_BATCH).map((url) => new URL(url).pathname);
-		const result = (await client.report(collectionUrl, '1', multigetBody(kind, hrefs), 'Reading objects')) as Multistatus;
-		fetched.push(...objectsFrom(result, kind));
+		const batch = urls.slice(index, index + MULTIGET_BATCH);
+		const hrefs = batch.map((url) => new URL(url).pathname);
+		const result = await client.report(collectionUrl, '1', multigetBody(kind, hrefs), 'Reading objects', MULTIGET_FAILED);
+		if ('responses' in result) fetched.push(...objectsFrom(result, kind));
+		else for (const url of batch) await one(url);
 	}
 	// Keep the caller's order.
 	const byKey = new Map(fetched.map((object) => [hrefKey(object.url), object]));
 	return urls.map((url) => byKey.get(hrefKey(url))).filter((object): object is StoredObject => object !== undefined);
+}
+
+// An addressbook-query the server refuses or fails (Xandikos 0.2.8 answers 500 to every one).
+const QUERY_FAILED = [400, 403, 415, 422, 500, 501];
+const folded = (text: string) => text.normalize('NFC').toLocaleLowerCase('und');
+
+/**
+ * Contacts whose full name contains `query`, ignoring case: an addressbook-query REPORT, or, when the server
+ * refuses or fails it, every contact read and compared here with the same rule (nothing missed; slower).
+ */
+export async function searchContactsByName(client: DavClient, bookUrl: string, query: string, fullNameOf: (data: string) => string | undefined, multiget: () => Promise<boolean>) {
+	const result = await client.report(bookUrl, '1', addressbookQueryBody(query), 'Searching contacts', QUERY_FAILED);
+	if ('responses' in result) return { objects: objectsFrom(result, 'addressbook'), searchedLocally: false };
+	const members = await listMembers(client, bookUrl);
+	const all = await fetchObjects(client, bookUrl, 'addressbook', members.map((member) => member.url), await multiget());
+	const wanted = folded(query);
+	return { objects: all.filter((object) => folded(fullNameOf(object.data) ?? '').includes(wanted)), searchedLocally: true };
 }
 
 export async function createObject(client: DavClient, collectionUrl: string, kind: DataKind, build: (uid: string) => { data: string; uid: string }) {
@@ -97,12 +127,27 @@ export async function updateObject(client: DavClient, url: string, kind: DataKin
 	}
 }
 
-export async function deleteObject(client: DavClient, url: string, options: UpdateOptions = {}): Promise<{ url: string; status: number; etag: string }> {
-	for (let attempt = 1; ; attempt++) {
-		const etag = attempt === 1 && options.expectedEtag ? options.expectedEtag : await client.currentEtag(url);
-		if (etag === undefined) throw new DavError(`The ${client.objectLabel} does not exist (404)`, 'It was deleted already, or the URL is wrong.', 404);
-		const status = await client.delete(url, etag).catch((error: unknown) => error);
-		if (typeof status === 'number') return { url, status, etag };
-		if (!(status instanceof DavPreconditionFailed) || !options.reapplyOnConflict || attempt >= 2) throw status;
-	}
+export interface DeleteOptions {
+	/** The ETag the caller last saw; when the object has changed since, this is a conflict. */
+	expectedEtag?: string;
+	/** On a conflict: delete the changed object all the same (read first, so the output shows what was deleted). */
+	deleteIfChanged?: boolean;
+}
+
+/**
+ * DELETE with If-Match. After a 412 the object is read again: without the explicit opt-in the conflict is
+ * an error carrying the other client's version; with it, that version is deleted (by its fresh ETag) and
+ * returned, so that nothing disappears unseen.
+ */
+export async function deleteObject(client: DavClient, url: string, options: DeleteOptions = {}): Promise<{ url: string; status: number; etag: string; changed?: StoredObject }> {
+	const etag = options.expectedEtag ?? (await client.currentEtag(url));
+	if (etag === undefined) throw new DavError(`The ${client.objectLabel} does not exist (404)`, 'It was deleted already, or the URL is wrong.', 404);
+	const status = await client.delete(url, etag).catch((error: unknown) => error);
+	if (typeof status === 'number') return { url, status, etag };
+	if (!(status instanceof DavPreconditionFailed)) throw status;
+	const current = await client.getIfExists(url);
+	if (!current) throw new DavError(`The ${client.objectLabel} was deleted by another client meanwhile`, 'Nothing is left to delete.', 404);
+	if (!options.deleteIfChanged || !current.etag) throw new DavChangedBeforeDelete(url, current, client.objectLabel);
+	const again = await client.delete(url, current.etag);
+	return { url, status: again, etag: current.etag, changed: current };
 }

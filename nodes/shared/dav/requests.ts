@@ -21,9 +21,10 @@ export function calendarQueryBody(options: { start?: Date; end?: Date; uid?: str
 		if (options.end) range.end = utcBasic(options.end);
 		inner.push(el(NS.CALDAV, 'time-range', [], range));
 	}
+	// RFC 4791 text-match is a substring match (no match-type): callers keep only the exact UID.
 	if (options.uid !== undefined) {
 		inner.push(
-			el(NS.CALDAV, 'prop-filter', [el(NS.CALDAV, 'text-match', options.uid, { collation: 'i;octet', 'match-type': 'equals' })], { name: 'UID' }),
+			el(NS.CALDAV, 'prop-filter', [el(NS.CALDAV, 'text-match', options.uid, { collation: 'i;octet' })], { name: 'UID' }),
 		);
 	}
 	return buildXml(
@@ -97,4 +98,10 @@ export function mkcalendarBody(values: CollectionProps, components: string[]): s
 		el(NS.CALDAV, 'supported-calendar-component-set', components.map((name) => el(NS.CALDAV, 'comp', [], { name }))),
 	];
 	return buildXml(el(NS.CALDAV, 'mkcalendar', [el(NS.DAV, 'set', [el(NS.DAV, 'prop', set)])]));
+}
+
+/** Extended MKCOL (RFC 5689) of an address book with its display name and description. */
+export function mkcolBody(values: CollectionProps): string {
+	const set = [el(NS.DAV, 'resourcetype', [el(NS.DAV, 'collection'), el(NS.CARDDAV, 'addressbook')]), ...collectionPropNodes('addressbook', values)];
+	return buildXml(el(NS.DAV, 'mkcol', [el(NS.DAV, 'set', [el(NS.DAV, 'prop', set)])]));
 }

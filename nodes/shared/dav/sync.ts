@@ -39,7 +39,9 @@ function isMultistatus(value: Multistatus | DavHttpResponse): value is Multistat
 /** Changed members since the token (or all members with no token), null when the server refuses. */
 async function syncCollection(client: DavClient, url: string, token: string | undefined): Promise<{ changed: Map<string, string | undefined>; token?: string } | null> {
 	// RFC 6578: the depth is given by sync-level; the Depth header is 0.
-	const result = await client.report(url, '0', syncCollectionBody(token), 'Synchronising the collection', SYNC_REFUSED);
+	// Xandikos 0.2.8 answers 500 to a token it does not know, where RFC 6578 says 403 valid-sync-token: with a
+	// token sent, a 500 starts over with a full sync (a read; if the server is really failing, that fails too).
+	const result = await client.report(url, '0', syncCollectionBody(token), 'Synchronising the collection', token === undefined ? SYNC_REFUSED : [...SYNC_REFUSED, 500]);
 	if (!isMultistatus(result)) return null;
 	const self = hrefKey(url);
 	const changed = new Map<string, string | undefined>();

@@ -170,3 +170,28 @@ export function wallClock(zone: string, epochMs: number): { year: number; month:
 		second: local.getUTCSeconds(),
 	};
 }
+
+/**
+ * RFC 5545 3.6.5: every TZID used needs its VTIMEZONE in the object. Adds the ones the time-zone database
+ * knows; a TZID it does not know (a client's own name) cannot be completed and is refused by the caller.
+ * Returns the TZIDs that stay undefined.
+ */
+export function addMissingVtimezones(vcalendar: Component, year: number): string[] {
+	const defined = new Set(vcalendar.getAllSubcomponents('vtimezone').map((tz) => String(tz.getFirstPropertyValue('tzid'))));
+	const used = new Set<string>();
+	const visit = (component: Component) => {
+		for (const property of component.getAllProperties()) {
+			const tzid = property.getParameter('tzid');
+			if (typeof tzid === 'string') used.add(tzid);
+		}
+		component.getAllSubcomponents().forEach(visit);
+	};
+	visit(vcalendar);
+	const unknown: string[] = [];
+	for (const tzid of used) {
+		if (defined.has(tzid)) continue;
+		if (isKnownZone(tzid)) vcalendar.addSubcomponent(vtimezoneFor(tzid, year));
+		else unknown.push(tzid);
+	}
+	return unknown;
+}

@@ -142,12 +142,75 @@ export function createContactData(fields: ContactFields, uid: string, now = new 
 	return serializeVcard(card);
 }
 
-/** Patches a stored vCard: properties the patch does not name (photos, X- properties, groups…) are kept. */
+/** The vCard properties a patch replaces, upper case. */
+function touchedProperties(fields: ContactFields, hadFullName: boolean): Set<string> {
+	const touched = new Set(['REV']);
+	const map: Array<[keyof ContactFields, string]> = [
+		['fullName', 'FN'],
+		['givenName', 'N'],
+		['familyName', 'N'],
+		['emails', 'EMAIL'],
+		['phones', 'TEL'],
+		['organization', 'ORG'],
+		['title', 'TITLE'],
+		['addresses', 'ADR'],
+		['note', 'NOTE'],
+		['birthday', 'BDAY'],
+	];
+	for (const [field, name] of map) if (fields[field] !== undefined) touched.add(name);
+	if (!hadFullName) touched.add('FN');
+	return touched;
+}
+
+/** Logical lines (unfolded) of a vCard, each with its original folded text. */
+function logicalLines(text: string): Array<{ raw: string; name: string }> {
+	const lines: Array<{ raw: string; name: string }> = [];
+	for (const physical of text.split(/\r\n|\n|\r/)) {
+		if (/^[ \t]/.test(physical) && lines.length > 0) {
+			lines[lines.length - 1].raw += `\r\n${physical}`;
+			continue;
+		}
+		if (physical === '') continue;
+		// NAME, or group.NAME, up to the first ';' or ':'.
+		const match = /^(?:[A-Za-z0-9-]+\.)?([A-Za-z0-9-]+)[;:]/.exec(physical);
+		lines.push({ raw: physical, name: match ? match[1].toUpperCase() : '' });
+	}
+	return lines;
+}
+
+/**
+ * Patches a stored vCard. Only the properties the patch names (and REV) are rewritten; every other line
+ * — photos, X- properties, group names such as `item1.`, parameters, date forms such as `BDAY:1980-02-03`
+ * — stays exactly as the other client wrote it. The replaced properties take the place of their first old
+ * line; new ones go before END:VCARD.
+ */
 export function patchContactData(text: string, fields: ContactFields, now = new Date()): string {
 	const card = parseVcard(text);
+	const touched = touchedProperties(fields, Boolean(card.getFirstPropertyValue('fn')));
 	applyFields(card, fields);
 	touch(card, now);
-	return serializeVcard(card);
+	const fresh = logicalLines(serializeVcard(card)).filter((line) => touched.has(line.name));
+	const original = logicalLines(text);
+	const out: string[] = [];
+	const placed = new Set<string>();
+	const place = (name: string) => {
+		if (placed.has(name)) return;
+		placed.add(name);
+		for (const line of fresh) if (line.name === name) out.push(line.raw);
+	};
+	let inCard = 0;
+	for (const line of original) {
+		const upper = line.raw.toUpperCase();
+		if (upper.startsWith('BEGIN:VCARD')) inCard++;
+		if (upper.startsWith('END:VCARD') && inCard === 1) for (const name of touched) place(name);
+		if (upper.startsWith('END:VCARD')) inCard--;
+		if (inCard === 1 && touched.has(line.name) && !upper.startsWith('BEGIN:') && !upper.startsWith('END:')) {
+			place(line.name);
+			continue;
+		}
+		out.push(line.raw);
+	}
+	return `${out.join('\r\n')}\r\n`;
 }
 
 export function normaliseRawVcard(text: string, uid: string): { data: string; uid: string } {

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { collectByOffsetTotal } from '../transport/paging';
@@ -13,8 +13,9 @@ import {
 	type Reference,
 	type Section,
 } from './types';
+import { runCredentials } from '../transport/run-credentials';
 
-export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions;
+export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** The DMS accepts only user + access token in the JSON body, which this credential adds. */
 export const DMS_CREDENTIAL = 'cloudStorageTokenApi';
@@ -29,7 +30,7 @@ export async function dmsCall<T>(
 	params: Record<string, unknown> = {},
 	options: CallOptions = {},
 ): Promise<T> {
-	const credentials = await ctx.getCredentials(DMS_CREDENTIAL, options.itemIndex ?? 0);
+	const credentials = await runCredentials(ctx, DMS_CREDENTIAL, options.itemIndex ?? 0);
 	const { body } = await apiRequest<T>(ctx, {
 		api: 'dms',
 		url: joinUrl(String(credentials.baseUrl ?? ''), `api_dvs/${section}/${action}`),
@@ -80,17 +81,27 @@ export async function getUsers(ctx: DmsContext, section: Section, projectId?: nu
 	});
 }
 
-/** Everyone in the organisation: mentions are not limited to a project's workers. */
-export async function getOrganisationUsers(ctx: DmsContext, itemIndex?: number): Promise<Reference[]> {
-	return await getUsers(ctx, 'project_2', undefined, itemIndex);
+/** The HTTP status of a failed call, whichever error type carried it. */
+export function statusOf(error: unknown): string | undefined {
+	const code = (error as { httpCode?: unknown } | null)?.httpCode;
+	return code === undefined || code === null ? undefined : String(code);
 }
 
 /** The API's "not found" is 405 (also its answer to a missing section permission): undefined here, other failures pass. */
 async function unless405<T>(pending: Promise<T>): Promise<T | undefined> {
 	return await pending.then(
 		(value) => value,
-		async (error: unknown) => (error instanceof NodeApiError && error.httpCode === '405' ? undefined : await Promise.reject(error)),
+		async (error: unknown) => (statusOf(error) === '405' ? undefined : await Promise.reject(error)),
 	);
+}
+
+/**
+ * Whether this user may read a register. The documents demand write permission even for reads, so a user
+ * whose group writes tasks only gets 405 from every project action; get_fields has no item to miss, so its
+ * 405 can only mean "no permission" (or "section not enabled").
+ */
+export async function canRead(ctx: DmsContext, section: Section, itemIndex?: number): Promise<boolean> {
+	return await remembered(ctx, `readable:${section}`, async () => (await unless405(getFields(ctx, section, itemIndex))) !== undefined);
 }
 
 export async function getDocument(ctx: DmsContext, section: Section, id: number, itemIndex?: number): Promise<DmsDocument> {
@@ -103,11 +114,15 @@ export async function getDocument(ctx: DmsContext, section: Section, id: number,
 	});
 }
 
-/** True when a document of the register exists; false on the API's "not found" (405). */
-export async function documentExists(ctx: DmsContext, section: Section, id: number, itemIndex?: number): Promise<boolean> {
+/**
+ * True when a document of the register exists, false on the API's "not found" (405), undefined when this
+ * user cannot read the register at all (the check is then left to the service's 400).
+ */
+export async function documentExists(ctx: DmsContext, section: Section, id: number, itemIndex?: number): Promise<boolean | undefined> {
 	return await remembered(ctx, `exists:${section}:${id}`, async () => {
 		const found = await unless405(dmsCall(ctx, section, 'get_document', { dvs_document_id: id }, { itemIndex }));
-		return found !== undefined;
+		if (found !== undefined) return true;
+		return (await canRead(ctx, section, itemIndex)) ? false : undefined;
 	});
 }
 
@@ -124,7 +139,8 @@ export interface ListOptions {
 }
 
 export async function fetchPage(ctx: DmsContext, section: Section, offset: number, limit: number, options: ListOptions = {}): Promise<DocumentPage> {
-	const params: Record<string, unknown> = { limit, offset };
+	// The documents' maximum: a larger limit is refused by the service, so no caller may send one.
+	const params: Record<string, unknown> = { limit: Math.min(limit, MAX_PAGE_SIZE), offset };
 	if (options.filters && Object.keys(options.filters).length > 0) params.filters = options.filters;
 	const body = await dmsCall<DocumentPage>(ctx, section, 'get_documents', params, { itemIndex: options.itemIndex });
 	return { items: Array.isArray(body.items) ? body.items : [], total: Number(body.total ?? 0) };

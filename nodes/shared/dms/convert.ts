@@ -3,6 +3,7 @@
  * checks each value against the organisation's schema before anything is sent: the API answers an
  * invalid id with a bare 400, so the node names the field and the value itself. No n8n imports.
  */
+import { PackError } from '../errors/pack-error';
 import {
 	isMulti,
 	isUserField,
@@ -14,19 +15,23 @@ import {
 	type Section,
 } from './types';
 
-export class DmsInputError extends Error {
-	readonly description?: string;
-
+/** Bad input found before any write: a PackError of kind 'input'. */
+export class DmsInputError extends PackError {
 	constructor(message: string, description?: string) {
-		super(message);
-		this.description = description;
+		super(message, { kind: 'input', description });
 	}
 }
 
 export interface ConvertLookup {
-	/** Users a user field may name (for tasks, the workers of the project in `values[field.depends_on]`). */
-	users(field: FieldDescriptor, values: Record<string, unknown>): Promise<Reference[]>;
-	documentExists(section: Section, id: number): Promise<boolean>;
+	/**
+	 * Users a user field may name (for tasks, the workers of the project in `values[field.depends_on]`);
+	 * undefined when no action this user may call lists them: IDs then pass unchecked.
+	 */
+	users(field: FieldDescriptor, values: Record<string, unknown>): Promise<Reference[] | undefined>;
+	/** Undefined when this user cannot read the register: the ID passes unchecked. */
+	documentExists(section: Section, id: number): Promise<boolean | undefined>;
+	/** Checks left to the service, one line each, for the log and for the message of a later 400. */
+	unchecked?: string[];
 }
 
 export interface ConvertOptions {
@@ -122,12 +127,32 @@ export function relationTarget(field: FieldDescriptor): Section {
 	return target;
 }
 
+/** Notes a check the node could not make (the register or the user list is not readable for this user). */
+export function noteUnchecked(lookup: ConvertLookup, field: FieldDescriptor, id: number, what: string): void {
+	lookup.unchecked?.push(`${labelOf(field)} (${field.name}) = ${id}: ${what}`);
+}
+
+/** A user ID from a field whose users cannot be listed: only a whole number can pass. */
+export function uncheckedUser(field: FieldDescriptor, value: unknown, lookup: ConvertLookup): number {
+	const id = integerOf(value);
+	if (id === undefined) {
+		throw new DmsInputError(`${labelOf(field)} needs a user ID here (got "${String(value)}")`, 'This user may call no action that lists these users, so names cannot be looked up. Give the numeric user ID.');
+	}
+	noteUnchecked(lookup, field, id, 'user not checked (no list of these users is readable)');
+	return id;
+}
+
 async function relationOf(field: FieldDescriptor, value: unknown, lookup: ConvertLookup): Promise<number> {
 	const target = relationTarget(field);
 	const label = SECTION_LABEL[target].one;
 	const id = integerOf(value);
 	if (id === undefined) throw new DmsInputError(`${labelOf(field)} needs the ID of a ${label} (got "${String(value)}")`, `Pick the ${label} from the list, or give its numeric ID.`);
-	if (!(await lookup.documentExists(target, id))) {
+	const exists = await lookup.documentExists(target, id);
+	if (exists === undefined) {
+		noteUnchecked(lookup, field, id, `not checked (this user may not read ${SECTION_LABEL[target].many})`);
+		return id;
+	}
+	if (!exists) {
 		throw new DmsInputError(`Unknown ${label} ${id} for ${labelOf(field)}`, `No ${label} with this ID exists in the organisation (or this user may not read ${SECTION_LABEL[target].many}).`);
 	}
 	return id;
@@ -162,7 +187,8 @@ async function convertOne(
 		case 'user_id':
 		case 'user_ids': {
 			const users = await lookup.users(field, values);
-			const one = (entry: unknown) => resolveChoice(field, entry, users, field.depends_on ? 'user (not a worker of this project)' : 'user');
+			const one = (entry: unknown) =>
+				users === undefined ? uncheckedUser(field, entry, lookup) : resolveChoice(field, entry, users, field.depends_on ? 'user (not a worker of this project)' : 'user');
 			return field.type === 'user_id' ? one(toList(value)[0]) : await each(one);
 		}
 		default:

@@ -84,6 +84,15 @@ export const clearFieldsOption: INodeProperties = {
 		'Optional fields to empty (set to nothing). Empty mapper fields are left unchanged, so use this to remove a value. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
+/** How a cleared field is sent is the pack's choice: the documents show no way to empty a field. */
+export const clearFieldsNotice: INodeProperties = {
+	displayName:
+		'The documents do not say how to empty a field. The node sends null for a single value and [] for a list (a list field is replaced by the array given). If the service keeps the old value, clear it in the web interface.',
+	name: 'clearFieldsNotice',
+	type: 'notice',
+	default: '',
+};
+
 export function listProperties(section: Section): INodeProperties[] {
 	const many = SECTION_LABEL[section].many;
 	return [

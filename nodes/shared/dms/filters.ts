@@ -2,7 +2,7 @@
  * get_documents filters from the node's conditions: only fields declared with `filter: true`; values of
  * one field are OR-ed (merged into one list), different fields AND-ed. No n8n imports.
  */
-import { DmsInputError, labelOf, relationTarget, resolveChoice, toList, type ConvertLookup } from './convert';
+import { DmsInputError, labelOf, noteUnchecked, relationTarget, resolveChoice, toList, uncheckedUser, type ConvertLookup } from './convert';
 import { isOptionField, isRelationField, isUserField, SECTION_LABEL, type FieldDescriptor } from './types';
 
 export interface FilterCondition {
@@ -12,15 +12,20 @@ export interface FilterCondition {
 
 async function filterValue(field: FieldDescriptor, value: unknown, lookup: ConvertLookup): Promise<number | string> {
 	if (isOptionField(field)) return resolveChoice(field, value, field.options ?? [], 'option');
-	// User filters are matched against everyone in the organisation: a filter names no project.
-	if (isUserField(field)) return resolveChoice(field, value, await lookup.users({ ...field, depends_on: undefined }, {}), 'user');
+	// A filter names no project: the register's own user list where one exists, otherwise IDs unchecked.
+	if (isUserField(field)) {
+		const users = await lookup.users({ ...field, depends_on: undefined }, {});
+		return users === undefined ? uncheckedUser(field, value, lookup) : resolveChoice(field, value, users, 'user');
+	}
 	if (isRelationField(field)) {
 		const id = Number(String(value).trim());
 		const target = relationTarget(field);
 		if (!Number.isInteger(id) || id <= 0) {
 			throw new DmsInputError(`The filter on ${labelOf(field)} needs ${SECTION_LABEL[target]?.one ?? 'document'} IDs (got "${String(value)}")`);
 		}
-		if (!(await lookup.documentExists(target, id))) {
+		const exists = await lookup.documentExists(target, id);
+		if (exists === undefined) noteUnchecked(lookup, field, id, `not checked (this user may not read ${SECTION_LABEL[target].many})`);
+		else if (!exists) {
 			throw new DmsInputError(`Unknown ${SECTION_LABEL[target]?.one ?? 'document'} ${id} in the filter on ${labelOf(field)}`);
 		}
 		return id;

@@ -6,7 +6,7 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { fetchPage, getDocument, getFields, getOrganisationUsers, getUsers } from './client';
+import { fetchPage, getDocument, getFields, getUsers } from './client';
 import { labelOf } from './convert';
 import { RESOURCE_SECTION } from './descriptions';
 import { mapperFields, type MapperChoices } from './mapper';
@@ -119,7 +119,8 @@ export const loadOptions = {
 		const field = (await getFields(this, section)).find((entry) => entry.name === name);
 		if (!field) return [];
 		if (isOptionField(field)) return asOptions(field.options ?? []);
-		if (isUserField(field)) return asOptions(section === 'project_2' || section === 'client' ? await getUsers(this, section) : await getOrganisationUsers(this));
+		// Projects and clients list their own users; no action lists the organisation's users for a task filter.
+		if (isUserField(field)) return section === 'project_2' || section === 'client' ? asOptions(await getUsers(this, section)) : [];
 		if ((field.type === 'relation' || field.type === 'relation_ids') && isKnownSection(field.section)) return asOptions((await listable(this, field.section as Section)) ?? []);
 		return [];
 	},
@@ -129,8 +130,15 @@ export const loadOptions = {
 		return schema.filter((field) => !field.required && WRITABLE_TYPES.includes(field.type)).map((field) => ({ name: labelOf(field), value: field.name }));
 	},
 
-	/** Mentions reach anyone in the organisation, not only the project's workers. */
+	/**
+	 * The workers of the chosen task's project: mentions reach anyone in the organisation, but no action a
+	 * task writer may call lists the organisation's users (others are mentioned by ID).
+	 */
 	async getMentionUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return asOptions(await getOrganisationUsers(this));
+		const id = idParameter(this, 'documentId');
+		if (id === undefined) return [];
+		const task = await getDocument(this, 'task', id).catch(() => undefined);
+		const projectId = (task?.dvs_project_id as Reference | undefined)?.id;
+		return projectId === undefined ? [] : asOptions(await getUsers(this, 'task', projectId));
 	},
 };

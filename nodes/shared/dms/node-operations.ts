@@ -5,7 +5,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { clearFieldsOption, documentLocator, fieldsMapper, listProperties } from './descriptions';
+import { clearFieldsNotice, clearFieldsOption, documentLocator, fieldsMapper, listProperties } from './descriptions';
 import { executeCreate, executeGet, executeGetFields, executeGetMany, executeUpdate, type CreateOptions } from './operations';
 import type { Section } from './types';
 
@@ -66,6 +66,7 @@ export function updateOperation(resource: string, section: Section, notice: stri
 			{ displayName: notice, name: 'updateNotice', type: 'notice', default: '' },
 			fieldsMapper(section, 'update', ['documentId.value']),
 			clearFieldsOption,
+			clearFieldsNotice,
 		]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return await executeUpdate(this, section, itemIndex, { immutable });

@@ -5,10 +5,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { mapBounded } from '../transport/bounded';
 import { dmsCall, getDocument, getFields, listDocuments } from './client';
 import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';
-import { apiLookup, asNodeError, documentId } from './lookup';
+import { apiLookup, documentId, logUnchecked, withUncheckedNamed } from './lookup';
 import { SECTION_LABEL, type DmsDocument, type Section } from './types';
 
 const toItems = (records: IDataObject[]): INodeExecutionData[] => records.map((json) => ({ json }));
@@ -22,32 +23,15 @@ export async function executeGet(ctx: IExecuteFunctions, section: Section, itemI
 	return toItems([(await getDocument(ctx, section, id, itemIndex)) as IDataObject]);
 }
 
-/** Runs `work` over `inputs` with at most `limit` at a time, keeping the order of the inputs. */
-async function mapBounded<A, B>(inputs: A[], limit: number, work: (input: A) => Promise<B>): Promise<B[]> {
-	const out: B[] = new Array(inputs.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < inputs.length) {
-			const index = next++;
-			out[index] = await work(inputs[index]);
-		}
-	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, worker));
-	return out;
-}
-
 export async function executeGetMany(ctx: IExecuteFunctions, section: Section, itemIndex: number): Promise<INodeExecutionData[]> {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? undefined : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
 	const conditions = ctx.getNodeParameter('filters.conditions', itemIndex, []) as FilterCondition[];
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as { fullDocuments?: boolean; concurrency?: number };
 	const concurrency = Math.max(1, Math.min(8, Math.floor(options.concurrency ?? 1)));
-	let filters;
-	try {
-		filters = await buildFilters(await getFields(ctx, section, itemIndex), conditions, apiLookup(ctx, section, itemIndex));
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const lookup = apiLookup(ctx, section, itemIndex);
+	const filters = await buildFilters(await getFields(ctx, section, itemIndex), conditions, lookup);
+	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	let documents = await listDocuments(ctx, section, { filters, max: limit, concurrency, itemIndex });
 	if (options.fullDocuments) {
 		documents = await mapBounded(documents, concurrency, async (doc) => await getDocument(ctx, section, doc.dvs_document_id, itemIndex));
@@ -89,18 +73,17 @@ export async function executeCreate(
 ): Promise<INodeExecutionData[]> {
 	const schema = await getFields(ctx, section, itemIndex);
 	const input = { ...mappedInput(ctx, itemIndex, new Set(schema.map((field) => field.name))), ...options.fixed };
-	let params: Record<string, unknown> = {};
-	try {
-		params = await convertValues(schema, input, apiLookup(ctx, section, itemIndex), { section, mode: 'create' });
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const lookup = apiLookup(ctx, section, itemIndex);
+	const params = await convertValues(schema, input, lookup, { section, mode: 'create' });
+	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	const label = SECTION_LABEL[section].one;
-	const created = await dmsCall<{ dvs_document_id: number }>(ctx, section, 'create_document', { create_params: params }, {
-		itemIndex,
-		write: true,
-		uncertainHint: `The ${label} may have been created: the service offers no idempotency key, so the node did not send it again. ${options.checkHint} Run this item again only if it is not there.`,
-	});
+	const created = await withUncheckedNamed(ctx, lookup.unchecked, itemIndex, async () =>
+		await dmsCall<{ dvs_document_id: number }>(ctx, section, 'create_document', { create_params: params }, {
+			itemIndex,
+			write: true,
+			uncertainHint: `The ${label} may have been created: the service offers no idempotency key, so the node did not send it again. ${options.checkHint} Run this item again only if it is not there.`,
+		}),
+	);
 	return toItems([await readBack(ctx, section, Number(created.dvs_document_id), itemIndex)]);
 }
 
@@ -155,23 +138,22 @@ export async function executeUpdate(
 		if (String(idsOf(toList(input[name])[0])) !== String(context[name])) throw refuse(name);
 		delete input[name];
 	}
-	let params: Record<string, unknown> = {};
-	try {
-		params = await convertValues(schema, input, apiLookup(ctx, section, itemIndex), { section, mode: 'update', context, clear });
-	} catch (error) {
-		asNodeError(ctx, error, itemIndex);
-	}
+	const lookup = apiLookup(ctx, section, itemIndex);
+	const params = await convertValues(schema, input, lookup, { section, mode: 'update', context, clear });
+	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	if (Object.keys(params).length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'Nothing to update: no field has a value', {
 			itemIndex,
 			description: 'Add at least one field with a value, or list fields under Clear Fields.',
 		});
 	}
-	await dmsCall(ctx, section, 'update_document', { dvs_document_id: id, update_params: params }, {
-		itemIndex,
-		write: true,
-		// The spec: a failed write may have been applied, so look before sending it again.
-		reconcile: async () => (updateApplied(await getDocument(ctx, section, id, itemIndex), params) ? { dvs_document_id: id } : undefined),
-	});
+	await withUncheckedNamed(ctx, lookup.unchecked, itemIndex, async () =>
+		await dmsCall(ctx, section, 'update_document', { dvs_document_id: id, update_params: params }, {
+			itemIndex,
+			write: true,
+			// The spec: a failed write may have been applied, so look before sending it again.
+			reconcile: async () => (updateApplied(await getDocument(ctx, section, id, itemIndex), params) ? { dvs_document_id: id } : undefined),
+		}),
+	);
 	return toItems([await readBack(ctx, section, id, itemIndex)]);
 }

@@ -13,12 +13,15 @@ export interface PackErrorDetails {
 	kind?: PackErrorKind;
 	httpCode?: number;
 	itemIndex?: number;
+	/** Facts a user may act on (say, an object's current ETag), kept beside the message in n8n's error details. */
+	data?: Record<string, string | number | boolean | null>;
 }
 
 export class PackError extends Error {
 	readonly description: string | undefined;
 	readonly kind: PackErrorKind;
 	readonly httpCode: number | undefined;
+	readonly data: Record<string, string | number | boolean | null> | undefined;
 	itemIndex: number | undefined;
 
 	constructor(message: string, details: PackErrorDetails = {}) {
@@ -28,9 +31,26 @@ export class PackError extends Error {
 		this.kind = details.kind ?? 'api';
 		this.httpCode = details.httpCode;
 		this.itemIndex = details.itemIndex;
+		this.data = details.data;
 	}
+}
+
+/**
+ * A protocol error that keeps its own shape for its layer's callers (a JSON-RPC code, the server's raw text)
+ * and words itself for the user on demand; toNodeError asks it, so no caller has to remember to.
+ */
+export interface PackErrorSource {
+	toPackError(): PackError;
 }
 
 export function isPackError(error: unknown): error is PackError {
 	return error instanceof PackError;
+}
+
+/** The PackError an error is or describes itself as; undefined for anything else. */
+export function packErrorOf(error: unknown): PackError | undefined {
+	if (error instanceof PackError) return error;
+	const source = error as Partial<PackErrorSource> | null | undefined;
+	if (error instanceof Error && typeof source?.toPackError === 'function') return source.toPackError();
+	return undefined;
 }

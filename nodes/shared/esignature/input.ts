@@ -1,14 +1,13 @@
 /**
  * Checks of the e-signature actions' inputs, done before any request. No n8n imports: problems are
- * raised as EsignatureInputError and turned into NodeOperationErrors by the node.
+ * raised as EsignatureInputError (a PackError), which the router turns into n8n's input error.
  */
+import { PackError } from '../errors/pack-error';
 
-export class EsignatureInputError extends Error {
-	constructor(
-		message: string,
-		readonly hint: string,
-	) {
-		super(message);
+/** Bad input found before any request: a PackError of kind 'input', its hint the fix. */
+export class EsignatureInputError extends PackError {
+	constructor(message: string, hint: string) {
+		super(message, { kind: 'input', description: hint });
 	}
 }
 

@@ -6,6 +6,8 @@
  *   capabilities and client info in `params._meta`, and the `Mcp-Method` / `Mcp-Name` headers.
  * No n8n here: the HTTP function comes from the caller.
  */
+import { PackError, type PackErrorSource } from '../errors/pack-error';
+
 export const MODERN_VERSION = '2026-07-28';
 export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 export const SUPPORTED_VERSIONS: readonly string[] = [MODERN_VERSION, ...HANDSHAKE_VERSIONS];
@@ -17,9 +19,13 @@ export const CLIENT_INFO = { name: 'n8n-nodes-cloud-storage', version: '0.1.0' }
 
 const META_PREFIX = 'io.modelcontextprotocol/';
 
-export type McpErrorKind = 'rpc' | 'protocol' | 'too-large' | 'version' | 'tool';
+export type McpErrorKind = 'rpc' | 'protocol' | 'too-large' | 'version' | 'tool' | 'rate-limit';
 
-export class McpError extends Error {
+/**
+ * Keeps what the endpoint said (message, JSON-RPC code) for this layer's callers, and words it for the user
+ * as a PackError: what was refused before sending is bad input, what the endpoint said is a service failure.
+ */
+export class McpError extends Error implements PackErrorSource {
 	constructor(
 		message: string,
 		readonly kind: McpErrorKind,
@@ -27,6 +33,30 @@ export class McpError extends Error {
 		readonly data?: unknown,
 	) {
 		super(message);
+	}
+
+	toPackError(): PackError {
+		if (this.kind === 'version') {
+			return new PackError(this.message, { kind: 'input', description: 'Choose one of the listed protocol versions in the node.' });
+		}
+		if (this.kind === 'too-large') {
+			return new PackError(this.message, { kind: 'input', description: 'Send less data in the tool arguments; the request was not sent.' });
+		}
+		if (this.kind === 'tool') return new PackError(this.message, { description: 'The tool ran but reported a failure; check its arguments.' });
+		if (this.kind === 'rate-limit') {
+			return new PackError(this.message, {
+				httpCode: 429,
+				description:
+					'The endpoint limits requests in fixed windows per minute and per hour (search and file reads most). Raise "Max Rate-Limit Wait" to wait longer, or run the workflow later.',
+			});
+		}
+		const description =
+			this.code === -32601
+				? 'The endpoint does not know this method or tool. Use List Tools to see what it offers.'
+				: this.code === -32602
+					? 'The arguments do not match what the tool expects. Use List Tools to see its input schema.'
+					: 'Check the tool name and arguments.';
+		return new PackError(`The MCP endpoint reported an error: ${this.message.slice(0, 300)}`, { description });
 	}
 }
 
@@ -45,6 +75,65 @@ export interface McpHttpResponse {
 export type McpHttp = (request: McpHttpRequest) => Promise<McpHttpResponse>;
 
 export type JsonObject = Record<string, unknown>;
+
+/** How long a 429 may be waited out, and the clock that waits (a test shortens it; nothing races real time). */
+export interface RateLimitPolicy {
+	/** The longest total wait per request; a longer retry time fails at once. */
+	maxWaitMs: number;
+	sleep: (ms: number) => Promise<void>;
+}
+
+/** The documented windows are per minute: waiting one out needs up to 60 s. */
+export const DEFAULT_MAX_RATE_LIMIT_WAIT_S = 60;
+
+/**
+ * The retry time a 429 names: a Retry-After header (seconds) if sent, else the seconds in the JSON-RPC
+ * error's message (the documents: "a JSON-RPC error message containing the retry time in seconds").
+ */
+export function rateLimitWaitMs(response: McpHttpResponse): number | undefined {
+	const retryAfter = header(response, 'retry-after')?.trim();
+	if (retryAfter && /^\d+(\.\d+)?$/.test(retryAfter)) return Math.ceil(Number(retryAfter) * 1000);
+	let text = response.body;
+	try {
+		const parsed = JSON.parse(response.body) as { error?: { message?: unknown } };
+		if (typeof parsed?.error?.message === 'string') text = parsed.error.message;
+	} catch {
+		// Not JSON: read the seconds from the plain text.
+	}
+	const match = /(\d+(?:\.\d+)?)\s*(?:s\b|secs?\b|seconds?\b)/i.exec(text);
+	return match ? Math.ceil(Number(match[1]) * 1000) : undefined;
+}
+
+const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
+
+/**
+ * Waits out a 429 for exactly the time the endpoint names, then sends the request again; a retry time
+ * beyond what is left of `maxWaitMs` fails at once, naming it. Never retries inside the window.
+ */
+export function waitingOutRateLimits(http: McpHttp, policy: RateLimitPolicy): McpHttp {
+	return async (request) => {
+		let waitedMs = 0;
+		for (let attempt = 1; ; attempt++) {
+			const response = await http(request);
+			if (response.status !== 429) return response;
+			const waitMs = rateLimitWaitMs(response);
+			if (waitMs === undefined) {
+				throw new McpError('The MCP endpoint\'s rate limit was exceeded (429), and it named no retry time', 'rate-limit', 429);
+			}
+			if (waitedMs + waitMs > policy.maxWaitMs || attempt > 10) {
+				const already = waitedMs > 0 ? ` after waiting ${seconds(waitedMs)} already` : '';
+				throw new McpError(
+					`The MCP endpoint's rate limit was exceeded (429): it asks to retry after ${seconds(waitMs)}${already}, longer than the ${seconds(policy.maxWaitMs)} this node may wait`,
+					'rate-limit',
+					429,
+					{ retryAfterSeconds: Math.ceil(waitMs / 1000) },
+				);
+			}
+			await policy.sleep(waitMs);
+			waitedMs += waitMs;
+		}
+	};
+}
 
 export function checkVersion(version: string): void {
 	if (!SUPPORTED_VERSIONS.includes(version)) {

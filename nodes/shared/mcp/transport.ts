@@ -1,11 +1,15 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
-import { McpClient, McpError, type McpHttp } from './protocol';
+import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, McpClient, waitingOutRateLimits, type McpHttp } from './protocol';
+import { runCredentials } from '../transport/run-credentials';
 
 export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
+
+/** The clock that waits out a 429; tests replace `sleep` so that no test waits in real time. */
+export const mcpClock = { sleep: async (ms: number) => await sleep(ms) };
 
 export interface McpEndpoint {
 	url: string;
@@ -27,7 +31,7 @@ export async function mcpEndpoint(ctx: IExecuteFunctions, itemIndex: number): Pr
 			});
 		}
 	} else {
-		const credentials = await ctx.getCredentials(BEARER_CREDENTIAL, itemIndex);
+		const credentials = await runCredentials(ctx, BEARER_CREDENTIAL, itemIndex);
 		base = String(credentials.baseUrl ?? '').trim();
 		credentialType = BEARER_CREDENTIAL;
 	}
@@ -52,10 +56,20 @@ function httpFor(ctx: IExecuteFunctions, endpoint: McpEndpoint, current: { itemI
 			headers,
 			responseType: 'text',
 			retryStatuses: [503],
+			// A 429 comes back here: its wait is the endpoint's retry time, handled by waitingOutRateLimits.
+			acceptStatuses: [429],
 			itemIndex: current.itemIndex,
 		});
 		return { status: response.status, headers: response.headers, body: response.body ?? '' };
 	};
+}
+
+function maxRateLimitWaitMs(ctx: IExecuteFunctions, itemIndex: number): number {
+	const value = Number(ctx.getNodeParameter('maxRateLimitWait', itemIndex, DEFAULT_MAX_RATE_LIMIT_WAIT_S));
+	if (!Number.isFinite(value) || value < 0) {
+		throw new NodeOperationError(ctx.getNode(), `Max Rate-Limit Wait must be 0 or more seconds (got "${String(value)}")`, { itemIndex });
+	}
+	return value * 1000;
 }
 
 const clients = new WeakMap<IExecuteFunctions, Map<string, { client: McpClient; current: { itemIndex: number } }>>();
@@ -67,45 +81,15 @@ const clients = new WeakMap<IExecuteFunctions, Map<string, { client: McpClient; 
 export function mcpClient(ctx: IExecuteFunctions, endpoint: McpEndpoint, version: string, itemIndex: number): McpClient {
 	let byKey = clients.get(ctx);
 	if (!byKey) clients.set(ctx, (byKey = new Map()));
-	const key = `${endpoint.url} ${endpoint.credentialType ?? 'public'} ${version}`;
+	const maxWaitMs = maxRateLimitWaitMs(ctx, itemIndex);
+	const key = `${endpoint.url} ${endpoint.credentialType ?? 'public'} ${version} ${maxWaitMs}`;
 	let entry = byKey.get(key);
 	if (!entry) {
 		const current = { itemIndex };
-		try {
-			entry = { client: new McpClient(httpFor(ctx, endpoint, current), version), current };
-		} catch (error) {
-			throw mcpFailure(ctx, error, itemIndex);
-		}
+		const http = waitingOutRateLimits(httpFor(ctx, endpoint, current), { maxWaitMs, sleep: async (ms) => await mcpClock.sleep(ms) });
+		entry = { client: new McpClient(http, version), current };
 		byKey.set(key, entry);
 	}
 	entry.current.itemIndex = itemIndex;
 	return entry.client;
-}
-
-/** Input problems found before sending are NodeOperationErrors; what the endpoint said is a NodeApiError. */
-export function mcpFailure(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof McpError)) return error as Error;
-	if (error.kind === 'version') {
-		return new NodeOperationError(ctx.getNode(), error.message, {
-			itemIndex,
-			description: 'Choose one of the listed protocol versions in the node.',
-		});
-	}
-	if (error.kind === 'too-large') {
-		return new NodeOperationError(ctx.getNode(), error.message, {
-			itemIndex,
-			description: 'Send less data in the tool arguments; the request was not sent.',
-		});
-	}
-	const message =
-		error.kind === 'tool' ? error.message : `The MCP endpoint reported an error: ${error.message.slice(0, 300)}`;
-	const description =
-		error.kind === 'tool'
-			? 'The tool ran but reported a failure; check its arguments.'
-			: error.code === -32601
-				? 'The endpoint does not know this method or tool. Use List Tools to see what it offers.'
-				: error.code === -32602
-					? 'The arguments do not match what the tool expects. Use List Tools to see its input schema.'
-					: 'Check the tool name and arguments.';
-	return new NodeApiError(ctx.getNode(), { message, description }, { message, description, itemIndex });
 }

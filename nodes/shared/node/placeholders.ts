@@ -1,7 +1,4 @@
-import type { INode } from 'n8n-workflow';
-
 import { PackError } from '../errors/pack-error';
-import { toNodeError } from './node-error';
 
 /**
  * The example workflows mark values a user must set with `REPLACE_ME: <what to set>` (`npm start` fills them
@@ -46,11 +43,3 @@ export function refusePlaceholders(parameters: unknown, itemIndex?: number): voi
 	});
 }
 
-/** For trigger nodes, whose polls have no item loop: the same refusal as n8n's error of the node. */
-export function refuseTriggerPlaceholders(node: INode): void {
-	try {
-		refusePlaceholders(node.parameters);
-	} catch (error) {
-		throw toNodeError(node, error);
-	}
-}

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from './node-error';
@@ -6,12 +6,36 @@ import { refusePlaceholders } from './placeholders';
 
 export type OperationExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
 
-/** resource → operation → module exporting `execute`, as the `actions/<resource>/<Resource>.resource.ts` files do. */
-export type OperationMap = Record<string, Record<string, unknown>>;
+/** An `actions/<resource>/<op>.operation.ts` module: its form fields beside the code that runs it. */
+export interface OperationModule {
+	description: INodeProperties[];
+	execute: OperationExecute;
+}
+
+/**
+ * resource option value → operation option value → module, as the `actions/<Resource>.resource.ts` files
+ * export them (`operations`) and each node's router assembles them (`resources`).
+ */
+export type OperationMap = Record<string, Record<string, OperationModule>>;
+
+/**
+ * The options of a Resource or Operation parameter, checked by the compiler against the modules they
+ * select: a value without a module does not type-check, and a module without an option leaves this call
+ * one argument short, the expected argument's type naming the module.
+ */
+export function optionsFor<Modules extends object, Value extends keyof Modules & string>(
+	_modules: Modules,
+	options: Array<INodePropertyOptions & { value: Value }>,
+	// Never passed: its type alone makes a module without an option a compile error.
+	// eslint-disable-next-line @typescript-eslint/no-unused-vars
+	..._everyModuleHasAnOption: [Exclude<keyof Modules, Value>] extends [never] ? [] : [moduleWithoutOption: Exclude<keyof Modules, Value>]
+): INodePropertyOptions[] {
+	return options;
+}
 
 function executeOf(operations: OperationMap, resource: string, operation: string): OperationExecute | undefined {
-	const entry = operations[resource]?.[operation] as { execute?: OperationExecute } | undefined;
-	return typeof entry?.execute === 'function' ? entry.execute : undefined;
+	const module = Object.hasOwn(operations, resource) && Object.hasOwn(operations[resource], operation) ? operations[resource][operation] : undefined;
+	return typeof module?.execute === 'function' ? module.execute : undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { requireAccount, type StorageAccount } from '../storage/client';
 import { fileLink, folderLink } from '../storage/links';
@@ -7,7 +7,6 @@ import type { FormFields } from '../transport/body';
 import { collectByPageNumber } from '../transport/paging';
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
-import { SearchInputError } from './search-json';
 
 /** The JSON-format answer of `{web_url}/ajax/search.php`. */
 interface SearchAnswer {
@@ -26,12 +25,6 @@ export interface SearchRun {
 	itemIndex: number;
 }
 
-/** Bad input found by the pure search_json layer, reported as n8n reports input errors. */
-export function inputError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof SearchInputError)) return error as Error;
-	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.hint });
-}
-
 function refusal(ctx: IExecuteFunctions, answer: SearchAnswer, itemIndex: number): NodeApiError {
 	const said = typeof answer.message === 'string' && answer.message ? answer.message.slice(0, 300) : 'no reason given';
 	const message = `The search was refused: ${said}`;
@@ -47,6 +40,35 @@ function outputItem(account: StorageAccount, row: IDataObject): IDataObject {
 	return { ...row, link };
 }
 
+const isRowList = (value: unknown): value is IDataObject[] =>
+	Array.isArray(value) && value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row));
+
+/**
+ * The JSON format's answer is not shown in the documents (only the web-table format's envelope is). The
+ * choice: the web-table envelope {rows, total_rows, page_count}; also read are a bare array of search
+ * items and an envelope whose one array of objects sits under another key (items, results, data…).
+ * Without a page count, a page shorter than asked is the last one.
+ */
+function readPage(body: SearchAnswer | unknown[], size: number): { rows: IDataObject[]; pageCount: number } | undefined {
+	if (Array.isArray(body)) return isRowList(body) ? { rows: body, pageCount: body.length < size ? 0 : Number.POSITIVE_INFINITY } : undefined;
+	let rows: IDataObject[] | undefined;
+	if (isRowList(body.rows)) rows = body.rows;
+	else if (body.rows === undefined) {
+		const lists = Object.values(body as IDataObject).filter(isRowList);
+		if (lists.length === 1) rows = lists[0];
+	}
+	if (!rows) return undefined;
+	const total = Number(body.total_rows);
+	const pageCount = Number.isFinite(Number(body.page_count))
+		? Number(body.page_count)
+		: Number.isFinite(total)
+			? Math.ceil(total / size)
+			: rows.length < size
+				? 0
+				: Number.POSITIVE_INFINITY;
+	return { rows, pageCount };
+}
+
 /**
  * Runs a search in the JSON result format and pages through it with table_page/table_size. The service
  * orders results stably, so page-number paging neither repeats nor skips rows while nothing changes; a
@@ -56,6 +78,7 @@ export async function searchItems(ctx: IExecuteFunctions, account: StorageAccoun
 	const credentialType = requireAccount(ctx, account, run.itemIndex);
 	const url = joinUrl(account.webUrl, 'ajax/search.php');
 	const seen = new Set<string>();
+	let previousFirst = '';
 	const fetchPage = async (page: number, size: number) => {
 		const { body } = await apiRequest<SearchAnswer>(ctx, {
 			api: 'search',
@@ -68,14 +91,21 @@ export async function searchItems(ctx: IExecuteFunctions, account: StorageAccoun
 			itemIndex: run.itemIndex,
 		});
 		if (!body || typeof body !== 'object') throw refusal(ctx, { message: 'the answer was empty' }, run.itemIndex);
-		if (body.status === 'error') throw refusal(ctx, body, run.itemIndex);
-		if (!Array.isArray(body.rows) || body.rows.some((row) => typeof row !== 'object' || row === null)) {
-			throw refusal(ctx, { message: 'the answer has no JSON result rows' }, run.itemIndex);
+		if (!Array.isArray(body) && body.status === 'error') throw refusal(ctx, body, run.itemIndex);
+		const page_ = readPage(body, size);
+		if (!page_) {
+			throw new NodeApiError(ctx.getNode(), { message: 'unexpected search answer' }, {
+				itemIndex: run.itemIndex,
+				message: 'The search answer has no result rows this node can read',
+				description:
+					'The documents do not show the JSON format\'s answer. This node reads {rows, total_rows, page_count}, a bare array of search items, or one array of items under another key. Check that Web URL points at the web host (ajax/search.php).',
+			});
 		}
-		const rows = body.rows as IDataObject[];
-		const total = Number(body.total_rows);
-		const pageCount = Number.isFinite(Number(body.page_count)) ? Number(body.page_count) : Math.ceil((Number.isFinite(total) ? total : 0) / size);
-		return { rows, pageCount };
+		// A service that ignores table_page would repeat the same page forever: the same first row ends the paging.
+		const firstKey = page_.rows.length ? `${String(page_.rows[0].type)}:${String(page_.rows[0].hash)}` : '';
+		if (page > 0 && firstKey && firstKey === previousFirst) return { rows: [], pageCount: 0 };
+		previousFirst = firstKey;
+		return page_;
 	};
 	const rows = await collectByPageNumber(fetchPage, { pageSize: Math.min(run.pageSize, run.max), max: run.max });
 	return rows

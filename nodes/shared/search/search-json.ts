@@ -1,8 +1,9 @@
 /**
  * The search endpoint's `search_json` object (spec: Search), built from the node's fields or taken from
  * a user's raw JSON, and checked against the documented rules before anything is sent. No n8n imports:
- * problems are raised as SearchInputError and turned into NodeOperationErrors by the caller.
+ * problems are raised as SearchInputError (a PackError), which the router turns into n8n's input error.
  */
+import { PackError } from '../errors/pack-error';
 
 export const SEARCH_TYPES = ['DOCUMENTS', 'IMAGES', 'VIDEO', 'MUSIC', 'FOLDERS', 'FILES'] as const;
 export type SearchType = (typeof SEARCH_TYPES)[number];
@@ -29,12 +30,10 @@ export interface SearchJson {
 	Criteria?: SearchCriterion[];
 }
 
-export class SearchInputError extends Error {
-	constructor(
-		message: string,
-		readonly hint: string,
-	) {
-		super(message);
+/** Bad input found before any request: a PackError of kind 'input', its hint the fix. */
+export class SearchInputError extends PackError {
+	constructor(message: string, hint: string) {
+		super(message, { kind: 'input', description: hint });
 	}
 }
 

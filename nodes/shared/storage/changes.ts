@@ -255,11 +255,6 @@ export function orderChanges(changes: Change[]): Change[] {
 	);
 }
 
-/** Number of items a full-mode state keeps (the cap is checked against it). */
-export function trackedCount(listing: Listing): number {
-	return listing.entries.length;
-}
-
 /** The most recently changed items, newest first, for a manual test run. */
 export function mostRecent(listing: Listing, limit: number): ListedEntry[] {
 	const latest = (entry: ListedEntry) => Math.max(entry.modified, entry.created ?? -Infinity);

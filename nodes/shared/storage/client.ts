@@ -4,6 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { FormFields } from '../transport/body';
 import { apiRequest, type ApiRequestOptions, type ApiResponse } from '../transport/request';
 import { joinUrl } from '../transport/urls';
+import { runCredentials } from '../transport/run-credentials';
+import { MODE_MARKER_HEADER } from '../transport/auth-mode';
+import { CloudStoragePasswordApi } from '../../../credentials/CloudStoragePasswordApi.credentials';
+import { CloudStorageTokenApi } from '../../../credentials/CloudStorageTokenApi.credentials';
 
 export type StorageContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -35,7 +39,7 @@ export async function storageAccount(ctx: StorageContext, itemIndex = 0): Promis
 		return { baseUrl, webUrl };
 	}
 	const credentialType = CREDENTIAL_BY_AUTHENTICATION[authentication] ?? 'cloudStorageTokenApi';
-	const credentials = await ctx.getCredentials(credentialType, itemIndex);
+	const credentials = await runCredentials(ctx, credentialType, itemIndex);
 	return {
 		credentialType,
 		baseUrl: String(credentials.baseUrl ?? ''),
@@ -91,4 +95,22 @@ export async function v1<T = unknown>(
 		credentialType: anonymous ? undefined : account.credentialType,
 		...rest,
 	});
+}
+
+/**
+ * The credential's own `authenticate`, applied to an empty form, for requests n8n does not send itself (an
+ * upload from a worker thread): the same body fields or headers n8n would add, never URL parameters.
+ */
+export async function fieldAuthentication(
+	ctx: StorageContext,
+	credentialType: StorageCredentialType,
+	url: string,
+	itemIndex: number,
+): Promise<{ fields: Array<[string, string]>; headers: Record<string, string> }> {
+	const data = await runCredentials(ctx, credentialType, itemIndex);
+	const credential = credentialType === 'cloudStorageTokenApi' ? new CloudStorageTokenApi() : new CloudStoragePasswordApi();
+	const form = new URLSearchParams();
+	const request = await credential.authenticate(data, { url, method: 'POST', headers: { [MODE_MARKER_HEADER]: 'fields' }, body: form });
+	const body = request.body instanceof URLSearchParams ? request.body : form;
+	return { fields: [...body.entries()], headers: { ...((request.headers ?? {}) as Record<string, string>) } };
 }

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { v2, type StorageAccount } from './client';
 import { countingStream } from '../transport/binary';
+import { assertFitsBinaryStore, binaryStoreProblem } from '../transport/binary-mode';
 
 export function nameFromDisposition(header: unknown): string | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
@@ -41,6 +42,8 @@ export async function downloadFile(
 	options: DownloadOptions = {},
 ): Promise<DownloadResult> {
 	const { itemIndex, maxBytes } = options;
+	// A size known in advance is checked before the request; otherwise the announced length, before the body.
+	assertFitsBinaryStore(options.expectedSize, options.fileName ?? fileHash, itemIndex);
 	const response = await v2<Readable>(ctx, account, 'download_file', { file_hash: fileHash }, {
 		itemIndex,
 		responseType: 'stream',
@@ -54,6 +57,11 @@ export async function downloadFile(
 	if (maxBytes !== undefined && Number.isFinite(announced) && announced > maxBytes) {
 		response.body.destroy();
 		return { skipped: 'tooLarge', bytes: announced };
+	}
+	const tooLargeForStore = binaryStoreProblem(Number.isFinite(announced) ? announced : undefined, options.fileName ?? fileHash, itemIndex);
+	if (tooLargeForStore) {
+		response.body.destroy();
+		throw tooLargeForStore;
 	}
 	const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
 	const fileName = options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;

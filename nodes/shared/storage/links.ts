@@ -27,8 +27,3 @@ export function parseLink(value: string, kind: 'folder' | 'file'): ParsedLink | 
 	if (marker === 'pa' && rest.length >= (kind === 'folder' ? 1 : 2)) return { user: rest[0], path: rest.slice(1) };
 	return undefined;
 }
-
-export function hashFromLink(value: string, kind: 'folder' | 'file'): string | undefined {
-	const parsed = parseLink(value, kind);
-	return parsed && 'hash' in parsed ? parsed.hash : undefined;
-}

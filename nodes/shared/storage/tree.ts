@@ -25,8 +25,8 @@ interface TreeAnswer {
 const MAX_TREE_BYTES = 512 * 1024 * 1024;
 
 /**
- * The whole tree below a folder in one request. The script wants the folder's edit key (DeleteKey) as
- * proof of rights; both go in the POST body, so neither appears in a URL.
+ * The whole tree below a folder in one request: GET with `Hash` and `DeleteKey` in the query, as documented.
+ * The edit key is a capability, so the transport never shows the query string in a message or an output.
  */
 export async function fetchTree(
 	ctx: StorageContext,
@@ -36,7 +36,8 @@ export async function fetchTree(
 	itemIndex = 0,
 ): Promise<TreeNode> {
 	const { body } = await v1<TreeAnswer>(ctx, account, 'api/get_upload_tree.php', {
-		form: { Hash: folderHash, DeleteKey: editKey },
+		method: 'GET',
+		qs: { Hash: folderHash, ...(editKey ? { DeleteKey: editKey } : {}) },
 		itemIndex,
 		maxResponseBytes: MAX_TREE_BYTES,
 	});

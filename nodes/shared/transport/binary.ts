@@ -1,4 +1,6 @@
 import FormData from 'form-data';
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
@@ -11,6 +13,18 @@ export interface BinarySource {
 	size: number;
 	/** Opens the content afresh, so a retried upload starts from the first byte again. */
 	open(): Promise<Readable | Buffer>;
+	/** The stored file's path on this machine, in n8n's filesystem binary mode only. */
+	path?: string;
+}
+
+/** n8n's path for a stored file, when it is one on this machine's disk (filesystem mode; not database or S3). */
+async function localPath(ctx: IExecuteFunctions, id: string): Promise<string | undefined> {
+	try {
+		const path = await ctx.helpers.getBinaryPath(id);
+		return typeof path === 'string' && isAbsolute(path) && existsSync(path) ? path : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 /**
@@ -38,6 +52,7 @@ export async function binarySource(ctx: IExecuteFunctions, itemIndex: number, pr
 			fileName,
 			mimeType,
 			size: Number(metadata.fileSize),
+			path: await localPath(ctx, id),
 			// 256 KiB reads: 64 KiB ones spend the upload in per-chunk overhead; 1 MiB ones leave so much
 			// freed buffer memory waiting for V8's next full collection that peak memory nears 80 MiB.
 			open: async () => await ctx.helpers.getBinaryStream(id, STREAM_CHUNK_BYTES),

@@ -106,3 +106,20 @@ export function redirectError(ctx: ErrorContext, status: number, location: strin
 		status,
 	);
 }
+
+/**
+ * A read the service failed with a 5xx: nothing was changed, so the advice for uncertain writes does not
+ * apply. Writes that fail with a 5xx get uncertainWriteError instead.
+ */
+export function readFailedError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
+	const error = statusError(ctx, status, body);
+	const said = serviceText(body);
+	error.description = `The request only read data, so nothing was changed. Try again later; if it keeps failing, the ${API_LABEL[ctx.api]}'s own log names the cause.${said ? ` The ${API_LABEL[ctx.api]} said: "${said}"` : ''}`;
+	return error;
+}
+
+/** Marks a read failure that repeated identically, so retrying stopped early. */
+export function repeatedFailure(error: Error): Error {
+	if (error instanceof NodeApiError) error.description = `${error.description ?? ''} The same answer came twice, so the node stopped retrying.`.trim();
+	return error;
+}

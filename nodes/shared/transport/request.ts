@@ -15,7 +15,9 @@ import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
+	readFailedError,
 	redirectError,
+	repeatedFailure,
 	statusError,
 	timeoutError,
 	tooLargeError,
@@ -29,7 +31,9 @@ import {
 import { classifyFailure } from './failures';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
 import { AnswerTimeoutError, answerDeadline, configuredTimeoutMs, DEFAULT_TIMEOUT_MS } from './timeout';
-import { displayUrl, insecureUrlProblem } from './urls';
+import { runCredentials } from './run-credentials';
+import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
+import { sendUploadInWorker, type WorkerUpload } from './worker-upload';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -79,6 +83,8 @@ export interface ApiRequestOptions {
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	maxResponseBytes?: number;
+	/** Send this multipart upload from a worker thread instead (the file is on disk: n8n's filesystem binary mode). */
+	workerUpload?: WorkerUpload;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -115,6 +121,11 @@ function isStream(body: unknown): body is NodeJS.ReadableStream {
 
 /** The answer, or the timeout error when a streamed body's answer did not start in time. */
 async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: number): Promise<RawResponse | AnswerTimeoutError> {
+	if (opts.workerUpload) {
+		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+		return await sendUploadInWorker(opts.url, opts.workerUpload, { ...opts.headers }, timeoutMs, maxBytes, cancel);
+	}
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
 	const body = await buildBody(opts, headers);
@@ -138,7 +149,10 @@ async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: num
 	};
 	const pending = (
 		opts.credentialType
-			? ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request)
+			? ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request, {
+					// Read once per node run: n8n would otherwise look it up and decrypt it again for every request.
+					credentialsDecrypted: { id: '', name: opts.credentialType, type: opts.credentialType, data: await runCredentials(ctx, opts.credentialType, opts.itemIndex) },
+				})
 			: ctx.helpers.httpRequest(request)
 	) as Promise<RawResponse>;
 	if (!deadline) return await pending;
@@ -194,7 +208,7 @@ async function decode(ctx: ErrorContext, opts: ApiRequestOptions, raw: RawRespon
 
 type Step<T> =
 	| { done: ApiResponse<T> }
-	| { retry: Error; hintMs?: number }
+	| { retry: Error; hintMs?: number; /** A 500 answer: status and body, to notice the same failure repeated. */ repeatKey?: string }
 	| { uncertain: Error; timedOut?: boolean };
 
 async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx: ErrorContext, timeoutMs: number): Promise<Step<T>> {
@@ -209,7 +223,7 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 
 	const status = raw.statusCode;
 	const accepted = (opts.acceptStatuses ?? []).includes(status);
-	if (status === 429 || (opts.retryStatuses ?? []).includes(status)) {
+	if (!accepted && (status === 429 || (opts.retryStatuses ?? []).includes(status))) {
 		const body = await readErrorBody(raw);
 		const hintMs = parseRetryAfter(header(raw, 'retry-after')) ?? retrySecondsInText(body);
 		return { retry: statusError(errorCtx, status, body), hintMs };
@@ -220,7 +234,7 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 	if (!accepted && status >= 500) {
 		const body = await readErrorBody(raw);
 		if (opts.write) return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`) };
-		return { retry: statusError(errorCtx, status, body) };
+		return { retry: readFailedError(errorCtx, status, body), repeatKey: status === 500 ? `${status} ${body}` : undefined };
 	}
 	if (!accepted && status >= 400) throw statusError(errorCtx, status, await readErrorBody(raw));
 	if (!accepted && status >= 300 && status !== 304) {
@@ -236,6 +250,16 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 	}
 }
 
+/** An error passed through unchanged, except that no URL in its message keeps its query string. */
+function scrubbed(error: unknown): unknown {
+	if (error instanceof Error) {
+		const clean = withoutQueryStrings(error.message);
+		if (clean !== error.message) error.message = clean;
+		if (typeof error.stack === 'string') error.stack = withoutQueryStrings(error.stack);
+	}
+	return error;
+}
+
 function afterTransportFailure<T>(
 	opts: ApiRequestOptions,
 	errorCtx: ErrorContext,
@@ -245,7 +269,7 @@ function afterTransportFailure<T>(
 ): Step<T> {
 	const failure = classifyFailure(error);
 	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
-	if (failure.kind === 'aborted' || failure.kind === 'other') throw error;
+	if (failure.kind === 'aborted' || failure.kind === 'other') throw scrubbed(error);
 	if (failure.kind === 'timeout' && !statusReceived && timeoutMs > 0) {
 		// A read is repeated like any transient failure; a write may be running on the service right now.
 		if (!opts.write) return { retry: timeoutError(errorCtx, timeoutMs) };
@@ -271,6 +295,7 @@ export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequ
 	const timeoutMs = opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
 	let waitedMs = 0;
+	let lastRepeatKey: string | undefined;
 	for (let attemptNo = 1; ; attemptNo++) {
 		const step = await attempt<T>(ctx, opts, errorCtx, timeoutMs);
 		if ('done' in step) return step.done;
@@ -287,6 +312,10 @@ export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequ
 		} else {
 			failure = step.retry;
 			hintMs = step.hintMs;
+			// A 500 answered twice word for word is the server failing this request every time, not a passing
+			// hiccup (502/503/504 are): more attempts would only delay the error.
+			if (step.repeatKey !== undefined && step.repeatKey === lastRepeatKey) throw repeatedFailure(failure);
+			lastRepeatKey = step.repeatKey;
 		}
 		const delay = backoffDelay(policy, attemptNo, hintMs);
 		if (attemptNo >= policy.maxAttempts || waitedMs + delay > policy.maxTotalWaitMs) throw failure;

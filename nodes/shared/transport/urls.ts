@@ -37,3 +37,11 @@ export function displayUrl(url: string): string {
 		return '(invalid URL)';
 	}
 }
+
+/**
+ * Text (an error message from below n8n's HTTP helper) with the query string cut off every URL in it:
+ * documented capability keys travel in query strings and must never reach a message or a log.
+ */
+export function withoutQueryStrings(text: string): string {
+	return text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)\?[^\s#"'<>]*/gi, '$1');
+}

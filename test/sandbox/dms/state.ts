@@ -57,7 +57,7 @@ const ALL_SECTIONS = new Set<Section>(['task', 'project_2', 'contact_person', 'c
 /** Seeded ids, exported for tests. */
 export const DMS_SEED = Object.freeze({
 	organisation: 1,
-	users: { demo: 1001, alice: 2001, bob: 2002, carol: 2003, twofa: 1003 },
+	users: { demo: 1001, alice: 2001, bob: 2002, carol: 2003, twofa: 1003, tasks: 1004 },
 	projects: { website: 11, audit: 12, internal: 13 },
 	clients: { acme: 21, globex: 22 },
 	contacts: { erin: 31, frank: 32 },
@@ -149,6 +149,7 @@ export class DmsState {
 				[users.demo, new Set(ALL_SECTIONS)],
 				// A member whose group may write tasks only: other sections answer 405.
 				[users.twofa, new Set<Section>(['task'])],
+				[users.tasks, new Set<Section>(['task'])],
 			]),
 			users: new Map(
 				[
@@ -157,12 +158,13 @@ export class DmsState {
 					[users.bob, 'Bob Baker', 'bob@example.com'],
 					[users.carol, 'Carol Chen', 'carol@example.com'],
 					[users.twofa, 'Two Factor', 'twofa@example.com'],
+					[users.tasks, 'Task Writer', 'tasks@example.com'],
 				].map(([id, display_name, email]) => [id as number, { id: id as number, display_name: display_name as string, email: email as string }]),
 			),
 			schemas: defaultSchemas(),
 			documents: new Map(),
 			workers: new Map([
-				[projects.website, new Set([users.demo, users.alice, users.bob])],
+				[projects.website, new Set([users.demo, users.alice, users.bob, users.tasks])],
 				[projects.audit, new Set([users.demo, users.bob])],
 				// The demo user does not work on this project: it cannot be made responsible there.
 				[projects.internal, new Set([users.carol])],

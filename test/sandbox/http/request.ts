@@ -81,9 +81,13 @@ export function mediaType(headers: IncomingHttpHeaders): string {
 	return (headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
 }
 
-/** PHP-ish truthiness of a boolean parameter. */
+/**
+ * A boolean parameter. The documents write flags as `=1` (include_folders=1) or call them "boolean"
+ * without a spelling; the sandbox takes `1` and `true` as set and nothing else (not `yes`, `on`, `TRUE`),
+ * so a client that depends on another spelling fails here rather than against the service.
+ */
 export function flag(value: string | null | undefined): boolean {
-	return value != null && !['', '0', 'false', 'no', 'off'].includes(value.trim().toLowerCase());
+	return value === '1' || value === 'true';
 }
 
 /**

@@ -35,8 +35,11 @@ export class McpState {
 	private limiter = new FixedWindowLimiter();
 	/** Window starts per key, to tell a limited client how long to wait. */
 	private starts = new Map<string, number>();
+	/** Clients (bearer token, else IP) that ran the initialize handshake: older revisions need it first. */
+	readonly initialized = new Set<string>();
 
 	reset(): void {
+		this.initialized.clear();
 		this.limits = defaultLimits();
 		this.limiter.clear();
 		this.starts.clear();

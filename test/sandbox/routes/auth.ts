@@ -1,4 +1,4 @@
-import { json, text } from '../http/reply.ts';
+import { empty, json, text } from '../http/reply.ts';
 import { flag, type SandboxRequest } from '../http/request.ts';
 import type { Ctx, Route } from '../router.ts';
 import type { Account } from '../types.ts';
@@ -117,10 +117,11 @@ export const authRoutes: Route[] = [
 	},
 	{
 		api: 'auth',
-		methods: ['GET', 'POST'],
+		// Documented as GET only; other methods are answered here (405) rather than by the V1 catch-all.
+		methods: '*',
 		path: '/api/validate_session.php',
 		body: 'form',
 		action: scriptName,
-		handle: validateSession,
+		handle: (req, ctx) => (req.method === 'GET' ? validateSession(req, ctx) : empty(405)),
 	},
 ];

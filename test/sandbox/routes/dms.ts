@@ -3,16 +3,28 @@ import type { SandboxRequest } from '../http/request.ts';
 import type { Ctx, Route } from '../router.ts';
 import { documentOf, NotFound, requireInteger, type Body, type DmsAction } from '../dms/call.ts';
 import { ACTIONS, SECTIONS, type Section } from '../dms/schema.ts';
-import { dmsOf } from '../dms/state.ts';
+import { dmsOf, type Organisation } from '../dms/state.ts';
 import { dmsWrites } from '../dms/writes.ts';
 import { InvalidParams, matchesFilters, renderDocument } from '../dms/values.ts';
 
 const MAX_LIMIT = 200;
 
+function registerUsers(org: Organisation, section: Section): number[] {
+	const ids = new Set<number>();
+	for (const [member, sections] of org.members) if (sections.has(section) && org.users.has(member)) ids.add(member);
+	const userFields = org.schemas[section].filter((field) => field.type === 'user_id' || field.type === 'user_ids').map((field) => field.name);
+	for (const doc of org.documents.values()) {
+		if (doc.section !== section) continue;
+		for (const name of userFields) for (const id of [doc.values[name]].flat()) if (typeof id === 'number' && org.users.has(id)) ids.add(id);
+	}
+	return [...ids];
+}
+
 const reads: Record<string, DmsAction> = {
 	get_fields: ({ org, section }) => json({ fields: org.schemas[section] }),
 	get_users: ({ org, section, body }) => {
-		let ids = [...org.users.keys()];
+		// Projects and clients: the users their user fields name plus the members whose group writes them.
+		let ids = registerUsers(org, section);
 		if (section === 'task') {
 			const projectId = requireInteger(body, 'dvs_project_id');
 			const project = org.documents.get(projectId);
@@ -26,15 +38,14 @@ const reads: Record<string, DmsAction> = {
 	get_documents: ({ org, section, body }) => {
 		const limit = body.limit === undefined ? 50 : requireInteger(body, 'limit');
 		const offset = body.offset === undefined ? 0 : requireInteger(body, 'offset');
-		if (limit < 1 || offset < 0) throw new InvalidParams('limit/offset out of range');
+		if (limit < 1 || limit > MAX_LIMIT || offset < 0) throw new InvalidParams(`limit must be 1..${MAX_LIMIT}, offset at least 0`);
 		const filters = body.filters ?? {};
 		if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) throw new InvalidParams('filters: object required');
 		const matching = [...org.documents.values()]
 			.filter((doc) => doc.section === section && matchesFilters(org, doc, filters as Body))
 			.sort((a, b) => b.created - a.created || b.id - a.id);
-		const size = Math.min(limit, MAX_LIMIT);
-		const items = matching.slice(offset, offset + size).map((doc) => renderDocument(org, doc, false));
-		return json({ items, total: matching.length, limit: size, offset });
+		const items = matching.slice(offset, offset + limit).map((doc) => renderDocument(org, doc, false));
+		return json({ items, total: matching.length, limit, offset });
 	},
 };
 

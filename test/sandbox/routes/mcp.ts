@@ -14,7 +14,9 @@ import { fileContents, MAX_INLINE_BYTES, TOOLS, toolByName, type ToolContext } f
  * without a prior `initialize` is served too), in both modes of the spec. Choices where the spec is
  * silent: a body over 1 MB is 413; protocol-level problems answer with an HTTP status and a JSON-RPC
  * error body; method and tool problems are 200 with a JSON-RPC error; rate limits are 429 with
- * `retry after N seconds` in the message and no Retry-After header; `tools/list` pages by 5.
+ * `retry after N seconds` in the message and no Retry-After header; `tools/list` pages by 5. Revisions
+ * before 2026-07-28 are "accepted with an initialize handshake": a client (bearer token, else IP) that
+ * has not sent `initialize` gets 400 for anything but `initialize` and `ping`.
  */
 export const MCP_MAX_BODY_BYTES = 1_000_000;
 export const MODERN_VERSION = '2026-07-28';
@@ -216,6 +218,14 @@ function handle(req: SandboxRequest, ctx: Ctx): Reply {
 		modern,
 		...(bearer.kind === 'ok' ? { caller: bearer.account, token: bearer.token } : {}),
 	};
+	if (!modern) {
+		const client = bearer.kind === 'ok' ? `token:${bearer.account.id}:${bearer.token}` : `ip:${req.ip}`;
+		const handshakes = mcpOf(ctx.store).initialized;
+		if (method === 'initialize') handshakes.add(client);
+		else if (method !== 'ping' && !handshakes.has(client)) {
+			return rpcError(call.id, -32600, 'Send initialize first (revisions before 2026-07-28 need the handshake), or use revision 2026-07-28 with per-request metadata', 400);
+		}
+	}
 	return dispatch(call, ctx, req);
 }
 

@@ -75,14 +75,21 @@ function hashByName(req: SandboxRequest, store: Store, caller: Account | undefin
 }
 
 export const v1FileScripts: Record<string, V1Script> = {
-	/** GET hash + del_key (the file's delete key is the authorization); POST action=get_file_hash_by_name. */
+	/**
+	 * GET with `hash` and `del_key` in the query (the file's delete key is the authorization); POST with
+	 * `action=get_file_hash_by_name`. A POST without that action, or the action sent by GET, is not a
+	 * documented form: 405 like any other wrong method.
+	 */
 	get_file_info: {
-		methods: GET_SCRIPT,
+		methods: ['GET', 'POST'],
 		auth: 'optional',
 		handle(req, { store }, caller) {
-			if (req.fields.get('action') === 'get_file_hash_by_name') return hashByName(req, store, caller);
-			const hash = req.fields.get('hash');
-			const key = req.fields.get('del_key');
+			if (req.method === 'POST') {
+				if (req.fields.get('action') !== 'get_file_hash_by_name') return failure(405, 'Unknown action');
+				return hashByName(req, store, caller);
+			}
+			const hash = req.query.get('hash');
+			const key = req.query.get('del_key');
 			if (!hash || !key) return failure(400, 'hash and del_key are required');
 			const file = store.file(hash);
 			if (!file) return failure(405, 'File not found');

@@ -34,24 +34,16 @@ function ensurePath(store: Store, owner: Account, parent: Folder, segments: stri
 	return current;
 }
 
+/** `Directories[]` from the form body only, as documented (a query or JSON copy is not read). */
 function directoriesOf(req: SandboxRequest): string[] | null {
-	const fromForm = arrayField(req.fields, 'Directories');
-	if (fromForm) return fromForm;
-	const body = req.json as { Directories?: unknown } | undefined;
-	if (Array.isArray(body?.Directories) && body.Directories.every((d) => typeof d === 'string')) {
-		return body.Directories as string[];
-	}
-	return null;
+	return arrayField(req.body, 'Directories');
 }
 
+/** Documented as a JSON body with a `hashes` array; a form body is not that (400). */
 function hashesOf(req: SandboxRequest): string[] | null {
 	const body = req.json as { hashes?: unknown } | undefined;
-	if (body !== undefined) {
-		return Array.isArray(body?.hashes) && body.hashes.every((h) => typeof h === 'string')
-			? (body.hashes as string[])
-			: null;
-	}
-	return arrayField(req.fields, 'hashes');
+	if (body === undefined) return null;
+	return Array.isArray(body?.hashes) && body.hashes.every((h) => typeof h === 'string') ? (body.hashes as string[]) : null;
 }
 
 export const v1FolderScripts: Record<string, V1Script> = {
@@ -132,11 +124,12 @@ export const v1FolderScripts: Record<string, V1Script> = {
 		methods: ['POST'],
 		auth: 'optional',
 		handle(req, { store }, caller) {
-			const parentHash = req.fields.get('upload_hash');
+			// The documents place the parent and its key in the query and the paths in the body.
+			const parentHash = req.query.get('upload_hash');
 			if (!parentHash) return pathFailure(400, 'upload_hash is required');
 			const parent = store.folder(parentHash);
 			if (!parent) return pathFailure(405, 'Folder not found');
-			const key = req.fields.get('add_key');
+			const key = req.query.get('add_key');
 			const allowed = (key && key === parent.uploadKey) || caller?.id === parent.ownerId;
 			if (!allowed) return pathFailure(caller || key ? 403 : 401, 'Access denied');
 			const requestedType = req.fields.get('access_type');

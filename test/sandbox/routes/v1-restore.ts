@@ -2,7 +2,7 @@ import { json } from '../http/reply.ts';
 import { restoreItem } from '../trash.ts';
 import type { Plan } from '../types.ts';
 import type { V1Script } from './v1.ts';
-import { GET_SCRIPT } from './v1-common.ts';
+import { UNDOCUMENTED_METHOD_SCRIPT } from './v1-common.ts';
 
 const RESTORE_PLANS: readonly Plan[] = ['PRO', 'BUSINESS', 'ENTERPRISE'];
 
@@ -16,7 +16,7 @@ const failure = (status: number, message: string) => json({ success: false, mess
  */
 export function restoreScript(kind: 'file' | 'folder'): V1Script {
 	return {
-		methods: GET_SCRIPT,
+		methods: UNDOCUMENTED_METHOD_SCRIPT,
 		auth: 'required',
 		handle(req, { store }, caller) {
 			if (!RESTORE_PLANS.includes(caller!.plan)) {

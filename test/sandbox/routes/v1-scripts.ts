@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { empty, json } from '../http/reply.ts';
-import { flag } from '../http/request.ts';
 import { sqlDateTime } from '../ids.ts';
 import { folderRights, fileRights, isOpen } from '../rights.ts';
 import { fileCount, folderSize, usedBytes } from '../stats.ts';
@@ -59,7 +58,12 @@ function tree(store: Store, folder: Folder): TreeNode {
 }
 
 export const v1Scripts: Record<string, V1Script> = {
-	/** Anonymous callers are rate-limited per IP and delayed; authenticated ones are neither. */
+	/**
+	 * Anonymous callers are rate-limited per IP and delayed; authenticated ones are neither. Items are the
+	 * documented {hash, name, Size (string)} with nothing that tells a folder from a file; the owner also
+	 * gets `delete_key` (the documents say only that anonymous callers get no keys). `include_folders` is
+	 * documented as `=1`: only that spelling includes the folders.
+	 */
 	get_file_list_for_upload: {
 		methods: GET_SCRIPT,
 		auth: 'optional',
@@ -70,18 +74,17 @@ export const v1Scripts: Record<string, V1Script> = {
 					return json({ error: 'rate_limited' }, 429);
 				if (delayMs > 0) await sleep(delayMs);
 			}
-			const hash = req.fields.get('hash');
+			const hash = req.query.get('hash');
 			if (!hash) return empty(400);
 			const folder = store.folder(hash);
 			if (!folder) return empty(405);
 			const owner = caller?.id === folder.ownerId;
 			if (!owner && (!isOpen(folder.accessType) || folder.password !== null)) return empty(caller ? 403 : 401);
-			const folders = flag(req.fields.get('include_folders'))
+			const folders = req.query.get('include_folders') === '1'
 				? store
 						.subfolders(folder.id)
 						.filter((child) => folderRights(child, caller).allow_view)
 						.map((child) => ({
-							type: 'folder',
 							hash: child.hash,
 							name: child.name,
 							Size: String(folderSize(store, child.id)),
@@ -92,7 +95,6 @@ export const v1Scripts: Record<string, V1Script> = {
 				.filesIn(folder.id)
 				.filter((file) => fileRights(store, file, caller).allow_view)
 				.map((file) => ({
-					type: 'file',
 					hash: file.hash,
 					name: file.name,
 					Size: String(file.size),
@@ -102,14 +104,20 @@ export const v1Scripts: Record<string, V1Script> = {
 		},
 	},
 
-	/** Authorized by the folder's DeleteKey (edit key) or by the owner's credentials. */
+	/**
+	 * GET with `Hash` and `DeleteKey` in the query. Authorized by the folder's DeleteKey (edit key) or by the
+	 * owner's credentials. File nodes (Type `file`) and the 'YYYY-MM-DD HH:MM:SS' dates are the sandbox's
+	 * reading of the documented node fields; the documents show no example.
+	 */
 	get_upload_tree: {
 		methods: GET_SCRIPT,
 		auth: 'optional',
 		handle(req, { store }, caller) {
-			const folder = store.folder(req.fields.get('Hash'));
+			const hash = req.query.get('Hash');
+			if (!hash) return json({ error: 'Hash is required', data: null }, 400);
+			const folder = store.folder(hash);
 			if (!folder) return json({ error: 'Folder not found', data: null }, 405);
-			const key = req.fields.get('DeleteKey');
+			const key = req.query.get('DeleteKey');
 			const allowed = (key && key === folder.editKey) || caller?.id === folder.ownerId;
 			if (!allowed) return json({ error: 'Access denied', data: null }, caller || key ? 403 : 401);
 			return json({ error: null, data: tree(store, folder) });

@@ -50,14 +50,14 @@ export const v1Routes: Route[] = [
 		path: '/down.php',
 		body: 'form',
 		action: () => 'down',
-		handle: (req, ctx) => gate(ctx, 'optional') ?? downloadReply(ctx.store, req.fields.get('i'), callerOf(ctx.auth)),
+		handle: (req, ctx) => gate(ctx, 'optional') ?? downloadReply(ctx.store, req.query.get('i'), callerOf(ctx.auth), true),
 	},
 	{
 		api: 'v1',
 		methods: ['POST'],
 		path: '/save_file.php',
 		body: 'form',
-		action: (req) => (req.fields.get('do') === 'update' ? 'save_file:update' : 'save_file'),
+		action: (req) => (req.query.get('do') === 'update' ? 'save_file:update' : 'save_file'),
 		handle: (req, ctx) => gate(ctx, 'optional') ?? saveFile(req, ctx, callerOf(ctx.auth)),
 	},
 ];

@@ -13,8 +13,12 @@ export function etagOf(file: StoredFile): string {
 	return `"${file.sha256.slice(0, 16)}-${file.version}"`;
 }
 
-/** Shared by V2 download_file and the legacy `down.php`: LINK files are open, PRIVATE ones need the owner. */
-export function downloadReply(store: Store, hash: string | null, caller: Account | undefined): Reply {
+/**
+ * Shared by V2 download_file and the legacy `down.php`: LINK files are open, PRIVATE ones need the owner.
+ * The documents give download_file only a Content-Type, so V2 answers carry no Content-Disposition (a
+ * client must name the file itself); the browser-facing `down.php` sends one.
+ */
+export function downloadReply(store: Store, hash: string | null, caller: Account | undefined, withDisposition = false): Reply {
 	const file = store.file(hash);
 	if (!file) return empty(405);
 	if (!fileRights(store, file, caller).allow_download) return empty(caller ? 403 : 401);
@@ -22,7 +26,7 @@ export function downloadReply(store: Store, hash: string | null, caller: Account
 		status: 200,
 		headers: {
 			'Content-Type': file.mime,
-			'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+			...(withDisposition ? { 'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}` } : {}),
 			ETag: etagOf(file),
 		},
 		file: { path: file.blobPath, size: file.size },
@@ -61,13 +65,13 @@ export const v2FileActions: Record<string, V2Action> = {
 		},
 	},
 
-	/** Every failure is 405 here (the spec lists neither 400 nor 403); ROOT is refused as a target like uploads. */
+	/** Every failure is 405 here (the spec lists neither 400 nor 403). ROOT is a valid target: only uploads into it are forbidden. */
 	move_file: {
 		auth: 'required',
 		handle(req, { store }, caller) {
 			const file = store.file(req.fields.get('file_hash'));
 			const target = store.folder(req.fields.get('folder_hash'));
-			if (!file || !target || target.isRoot) return empty(405);
+			if (!file || !target) return empty(405);
 			if (!fileRights(store, file, caller).allow_edit || !folderRights(target, caller).allow_add) return empty(405);
 			if (file.ownerId !== target.ownerId) return empty(405);
 			store.moveFile(file, target);

@@ -59,14 +59,15 @@ export function uploadTarget(
 	store: Store,
 	caller: Account | undefined,
 	fieldNames: { folder: string; key: string },
+	params: URLSearchParams = req.fields,
 ): { folder: Folder; upload: UploadedFile } | Reply {
 	if (!req.multipart) return empty(400);
-	const folderHash = req.fields.get(fieldNames.folder);
+	const folderHash = params.get(fieldNames.folder);
 	const [upload, ...extra] = req.files;
 	if (!folderHash || !upload || upload.field !== 'file' || extra.length) return empty(400);
 	const folder = store.folder(folderHash);
 	if (!folder) return empty(405);
-	const key = req.fields.get(fieldNames.key);
+	const key = params.get(fieldNames.key);
 	if (!(key && key === folder.uploadKey)) {
 		if (!caller) return empty(401);
 		if (caller.id !== folder.ownerId) return empty(405);

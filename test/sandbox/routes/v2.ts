@@ -23,8 +23,9 @@ const ACTIONS: Record<string, V2Action> = {
 	...v2EncryptionActions,
 };
 
+/** The clean URL's action, else the `action` parameter (the one V2 parameter the query may carry). */
 function actionName(req: SandboxRequest): string | null {
-	return req.params[0] || req.fields.get('action') || null;
+	return req.params[0] || req.body.get('action') || req.query.get('action') || null;
 }
 
 export const v2Routes: Route[] = [
@@ -36,6 +37,8 @@ export const v2Routes: Route[] = [
 		action: actionName,
 		handle(req, ctx) {
 			if (req.method !== 'POST') return empty(405);
+			// V2 takes its parameters from the POST body only; a copy in the query string is not read.
+			req.fields = new URLSearchParams(req.body);
 			const name = actionName(req) ?? '';
 			if (!Object.hasOwn(ACTIONS, name)) return empty(400);
 			const action = ACTIONS[name];

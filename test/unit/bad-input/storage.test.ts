@@ -38,7 +38,6 @@ const cases: BadInput[] = [
 	// ROOT where it is not allowed
 	{ name: 'delete ROOT', node, parameters: folder('delete', { folder: rl('ROOT') }), error: /ROOT cannot be deleted/ },
 	{ name: 'rename ROOT', node, parameters: folder('rename', { folder: rl('root'), name: 'x' }), error: /ROOT cannot be renamed/ },
-	{ name: 'move a file into ROOT', node, parameters: file('move', { file: rl('Fh1'), targetFolder: rl('ROOT') }), error: /cannot be moved directly into ROOT/ },
 	{ name: 'upload into ROOT', node, parameters: file('upload', { folder: rl('ROOT'), binaryPropertyName: 'data' }), binary: PDF, error: /cannot be uploaded directly into ROOT/ },
 
 	// Empty and malformed names and values

@@ -136,6 +136,16 @@ describe('iCalendar', () => {
 		expect(normaliseRawCalendar(raw.replace('SUMMARY', 'UID:mine\r\nSUMMARY'), 'fresh').uid).toBe('mine');
 		expect(() => normaliseRawCalendar('not ical', 'x')).toThrow(/could not be parsed/);
 	});
+
+	it('adds the VTIMEZONE of an IANA TZID a raw object uses without one; refuses a TZID it cannot define', () => {
+		const raw = (tzid: string) => lines('BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:tz', 'DTSTAMP:20300101T000000Z', `DTSTART;TZID=${tzid}:20300701T100000`, 'SUMMARY:Zoned', 'END:VEVENT', 'END:VCALENDAR');
+		const { data } = normaliseRawCalendar(raw('Europe/Berlin'), 'x');
+		expect(data).toMatch(/BEGIN:VTIMEZONE\r\nTZID:Europe\/Berlin\r\n[\s\S]*TZOFFSETTO:\+0200[\s\S]*END:VTIMEZONE/);
+		expect(data).toContain('DTSTART;TZID=Europe/Berlin:20300701T100000');
+		// One already there is not duplicated.
+		expect(normaliseRawCalendar(data, 'x').data.match(/BEGIN:VTIMEZONE/g)).toHaveLength(1);
+		expect(() => normaliseRawCalendar(raw('My Office Time'), 'x')).toThrow('The iCalendar object uses the time zone "My Office Time" without its VTIMEZONE');
+	});
 });
 
 describe('vCard', () => {
@@ -157,6 +167,37 @@ describe('vCard', () => {
 			expect(patched.toLowerCase()).toContain(kept.toLowerCase());
 		}
 		expect(describeVcard(patched)).toMatchObject({ title: 'Countess', fullName: 'Ada', familyName: 'Lovelace' });
+	});
+
+	it('rewrites only the patched properties: every other line stays byte for byte (BDAY date forms, group names, parameters, folding)', () => {
+		const photo = `PHOTO;ENCODING=b;TYPE=JPEG:${'QUJD'.repeat(30)}`;
+		const foldedPhoto = `${photo.slice(0, 75)}\r\n ${photo.slice(75)}`;
+		const foreign = lines(
+			'BEGIN:VCARD',
+			'VERSION:3.0',
+			'PRODID:-//Apple Inc.//iPhone OS 17.0//EN',
+			'UID:x',
+			'FN:Ada',
+			'N:Lovelace;Ada;;;',
+			'BDAY:1980-02-03',
+			'X-ANNIVERSARY;VALUE=date:19991231',
+			'item1.URL;type=pref:https://ada.example',
+			'item1.X-ABLabel:_$!<HomePage>!$_',
+			'TEL;type=CELL;type=VOICE;type=pref:+49 170 1',
+			'TEL;TYPE=WORK:+49 30 2',
+			'EMAIL;type=INTERNET;type=HOME:ada@example.com',
+			foldedPhoto,
+			'X-SOCIALPROFILE;type=twitter;x-user=ada:https://twitter.com/ada',
+			'REV:2020-01-01T00:00:00Z',
+			'END:VCARD',
+		);
+		const patched = patchContactData(foreign, { title: 'Countess' }, new Date('2030-01-01T00:00:00Z'));
+		// REV is replaced in its place, the new TITLE goes before END:VCARD; nothing else differs.
+		expect(patched).toBe(foreign.replace('REV:2020-01-01T00:00:00Z\r\n', 'REV:20300101T000000Z\r\nTITLE:Countess\r\n'));
+		// Changing the birthday replaces that line only, in its place.
+		const reborn = patchContactData(foreign, { birthday: '1981-03-04' }, new Date('2030-01-01T00:00:00Z'));
+		expect(reborn).toBe(foreign.replace('BDAY:1980-02-03', 'BDAY;VALUE=DATE:19810304').replace('REV:2020-01-01T00:00:00Z', 'REV:20300101T000000Z'));
+		expect(reborn).toContain(`\r\n${foldedPhoto}\r\n`);
 	});
 
 	it('derives FN from name parts and refuses a contact without any name', () => {

@@ -1,5 +1,5 @@
 /** The sandbox's DMS contract, straight over HTTP: what the nodes are tested against must match the spec. */
-import { DEMO_ACCOUNT, FREE_ACCOUNT, TWOFA_ACCOUNT, type Sandbox } from '../../sandbox/server';
+import { DEMO_ACCOUNT, FREE_ACCOUNT, TASKS_ACCOUNT, TWOFA_ACCOUNT, type Sandbox } from '../../sandbox/server';
 import { DMS_SEED } from '../../sandbox/dms/state';
 import { boot } from '../sandbox/helpers';
 
@@ -41,6 +41,12 @@ describe('authentication and access', () => {
 		expect((await dms('task/get_fields', {}, { auth: twofa })).status).toBe(200);
 		expect(await dms('contact_person/get_fields', {}, { auth: twofa })).toMatchObject({ status: 405, text: '' });
 		expect(await dms('invoice/get_fields')).toMatchObject({ status: 400, text: '' });
+		// The task-only account: tasks written and read, every other register 405, a bad project id 400.
+		const tasksOnly = { user: TASKS_ACCOUNT.username, user_access_token: TASKS_ACCOUNT.token };
+		expect(await dms('project_2/get_document', { dvs_document_id: projects.website }, { auth: tasksOnly })).toMatchObject({ status: 405, text: '' });
+		expect(await dms('project_2/get_fields', {}, { auth: tasksOnly })).toMatchObject({ status: 405, text: '' });
+		expect((await dms('task/create_document', { create_params: { dvs_project_id: projects.website, name: 'Mine' } }, { auth: tasksOnly })).status).toBe(200);
+		expect(await dms('task/create_document', { create_params: { dvs_project_id: 999, name: 'Mine' } }, { auth: tasksOnly })).toMatchObject({ status: 400, text: '' });
 		expect(await dms('project_2/create_document', { create_params: { name: 'x' } })).toMatchObject({ status: 405, text: '' });
 		expect((await dms('task/get_fields', {}, { method: 'GET' })).status).toBe(405);
 		await control('PATCH', 'dms/organisation', { dmsEnabled: false });
@@ -54,7 +60,9 @@ describe('reads', () => {
 		expect(new Set(json.fields.map((field: { type: string }) => field.type)).size).toBe(9);
 		expect((await dms('task/get_users', { dvs_project_id: projects.internal })).json.users).toEqual([{ id: users.carol, display_name: 'Carol Chen' }]);
 		expect((await dms('task/get_users')).status).toBe(400);
-		expect((await dms('client/get_users')).json.users.length).toBe(5);
+		// The register's own users (its user fields and the members who write it), never the whole organisation.
+		expect((await dms('client/get_users')).json.users.map((user: { id: number }) => user.id)).toEqual([users.demo, users.alice]);
+		expect((await dms('project_2/get_users')).json.users.map((user: { id: number }) => user.id)).toEqual([users.demo]);
 		expect((await dms('contact_person/get_users')).status).toBe(405);
 	});
 
@@ -66,7 +74,9 @@ describe('reads', () => {
 		expect((await dms('task/get_document', { dvs_document_id: tasks.first })).json.description).toBe('<p>All <i>pages</i></p>');
 		const filtered = await dms('task/get_documents', { filters: { dvs_project_id: [projects.website], dropdown_status: [31, 33], name: 'ignored', bogus: 1 } });
 		expect(filtered.json.items.map((item: { dvs_document_id: number }) => item.dvs_document_id)).toEqual([tasks.third]);
-		expect((await dms('task/get_documents', { limit: 500 })).json.limit).toBe(200);
+		// The documents: maximum 200. Above it is refused, not clamped.
+		expect((await dms('task/get_documents', { limit: 200 })).json.limit).toBe(200);
+		expect(await dms('task/get_documents', { limit: 201 })).toMatchObject({ status: 400, text: '' });
 		expect((await dms('task/get_documents', { limit: 0 })).status).toBe(400);
 		expect(await dms('task/get_document', { dvs_document_id: 999999 })).toMatchObject({ status: 405, text: '' });
 		expect(await dms('task/get_document', { dvs_document_id: contacts.erin })).toMatchObject({ status: 405, text: '' });

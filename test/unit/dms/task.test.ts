@@ -73,10 +73,40 @@ describe('task create', () => {
 		expect(sent.map((entry) => entry.path)).not.toContain('task/create_document');
 	});
 
-	it('names an unknown project (the API says 405)', async () => {
-		dmsApi({ 'task/get_fields': FIELDS, 'project_2/get_document': [405] });
+	it('names an unknown project (the API says 405, and projects are readable)', async () => {
+		const sent = dmsApi({ 'task/get_fields': FIELDS, 'project_2/get_document': [405], 'project_2/get_fields': [200, { fields: [] }] });
 		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(77), fields: mapped({ name: 'T' }) });
 		expect(error?.message).toBe('Unknown project 77 for Project');
+		expect(sent.map((entry) => entry.path)).not.toContain('task/create_document');
+	});
+
+	it('a user who may write tasks only: the project check is skipped, the create goes through', async () => {
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'project_2/get_document': [405],
+			'project_2/get_fields': [405],
+			'task/get_users': WORKERS,
+			'task/create_document': [200, { dvs_document_id: 5 }],
+			'task/get_document': [200, TASK],
+		});
+		const { out, error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(3), fields: mapped({ name: 'T', responsible: 'Ben' }) });
+		expect(error).toBeUndefined();
+		expect(sent.map((entry) => entry.path)).toEqual(['task/get_fields', 'project_2/get_document', 'project_2/get_fields', 'task/get_users', 'task/create_document', 'task/get_document']);
+		expect(sent.find((entry) => entry.path === 'task/create_document')!.body.create_params).toEqual({ dvs_project_id: 3, name: 'T', responsible: 8 });
+		expect(out[0].json).toEqual(TASK);
+	});
+
+	it('a user who may write tasks only: the service\'s 400 names the unchecked project', async () => {
+		dmsApi({
+			'task/get_fields': FIELDS,
+			'project_2/get_document': [405],
+			'project_2/get_fields': [405],
+			'task/create_document': [400],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(77), fields: mapped({ name: 'T' }) });
+		expect(error?.message).toBe('The service refused the values (400): check Project (dvs_project_id) = 77');
+		expect(error?.description).toMatch(/this user's group may not read the registers/);
+		expect(error?.description).toMatch(/Project \(dvs_project_id\) = 77: not checked \(this user may not read projects\)/);
 	});
 });
 
@@ -103,6 +133,20 @@ describe('task update', () => {
 			update_params: { followers: [7], date_due: null },
 		});
 		expect(sent.find((entry) => entry.path === 'task/get_users')!.body).toMatchObject({ dvs_project_id: 3 });
+	});
+
+	it('a user who may write tasks only: external followers pass unchecked when contact persons answer 405', async () => {
+		const external = { name: 'ext_notif_receiver', label: 'External followers', type: 'relation_ids', section: 'contact_person', list_action: 'get_documents' };
+		const sent = dmsApi({
+			'task/get_fields': [200, { fields: [...TASK_FIELDS, external] }],
+			'task/get_document': [200, TASK],
+			'contact_person/get_document': [405],
+			'contact_person/get_fields': [405],
+			'task/update_document': [200, { dvs_document_id: 5 }],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ ext_notif_receiver: '31' }) });
+		expect(error).toBeUndefined();
+		expect(sent.find((entry) => entry.path === 'task/update_document')!.body.update_params).toEqual({ ext_notif_receiver: [31] });
 	});
 
 	it('after a lost answer, reads back and does not resend when the update is there', async () => {
@@ -170,6 +214,21 @@ describe('task get many', () => {
 		expect(pages[0].filters).toEqual({ dropdown_status: [31, 33] });
 	});
 
+	it('never asks for more than 200 at once, whatever the Limit', async () => {
+		const page = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ dvs_document_id: 5000 - from - i }));
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'task/get_documents': [
+				[200, { items: page(0, 200), total: 900 }],
+				[200, { items: page(200, 200), total: 900 }],
+				[200, { items: page(400, 50), total: 900 }],
+			],
+		});
+		const { out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit: 450 });
+		expect(out).toHaveLength(450);
+		expect(sent.filter((entry) => entry.path === 'task/get_documents').map((entry) => [entry.body.limit, entry.body.offset])).toEqual([[200, 0], [200, 200], [50, 400]]);
+	});
+
 	it('asks only for what the limit needs', async () => {
 		const sent = dmsApi({ 'task/get_fields': FIELDS, 'task/get_documents': [200, { items: [{ dvs_document_id: 1 }, { dvs_document_id: 2 }], total: 900 }] });
 		const { out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit: 2 });
@@ -181,11 +240,13 @@ describe('task get many', () => {
 
 describe('task comments', () => {
 	it('prepends picked mentions and posts plain text once', async () => {
-		const sent = dmsApi({ 'project_2/get_users': [200, { users: [{ id: 7, display_name: 'Ann' }, { id: 12, display_name: 'Zed' }] }], 'task/add_comment': [200, { dvs_document_id: 5 }] });
-		const { out, error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'addComment', documentId: id(5), comment: '  Done <b>now</b> ', mentions: [12] });
+		const sent = dmsApi({ 'task/add_comment': [200, { dvs_document_id: 5 }] });
+		const { out, error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'addComment', documentId: id(5), comment: '  Done <b>now</b> @[USER:7]', mentions: [12] });
 		expect(error).toBeUndefined();
-		expect(sent.find((entry) => entry.path === 'task/add_comment')!.body).toEqual({ user: 'demo', user_access_token: 'tok-secret-1', dvs_document_id: 5, comment: '@[USER:12] Done <b>now</b>' });
-		expect(out[0].json.mentioned_user_ids).toEqual([12]);
+		// No lookup of users: the comment is the only request, whatever rights the user has on projects.
+		expect(sent.map((entry) => entry.path)).toEqual(['task/add_comment']);
+		expect(sent[0].body).toEqual({ user: 'demo', user_access_token: 'tok-secret-1', dvs_document_id: 5, comment: '@[USER:12] Done <b>now</b> @[USER:7]' });
+		expect(out[0].json.mentioned_user_ids).toEqual([12, 7]);
 	});
 
 	it('refuses an empty comment without a request, and never repeats an uncertain one', async () => {

@@ -1,6 +1,16 @@
 import nock from 'nock';
 
+import { mcpClock } from '../../../nodes/shared/mcp/transport';
 import { AUTHORIZATION, BASE, BEARER, runNode, unexpectedRequests } from '../ai/run-ai';
+
+// The clock that waits out a 429: the test's own, so nothing waits in real time.
+const realSleep = mcpClock.sleep;
+let slept: number[] = [];
+beforeEach(() => {
+	slept = [];
+	mcpClock.sleep = async (ms: number) => void slept.push(ms);
+});
+afterAll(() => (mcpClock.sleep = realSleep));
 
 beforeEach(() => {
 	nock.cleanAll();
@@ -52,14 +62,79 @@ describe('MCP node', () => {
 		expect(out[0].json).toEqual({ tool: 'storage_get_root_folder', result: { hash: 'q7RkZ2', name: 'ROOT' } });
 	});
 
-	it('waits the seconds a 429 names and then succeeds', async () => {
-		nock(BASE).post('/api/mcp').reply(429, { jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded; retry after 1 seconds' } });
+	it('waits out a 429 for the 40 s the endpoint names (within the 60 s default), then succeeds', async () => {
+		const limited = { jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded; retry after 40 seconds' } };
+		nock(BASE).post('/api/mcp').reply(429, limited);
 		nock(BASE).post('/api/mcp').reply(200, (_uri, sent) => rpcResult((sent as { id: number }).id, structured({ uri: 'docs://a', text: 'T' })));
-		const started = Date.now();
 		const { out, error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a' });
 		expect(error).toBeUndefined();
-		expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+		// One wait of the whole retry time, never a retry inside the window.
+		expect(slept).toEqual([40_000]);
 		expect(out[0].json).toEqual({ uri: 'docs://a', text: 'T' });
+	});
+
+	it('fails at once, naming the time, when the retry time is longer than Max Rate-Limit Wait', async () => {
+		const limited = { jsonrpc: '2.0', id: 1, error: { code: -32029, message: 'Rate limit exceeded; retry after 40 seconds' } };
+		const scope = nock(BASE).post('/api/mcp').reply(429, limited);
+		const { error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a', maxRateLimitWait: 30 });
+		expect(scope.isDone()).toBe(true);
+		expect(slept).toEqual([]);
+		expect(error?.message).toBe("The MCP endpoint's rate limit was exceeded (429): it asks to retry after 40 s, longer than the 30 s this node may wait");
+		expect(error?.description).toMatch(/Raise "Max Rate-Limit Wait"/);
+	});
+
+	it('does not wait twice beyond the maximum: a second 429 that would pass it fails, naming both times', async () => {
+		const limited = (seconds: number) => ({ jsonrpc: '2.0', id: 1, error: { code: -32029, message: `Rate limit exceeded; retry after ${seconds} seconds` } });
+		nock(BASE).post('/api/mcp').reply(429, limited(40));
+		nock(BASE).post('/api/mcp').reply(429, limited(30));
+		const { error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a' });
+		expect(slept).toEqual([40_000]);
+		expect(error?.message).toBe("The MCP endpoint's rate limit was exceeded (429): it asks to retry after 30 s after waiting 40 s already, longer than the 60 s this node may wait");
+	});
+
+	it('Return All on List Folder pages by raw offset: a short page is not the end', async () => {
+		const offsets: Array<[number, number]> = [];
+		const pages: Record<number, unknown> = {
+			0: { items: [{ hash: 'a' }], offset: 0, limit: 2, next_offset: 2 },
+			2: { items: [{ hash: 'c' }, { hash: 'd' }], offset: 2, limit: 2, next_offset: 4 },
+			4: { items: [], offset: 4, limit: 2, next_offset: null },
+		};
+		nock(BASE)
+			.post('/api/mcp')
+			.times(3)
+			.reply((_uri, sent) => {
+				const { id, params } = sent as { id: number; params: { arguments: { offset: number; limit: number } } };
+				offsets.push([params.arguments.offset, params.arguments.limit]);
+				return [200, rpcResult(id, structured(pages[params.arguments.offset]))];
+			});
+		const { out, error } = await run({ resource: 'tool', operation: 'call', tool: 'storage_list_folder', arguments: '{"folder_hash":"F","limit":2}', returnAll: true });
+		expect(error).toBeUndefined();
+		expect(offsets).toEqual([[0, 2], [2, 2], [4, 2]]);
+		expect(out.map((item) => item.json.hash)).toEqual(['a', 'c', 'd']);
+	});
+
+	it('lists resources and resource templates, and discovers the server in the 2026-07-28 mode', async () => {
+		const methods: string[] = [];
+		nock(BASE)
+			.post('/api/mcp')
+			.times(3)
+			.reply((_uri, sent) => {
+				const { id, method } = sent as { id: number; method: string };
+				methods.push(method);
+				const result =
+					method === 'resources/list'
+						? { resources: [{ uri: 'docs://a', name: 'A' }], resultType: 'complete' }
+						: method === 'resources/templates/list'
+							? { resourceTemplates: [{ uriTemplate: 'storage://file/{file_hash}', name: 'File' }], resultType: 'complete' }
+							: { supportedVersions: ['2026-07-28'], resultType: 'complete' };
+				return [200, rpcResult(id, result)];
+			});
+		expect((await run({ resource: 'resource', operation: 'getAll', returnAll: true })).out.map((item) => item.json.uri)).toEqual(['docs://a']);
+		expect((await run({ resource: 'resource', operation: 'getTemplates', returnAll: true })).out[0].json).toMatchObject({ uriTemplate: 'storage://file/{file_hash}' });
+		expect((await run({ resource: 'server', operation: 'discover' })).out[0].json).toMatchObject({ supportedVersions: ['2026-07-28'] });
+		expect(methods).toEqual(['resources/list', 'resources/templates/list', 'server/discover']);
+		const older = await run({ resource: 'server', operation: 'discover', protocolVersion: '2025-06-18' });
+		expect(older.error?.message).toBe('server/discover exists only in protocol version 2026-07-28');
 	});
 
 	it('turns a base64 file of Read File into binary data', async () => {

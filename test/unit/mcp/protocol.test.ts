@@ -1,4 +1,4 @@
-import { listAll, MAX_BODY_BYTES, McpClient, McpError, type McpHttpRequest, type McpHttpResponse } from '../../../nodes/shared/mcp/protocol';
+import { listAll, MAX_BODY_BYTES, McpClient, McpError, rateLimitWaitMs, waitingOutRateLimits, type McpHttpRequest, type McpHttpResponse } from '../../../nodes/shared/mcp/protocol';
 
 type Answer = (message: Record<string, any>, headers: Record<string, string>) => Partial<McpHttpResponse> & { result?: unknown; error?: unknown };
 
@@ -98,5 +98,31 @@ describe('MCP client, limits and errors', () => {
 		);
 		const tools = await listAll(new McpClient(http, '2026-07-28'), 'tools/list', 'tools');
 		expect(tools.map((tool) => tool.name)).toEqual(['a', 'b']);
+	});
+});
+
+describe('rate limits', () => {
+	const limited = (message: string, headers: Record<string, string> = {}) => ({
+		status: 429,
+		headers,
+		body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32029, message } }),
+	});
+
+	it('reads the retry time from Retry-After, else from the JSON-RPC error message', () => {
+		expect(rateLimitWaitMs(limited('Rate limit exceeded; retry after 40 seconds'))).toBe(40_000);
+		expect(rateLimitWaitMs(limited('slow down', { 'retry-after': '12' }))).toBe(12_000);
+		expect(rateLimitWaitMs(limited('Too many requests'))).toBeUndefined();
+	});
+
+	it('waits the named time once and resends; fails at once past the maximum or without a time', async () => {
+		const slept: number[] = [];
+		const answers = [limited('retry after 40 seconds'), { status: 200, headers: {}, body: '{}' }];
+		const http = waitingOutRateLimits(async () => answers.shift()!, { maxWaitMs: 60_000, sleep: async (ms) => void slept.push(ms) });
+		expect((await http({ body: '', headers: {} })).status).toBe(200);
+		expect(slept).toEqual([40_000]);
+		const tooLong = waitingOutRateLimits(async () => limited('retry after 61 seconds'), { maxWaitMs: 60_000, sleep: async () => undefined });
+		await expect(tooLong({ body: '', headers: {} })).rejects.toMatchObject({ kind: 'rate-limit', message: expect.stringContaining('retry after 61 s') });
+		const unnamed = waitingOutRateLimits(async () => limited('Too many requests'), { maxWaitMs: 60_000, sleep: async () => undefined });
+		await expect(unnamed({ body: '', headers: {} })).rejects.toMatchObject({ kind: 'rate-limit', message: expect.stringContaining('named no retry time') });
 	});
 });

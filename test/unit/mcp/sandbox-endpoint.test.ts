@@ -21,6 +21,8 @@ async function mcp(body: unknown, headers: Record<string, string> = {}, path = '
 }
 
 const call = (name: string, args: object = {}, id = 1) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+const initialize = async (headers: Record<string, string> = {}) =>
+	await mcp({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }, headers);
 
 describe('sandbox MCP endpoint', () => {
 	it('answers GET with 405, and refuses query strings', async () => {
@@ -58,7 +60,19 @@ describe('sandbox MCP endpoint', () => {
 		expect(init.status).toBe(400);
 	});
 
+	it('older revisions need the initialize handshake first (per bearer token, else per IP)', async () => {
+		mcpOf(sandbox.store).reset();
+		const refused = await mcp(call('storage_get_root_folder'), { authorization: BEARER });
+		expect(refused.status).toBe(400);
+		expect(refused.body.error.message).toMatch(/Send initialize first/);
+		expect((await initialize({ authorization: BEARER })).status).toBe(200);
+		expect((await mcp(call('storage_get_root_folder'), { authorization: BEARER })).status).toBe(200);
+		expect((await mcp(call('storage_search_docs', { query: 'ai' }))).status).toBe(400);
+	});
+
 	it('needs the bearer for private tools only, and rejects a wrong one', async () => {
+		await initialize();
+		await initialize({ authorization: BEARER });
 		expect((await mcp(call('storage_get_root_folder'))).status).toBe(401);
 		expect((await mcp(call('storage_get_root_folder'), { authorization: 'Bearer 1001:wrong' })).status).toBe(401);
 		const root = await mcp(call('storage_get_root_folder'), { authorization: BEARER });
@@ -67,6 +81,7 @@ describe('sandbox MCP endpoint', () => {
 	});
 
 	it('rate-limits per token with the retry seconds in the message', async () => {
+		await initialize({ authorization: BEARER });
 		mcpOf(sandbox.store).limits.search = [{ limit: 1, windowMs: 60_000 }];
 		expect((await mcp(call('storage_search_files', { query: 'a' }), { authorization: BEARER })).status).toBe(200);
 		const limited = await mcp(call('storage_search_files', { query: 'a' }), { authorization: BEARER });

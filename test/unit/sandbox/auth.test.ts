@@ -180,3 +180,19 @@ describe('api/login.php', () => {
 		expect(await response.text()).toBe('error: incorrect login');
 	});
 });
+
+describe('exactly one authentication method', () => {
+	it.each([
+		['token and password', { ...DEMO_TOKEN, pass: DEMO_ACCOUNT.password }, {}],
+		['token fields and HTTP Basic', DEMO_TOKEN, basic('demo', DEMO_ACCOUNT.password)],
+		['password fields and a session cookie', PASSWORD, { Cookie: 'PHPSESSID=whatever' }],
+	])('refuses %s in one request (401), even when each is valid', async (_name, fields, headers) => {
+		await expectEmpty(await v2(sandbox, 'create_folder', { ...fields, folder_name: 'x' }, headers), 401);
+	});
+
+	it('refuses a valid session parameter together with a valid token', async () => {
+		const { body } = await authenticate(DEMO_TOKEN);
+		await expectEmpty(await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, PHPSESSID: body.SessionID, folder_name: 'x' }), 401);
+		expect((await v2(sandbox, 'create_folder', { PHPSESSID: body.SessionID, folder_name: 'x' })).status).toBe(200);
+	});
+});

@@ -53,7 +53,7 @@ function peakRss(pid: number): number | undefined {
 it('prints one JSON line with the URLs and the seeded accounts', () => {
 	expect(started.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 	expect(started.webUrl).toBe(started.baseUrl.replace('127.0.0.1', 'localhost'));
-	expect(started.accounts.map((account) => account.username)).toEqual(['demo', 'free', 'twofa']);
+	expect(started.accounts.map((account) => account.username)).toEqual(['demo', 'free', 'twofa', 'tasks']);
 });
 
 it('streams a 200 MB upload to disk and back without holding it in memory', async () => {

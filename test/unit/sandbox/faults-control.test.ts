@@ -178,7 +178,7 @@ describe('control API', () => {
 		);
 		await control(sandbox, 'POST', 'reset');
 		const after = await readJson(control(sandbox, 'GET', 'state'));
-		expect(after.accounts.map((account: any) => account.username)).toEqual(['demo', 'free', 'twofa']);
+		expect(after.accounts.map((account: any) => account.username)).toEqual(['demo', 'free', 'twofa', 'tasks']);
 		expect(after.accounts[0].folders).toHaveLength(1);
 	});
 

@@ -224,9 +224,17 @@ describe('info, content, rename, move, delete', () => {
 		const info = await v2json(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: file.file_hash });
 		expect(info).toMatchObject({ parent_folder_hash: to.folder_hash, name: 'm (1).txt' });
 		const theirs = await createFolder(sandbox, {}, FREE_TOKEN);
-		for (const folder_hash of ['missing', theirs.folder_hash, DEMO_ACCOUNT.rootHash]) {
+		for (const folder_hash of ['missing', theirs.folder_hash]) {
 			await expectEmpty(await v2(sandbox, 'move_file', { ...DEMO_TOKEN, file_hash: file.file_hash, folder_hash }), 405);
 		}
+		// Only uploading into ROOT is forbidden; moving a file there is allowed.
+		await expectEmpty(
+			await v2(sandbox, 'move_file', { ...DEMO_TOKEN, file_hash: file.file_hash, folder_hash: DEMO_ACCOUNT.rootHash }),
+			200,
+		);
+		expect(await v2json(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: file.file_hash })).toMatchObject({
+			parent_folder_hash: DEMO_ACCOUNT.rootHash,
+		});
 	});
 
 	it('deletes files (200, no data) and folders recursively ({"status":"ok"}) into the trash', async () => {

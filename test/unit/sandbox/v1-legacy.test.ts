@@ -56,14 +56,14 @@ describe('api/authenticate_user.php and api/validate_session.php', () => {
 		expect(token).toMatch(/^[0-9a-f]{32}$/);
 		expect(
 			(
-				await post('get_storage_data', {
+				await get('get_storage_data', {
 					user: 'demo',
 					user_access_token: token,
 				})
 			).status,
 		).toBe(200);
 
-		const check = await readJson(post('validate_session', { PHPSESSID: body.SessionID }));
+		const check = await readJson(get('validate_session', { PHPSESSID: body.SessionID }));
 		expect(check).toEqual({
 			Success: true,
 			Message: expect.any(String),
@@ -76,7 +76,7 @@ describe('api/authenticate_user.php and api/validate_session.php', () => {
 	it('answers 401 with Success false for an expired session', async () => {
 		const id = await sessionId();
 		sandbox.sessions.expireAll();
-		const response = await post('validate_session', { PHPSESSID: id });
+		const response = await get('validate_session', { PHPSESSID: id });
 		expect(response.status).toBe(401);
 		expect(await readJson(response)).toEqual({
 			Success: false,
@@ -89,7 +89,7 @@ describe('api/authenticate_user.php and api/validate_session.php', () => {
 describe('api/get_upload_id.php', () => {
 	it('creates a named folder under ROOT or a parent for an account', async () => {
 		const body = await readJson(
-			post('get_upload_id', {
+			get('get_upload_id', {
 				...DEMO_TOKEN,
 				folder_name: 'Legacy',
 				access_type: 'LINK',
@@ -108,7 +108,7 @@ describe('api/get_upload_id.php', () => {
 			access_type: 'LINK',
 			parent_folder_hash: DEMO_ACCOUNT.rootHash,
 		});
-		const child = await readJson(post('get_upload_id', { ...DEMO_TOKEN, parent_hash: body.hash }));
+		const child = await readJson(get('get_upload_id', { ...DEMO_TOKEN, parent_hash: body.hash }));
 		expect(child.FolderName).toBeUndefined();
 		expect(sandbox.store.folder(child.hash)!.name).toMatch(/^\d{4}-\d\d-\d\d_/);
 	});
@@ -149,58 +149,58 @@ describe('api/get_upload_id.php', () => {
 	});
 
 	it('rejects bad access types, foreign parents and anonymous parents', async () => {
-		await expectEmpty(await post('get_upload_id', { ...DEMO_TOKEN, access_type: 'PUBLIC' }), 400);
+		await expectEmpty(await get('get_upload_id', { ...DEMO_TOKEN, access_type: 'PUBLIC' }), 400);
 		await expectEmpty(
-			await post('get_upload_id', {
+			await get('get_upload_id', {
 				...FREE_TOKEN,
 				parent_hash: DEMO_ACCOUNT.rootHash,
 			}),
 			403,
 		);
-		await expectEmpty(await post('get_upload_id', { parent_hash: DEMO_ACCOUNT.rootHash }), 401);
-		await expectEmpty(await post('get_upload_id', { ...DEMO_TOKEN, parent_hash: 'nope' }), 405);
+		await expectEmpty(await get('get_upload_id', { parent_hash: DEMO_ACCOUNT.rootHash }), 401);
+		await expectEmpty(await get('get_upload_id', { ...DEMO_TOKEN, parent_hash: 'nope' }), 405);
 	});
 });
 
 describe('keys', () => {
 	it('get_upload_keys returns AddFileKey and DeleteKey to the owner only', async () => {
 		const folder = await createFolder(sandbox);
-		expect(await readJson(post('get_upload_keys', { ...DEMO_TOKEN, hash: folder.folder_hash }))).toEqual({
+		expect(await readJson(get('get_upload_keys', { ...DEMO_TOKEN, hash: folder.folder_hash }))).toEqual({
 			AddFileKey: folder.folder_upload_key,
 			DeleteKey: folder.folder_edit_key,
 		});
 		await expectEmpty(
-			await post('get_upload_keys', {
+			await get('get_upload_keys', {
 				...FREE_TOKEN,
 				hash: folder.folder_hash,
 			}),
 			403,
 		);
-		await expectEmpty(await post('get_upload_keys', { ...DEMO_TOKEN, hash: 'missing' }), 405);
-		await expectEmpty(await post('get_upload_keys', { hash: folder.folder_hash }), 401);
+		await expectEmpty(await get('get_upload_keys', { ...DEMO_TOKEN, hash: 'missing' }), 405);
+		await expectEmpty(await get('get_upload_keys', { hash: folder.folder_hash }), 401);
 	});
 
 	it('get_add_key needs an active session', async () => {
 		const folder = await createFolder(sandbox);
-		await expectEmpty(await post('get_add_key', { ...DEMO_TOKEN, hash: folder.folder_hash }), 401);
+		await expectEmpty(await get('get_add_key', { ...DEMO_TOKEN, hash: folder.folder_hash }), 401);
 		const id = await sessionId();
-		expect(await readJson(post('get_add_key', { PHPSESSID: id, hash: folder.folder_hash }))).toEqual({
+		expect(await readJson(get('get_add_key', { PHPSESSID: id, hash: folder.folder_hash }))).toEqual({
 			add_key: folder.folder_upload_key,
 		});
-		const viaCookie = await post('get_add_key', { hash: folder.folder_hash }, { Cookie: `PHPSESSID=${id}` });
+		const viaCookie = await get('get_add_key', { hash: folder.folder_hash }, { Cookie: `PHPSESSID=${id}` });
 		expect(viaCookie.status).toBe(200);
 	});
 
 	it('get_file_keys returns the delete key to someone with edit rights', async () => {
 		const folder = await createFolder(sandbox);
 		const file = await uploadOk(sandbox, folder.folder_hash, 'k.txt', 'k');
-		expect(await readJson(post('get_file_keys', { ...DEMO_TOKEN, hash: file.file_hash }))).toEqual({
+		expect(await readJson(get('get_file_keys', { ...DEMO_TOKEN, hash: file.file_hash }))).toEqual({
 			success: true,
 			hash: file.file_hash,
 			delete_key: file.file_delete_key,
 		});
-		expect((await post('get_file_keys', { ...FREE_TOKEN, hash: file.file_hash })).status).toBe(403);
-		expect((await post('get_file_keys', { ...DEMO_TOKEN, hash: 'x' })).status).toBe(405);
+		expect((await get('get_file_keys', { ...FREE_TOKEN, hash: file.file_hash })).status).toBe(403);
+		expect((await get('get_file_keys', { ...DEMO_TOKEN, hash: 'x' })).status).toBe(405);
 	});
 });
 
@@ -288,17 +288,18 @@ describe('api/get_ids_and_keys_from_paths.php', () => {
 });
 
 describe('save_file.php', () => {
-	it('uploads with up_id and key (query or body) and answers the hash with get_file_hash', async () => {
+	it('uploads with up_id and key in the query and answers the hash with get_file_hash', async () => {
 		const folder = await createFolder(sandbox);
 		const viaQuery = await saveFile(
 			{
 				up_id: folder.folder_hash,
 				key: folder.folder_upload_key,
 				get_file_hash: '1',
+				watermark_text: 'Draft',
+				watermark_position: 'TOP_LEFT',
 			},
 			'a.txt',
 			'alpha',
-			{ watermark_text: 'Draft', watermark_position: 'TOP_LEFT' },
 		);
 		expect(viaQuery.status).toBe(200);
 		const hash = await viaQuery.text();
@@ -307,18 +308,21 @@ describe('save_file.php', () => {
 			size: 5,
 			watermark: { text: 'Draft', position: 'TOP_LEFT', color: 'F0FF3C' },
 		});
-		const viaBody = await saveFile({}, 'a.txt', 'beta', {
+		const again = await saveFile({ up_id: folder.folder_hash, key: folder.folder_upload_key }, 'a.txt', 'beta');
+		expect(again.status).toBe(200);
+		expect(await again.text()).toBe('');
+		// Not documented: the parameters as multipart fields next to the file.
+		const viaBody = await saveFile({}, 'a.txt', 'gamma', {
 			up_id: folder.folder_hash,
 			key: folder.folder_upload_key,
 		});
-		expect(viaBody.status).toBe(200);
-		expect(await viaBody.text()).toBe('');
+		expect(viaBody.status).toBe(400);
 		expect(sandbox.store.filesIn(sandbox.store.folder(folder.folder_hash)!.id).map((f) => f.name)).toEqual([
 			'a.txt',
 			'a (1).txt',
 		]);
 		const log = sandbox.requests.list().filter((entry) => entry.path === '/save_file.php');
-		expect(log.map((entry) => entry.keysInUrl)).toEqual([['key'], []]);
+		expect(log.map((entry) => entry.keysInUrl)).toEqual([['key'], ['key'], []]);
 		expect(log[0].url).toContain('key=***');
 	});
 
@@ -418,7 +422,7 @@ describe('api/get_file_info.php', () => {
 		const folder = await createFolder(sandbox);
 		const picture = await uploadOk(sandbox, folder.folder_hash, 'pic.png', png(640, 480) as unknown as string);
 		const info = await readJson(
-			post('get_file_info', {
+			get('get_file_info', {
 				hash: picture.file_hash,
 				del_key: picture.file_delete_key,
 			}),
@@ -448,7 +452,7 @@ describe('api/get_file_info.php', () => {
 		});
 		const text = await uploadOk(sandbox, folder.folder_hash, 'notes.txt', 'x'.repeat(2048));
 		const textInfo = await readJson(
-			post('get_file_info', {
+			get('get_file_info', {
 				hash: text.file_hash,
 				del_key: text.file_delete_key,
 			}),
@@ -464,9 +468,16 @@ describe('api/get_file_info.php', () => {
 	it('needs the right del_key', async () => {
 		const folder = await createFolder(sandbox);
 		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'a');
-		expect((await post('get_file_info', { hash: file.file_hash, del_key: 'nope' })).status).toBe(403);
-		expect((await post('get_file_info', { hash: file.file_hash })).status).toBe(400);
-		expect((await post('get_file_info', { hash: 'nope', del_key: 'x' })).status).toBe(405);
+		expect((await get('get_file_info', { hash: file.file_hash, del_key: 'nope' })).status).toBe(403);
+		expect((await get('get_file_info', { hash: file.file_hash })).status).toBe(400);
+		expect((await get('get_file_info', { hash: 'nope', del_key: 'x' })).status).toBe(405);
+	});
+
+	it('refuses the undocumented forms: hash and del_key by POST (405)', async () => {
+		const folder = await createFolder(sandbox);
+		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'a');
+		const posted = await post('get_file_info', { hash: file.file_hash, del_key: file.file_delete_key });
+		expect(posted.status).toBe(405);
 	});
 
 	it('POST action=get_file_hash_by_name finds a file case-insensitively for a viewer', async () => {

@@ -21,14 +21,16 @@ describe('api/get_file_list_for_upload.php', () => {
 		const anonymous = await (
 			await get('get_file_list_for_upload', { hash: folder.folder_hash, include_folders: '1' })
 		).json();
+		// The documented item shape only: nothing tells the folder from the file.
 		expect(anonymous).toEqual([
-			{ type: 'folder', hash: expect.any(String), name: 'Open', Size: '0' },
-			{ type: 'file', hash: file.file_hash, name: 'a.txt', Size: '5' },
+			{ hash: expect.any(String), name: 'Open', Size: '0' },
+			{ hash: file.file_hash, name: 'a.txt', Size: '5' },
 		]);
-		const owner = await readJson(post('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash }));
-		expect(owner).toEqual([
-			{ type: 'file', hash: file.file_hash, name: 'a.txt', Size: '5', delete_key: file.file_delete_key },
-		]);
+		const owner = await readJson(get('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash }));
+		expect(owner).toEqual([{ hash: file.file_hash, name: 'a.txt', Size: '5', delete_key: file.file_delete_key }]);
+		// include_folders is documented as =1; another spelling is not that flag.
+		const otherSpelling = await readJson(get('get_file_list_for_upload', { hash: folder.folder_hash, include_folders: 'true' }));
+		expect(otherSpelling).toEqual([{ hash: file.file_hash, name: 'a.txt', Size: '5' }]);
 		const empty = await createFolder(sandbox, { access_type: 'LINK' });
 		expect(await readJson(get('get_file_list_for_upload', { hash: empty.folder_hash }))).toEqual([]);
 	});
@@ -47,7 +49,7 @@ describe('api/get_file_list_for_upload.php', () => {
 		const limited = await get('get_file_list_for_upload', { hash: folder.folder_hash });
 		expect(limited.status).toBe(429);
 		expect(await readJson(limited)).toEqual({ error: 'rate_limited' });
-		expect((await post('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash })).status).toBe(200);
+		expect((await get('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash })).status).toBe(200);
 		expect((await get('get_file_list_for_upload', { ...DEMO_TOKEN, hash: folder.folder_hash })).status).toBe(200);
 	});
 

@@ -145,7 +145,30 @@ describe('Search: answers and sessions', () => {
 		sessionLogin();
 		nock(WEB).post('/ajax/search.php').reply(200, { status: 'ok', total_rows: 1, page_count: 1, rows: ['<tr><td>x</td></tr>'] });
 		const { error } = await runSearch({ operation: 'search', query: 'ab' });
-		expect(error?.message).toBe('The search was refused: the answer has no JSON result rows');
+		expect(error?.message).toBe('The search answer has no result rows this node can read');
+		expect(error?.description).toMatch(/\{rows, total_rows, page_count\}, a bare array/);
+	});
+
+	it('tolerates the plausible answer shapes the documents leave open: a bare array, rows under another key', async () => {
+		sessionLogin();
+		nock(WEB).post('/ajax/search.php').reply(200, [row('file', 'A1'), row('folder', 'D1')]);
+		const bare = await runSearch({ operation: 'search', query: 'ab', returnAll: true, options: { pageSize: 5 } });
+		expect(bare.error).toBeUndefined();
+		expect(bare.out.map((item) => item.json.link)).toEqual([`${WEB}/f/A1`, `${WEB}/u/D1`]);
+		sessionLogin();
+		nock(WEB).post('/ajax/search.php').reply(200, { status: 'ok', items: [row('file', 'B1')], took: 3 });
+		const keyed = await runSearch({ operation: 'search', query: 'ab', returnAll: true, options: { pageSize: 5 } });
+		expect(keyed.error).toBeUndefined();
+		expect(keyed.out.map((item) => item.json.hash)).toEqual(['B1']);
+	});
+
+	it('stops paging a bare array when the service repeats the same page', async () => {
+		sessionLogin();
+		const page = [row('file', '1'), row('file', '2')];
+		nock(WEB).post('/ajax/search.php').times(2).reply(200, page);
+		const { out, error } = await runSearch({ operation: 'search', query: 'ab', returnAll: true, options: { pageSize: 2 } });
+		expect(error).toBeUndefined();
+		expect(out.map((item) => item.json.hash)).toEqual(['1', '2']);
 	});
 
 	it('renews an expired session once and repeats the search with the new cookie (password credential)', async () => {

@@ -56,26 +56,34 @@ const fileNode = (hash: string, name: string, modified = '2030-01-01 10:00:00') 
 });
 
 describe('ROOT with subfolders', () => {
-	it('posts Hash and the ROOT edit key in the body of one tree request; the first poll reports nothing', async () => {
+	it('GETs Hash and the ROOT edit key in the query of one tree request, as documented; the first poll reports nothing', async () => {
 		authenticator();
 		let sent: Record<string, string> = {};
+		let cookie = '';
 		const scope = nock(BASE)
-			.post('/api/get_upload_tree.php', (body) => ((sent = form(new URLSearchParams(body).toString())), true))
-			.reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf')])]));
+			.get('/api/get_upload_tree.php')
+			.query((query) => ((sent = query as Record<string, string>), true))
+			.reply(function () {
+				cookie = String(this.req.headers.cookie ?? '');
+				return [200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf')])])];
+			});
 		const result = await poll({ events: ['fileCreated'], folder: rl('ROOT') });
 		expect(scope.isDone()).toBe(true);
-		expect(sent).toEqual({ Hash: 'ROOTHASH1', DeleteKey: 'rootkey-secret', user: 'demo', user_access_token: 'tok-secret-1' });
+		expect(sent).toEqual({ Hash: 'ROOTHASH1', DeleteKey: 'rootkey-secret' });
+		// A GET carries no body: the credential goes as the session cookie, never in the URL.
+		expect(cookie).toMatch(/^PHPSESSID=/);
 		expect(result.emitted).toBeNull();
 		expect(result.nodeStaticData.state).toMatchObject({ v: 1, scope: 'ROOTHASH1|tree|window', cursor: Date.UTC(2030, 0, 1, 10) / 1000 });
 	});
 
 	it('reports a new file with its parent, path and links; keys never reach the output', async () => {
 		authenticator();
-		nock(BASE).post('/api/get_upload_tree.php').reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf')])]));
+		nock(BASE).get('/api/get_upload_tree.php').query(true).reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf')])]));
 		const first = await poll({ events: ['fileCreated'], folder: rl('ROOT') });
 		authenticator();
 		nock(BASE)
-			.post('/api/get_upload_tree.php')
+			.get('/api/get_upload_tree.php')
+			.query(true)
 			.reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf'), fileNode('b2', 'b.pdf', '2030-01-01 10:00:00')])]));
 		const second = await poll({ events: ['fileCreated'], folder: rl('ROOT') }, first.staticData);
 		expect(second.items.map((item) => item.json)).toEqual([
@@ -99,7 +107,7 @@ describe('ROOT with subfolders', () => {
 
 	it('names the refusal when the tree script answers an error object', async () => {
 		authenticator();
-		nock(BASE).post('/api/get_upload_tree.php').reply(200, { error: 'Access denied', data: null });
+		nock(BASE).get('/api/get_upload_tree.php').query(true).reply(200, { error: 'Access denied', data: null });
 		await expect(poll({ events: ['fileCreated'], folder: rl('ROOT') })).rejects.toThrow(
 			'The service did not return the folder tree: Access denied',
 		);
@@ -114,7 +122,8 @@ describe('a folder by hash', () => {
 		nock(BASE)
 			.post('/api_v2/get_folder_info', (body) => ((info = form(new URLSearchParams(body).toString())), true))
 			.reply(200, { hash: 'Fx', name: 'Docs', delete_key: 'edit-secret' })
-			.post('/api/get_upload_tree.php', (body) => ((sent = form(new URLSearchParams(body).toString())), true))
+			.get('/api/get_upload_tree.php')
+			.query((query) => ((sent = query as Record<string, string>), true))
 			.reply(200, { error: null, data: { ...folderNode('Fx', 'Docs'), ParentID: 7 } });
 		await poll({ events: ['fileCreated'], folder: rl('Fx') });
 		expect(info).toMatchObject({ folder_hash: 'Fx' });

@@ -49,6 +49,18 @@ describe('file operations beyond the first slice', () => {
 		expect(hard.error?.message).toMatch(/No file "none.pdf"/);
 	});
 
+	it('Find by Name takes the documented not-found status 405 (empty body or error object) as not found', async () => {
+		authenticator(2);
+		post('/api/get_file_info.php', '', 405);
+		const soft = await runStorage({ resource: 'file', operation: 'findByName', folder: rl('F1'), name: 'none.pdf' });
+		expect(soft.error).toBeUndefined();
+		expect(soft.out[0].json).toEqual({ found: false, name: 'none.pdf', parent_folder_hash: 'F1' });
+		post('/api/get_file_info.php', { success: false, message: 'File not found' }, 405);
+		const hard = await runStorage({ resource: 'file', operation: 'findByName', folder: rl('F1'), name: 'none.pdf', failIfMissing: true });
+		expect(hard.error?.message).toMatch(/No file "none.pdf" in the folder/);
+		expect(hard.error?.description).toMatch(/folder itself is missing/);
+	});
+
 	it('Rename posts file_name and reports the final name', async () => {
 		authenticator();
 		const rename = post('/api_v2/rename_file', { file_hash: 'F', file_name: 'b (1).txt' });
@@ -74,42 +86,86 @@ describe('file operations beyond the first slice', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
-	it('Move refuses ROOT as the target before any request', async () => {
-		const { error } = await runStorage({ resource: 'file', operation: 'move', file: rl('F'), targetFolder: rl('ROOT') });
-		expect(error?.message).toMatch(/directly into ROOT/);
+	it('Move into ROOT is allowed (only uploads into ROOT are forbidden): ROOT resolves to its hash', async () => {
+		authenticator(2);
+		const move = post('/api_v2/move_file', '');
+		const { out, error } = await runStorage({ resource: 'file', operation: 'move', file: rl('F'), targetFolder: rl('ROOT') });
+		expect(error).toBeUndefined();
+		expect(move[0].body).toEqual(expect.objectContaining({ file_hash: 'F', folder_hash: String(userData.root_upload_hash) }));
+		expect(out[0].json).toMatchObject({ moved: true, parent_folder_hash: String(userData.root_upload_hash) });
+	});
+
+	it('Upload refuses every form that names ROOT: the literal, a path link to the root, and ROOT\'s own hash', async () => {
+		const literal = await runStorage({ resource: 'file', operation: 'upload', folder: rl('ROOT'), binaryPropertyName: 'data' }, { binary: { content: 'x' } });
+		expect(literal.error?.message).toMatch(/directly into ROOT/);
+		const link = await runStorage(
+			{ resource: 'file', operation: 'upload', folder: rl(`${WEB}/pa/${String(userData.UserName)}/`, 'url'), binaryPropertyName: 'data' },
+			{ binary: { content: 'x' } },
+		);
+		expect(link.error?.message).toMatch(/directly into ROOT/);
+		authenticator(2);
+		const byHash = await runStorage(
+			{ resource: 'file', operation: 'upload', folder: rl(String(userData.root_upload_hash)), binaryPropertyName: 'data' },
+			{ binary: { content: 'x' } },
+		);
+		expect(byHash.error?.message).toMatch(/directly into ROOT/);
+		// Refused before the upload: no upload_file was sent.
+		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	it('Replace Content uploads through save_file.php with do=update, keeping the hash', async () => {
 		authenticator();
 		post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', parent_folder_hash: 'P' });
 		post('/api_v2/get_folder_info', { hash: 'P', add_files_key: 'addkey' });
-		const save = post('/save_file.php', 'F');
+		let query = '';
+		let raw = '';
+		nock(BASE)
+			.post('/save_file.php')
+			.query(true)
+			.reply((uri, body) => {
+				query = uri.split('?')[1] ?? '';
+				raw = String(body);
+				return [200, 'F'];
+			});
 		post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', size: 7 });
 		const { out, error } = await runStorage({ resource: 'file', operation: 'replace', file: rl('F'), binaryPropertyName: 'data' }, { binary: { content: 'new one' } });
 		expect(error).toBeUndefined();
-		expect(save[0].raw).toMatch(/name="do"\r\n\r\nupdate/);
-		expect(save[0].raw).toMatch(/name="replace_file_hash"\r\n\r\nF/);
-		expect(save[0].raw).toMatch(/name="up_id"\r\n\r\nP/);
-		expect(save[0].raw).toMatch(/name="key"\r\n\r\naddkey/);
-		expect(save[0].raw).toContain('new one');
+		// As documented: up_id, key, do and replace_file_hash in the query; the body is the file part alone.
+		expect(Object.fromEntries(new URLSearchParams(query))).toEqual({ up_id: 'P', key: 'addkey', do: 'update', replace_file_hash: 'F' });
+		expect(raw).not.toMatch(/name="(do|replace_file_hash|up_id|key)"/);
+		expect(raw).toMatch(/name="file"; filename="r.txt"/);
+		expect(raw).toContain('new one');
 		expect(out[0].json).toMatchObject({ hash: 'F', replaced: true, size: 7 });
 	});
 
-	it('Get with legacy details posts the delete key, never in the URL', async () => {
+	it('Get with legacy details GETs hash and del_key in the query, as documented; the key never reaches the output', async () => {
 		authenticator();
 		post('/api_v2/get_file_info', { hash: 'I', name: 'p.png', delete_key: 'secretdel' });
 		let query = '';
 		nock(BASE)
-			.post('/api/get_file_info.php')
+			.get('/api/get_file_info.php')
 			.query(true)
-			.reply((uri, raw) => {
+			.reply((uri) => {
 				query = uri.split('?')[1] ?? '';
-				expect(form(String(raw))).toMatchObject({ hash: 'I', del_key: 'secretdel' });
 				return [200, { success: true, file_info: { ContentType: 'image/png', CustomInfo: { Width: 2, Height: 3 } } }];
 			});
 		const { out } = await runStorage({ resource: 'file', operation: 'get', file: rl('I'), options: { legacyDetails: true } });
-		expect(query).toBe('');
+		expect(Object.fromEntries(new URLSearchParams(query))).toEqual({ hash: 'I', del_key: 'secretdel' });
+		expect(JSON.stringify(out[0].json.details)).not.toContain('secretdel');
 		expect(out[0].json.details).toMatchObject({ ContentType: 'image/png', CustomInfo: { Width: 2, Height: 3 } });
+	});
+
+	it('Upload by upload key after a lost answer: no anonymous listing, no second upload, "may have been applied"', async () => {
+		const upload = nock(BASE).post('/api_v2/upload_file').once().replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		const { error } = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'file', operation: 'upload', folder: rl('Drop'), binaryPropertyName: 'data', options: { uploadKey: 'a'.repeat(32) } },
+			{ credentials: {}, binary: { content: 'png', fileName: 'a.png', mimeType: 'image/png' } },
+		);
+		expect(upload.isDone()).toBe(true);
+		expect(error?.description).toMatch(/may have been applied/);
+		expect(error?.description).toMatch(/"a.png" \(3 bytes\)/);
+		// Nothing else was asked: neither a listing (which could mistake an older file for this one) nor a repeat.
+		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	it('Upload by upload key sends no credentials', async () => {
@@ -173,6 +229,22 @@ describe('file operations beyond the first slice', () => {
 		expect(result.error).toBeUndefined();
 		expect(headers.authorization).toBeUndefined();
 		expect(result.out[0].binary?.data).toMatchObject({ fileName: 'hi.txt', mimeType: 'text/plain' });
+	});
+
+	it('names a download without Content-Disposition: from the file info with a credential, else by its hash', async () => {
+		authenticator();
+		post('/api_v2/get_file_info', { hash: 'N1', name: 'named.txt', size: 5 });
+		nock(BASE).post('/api_v2/download_file', /file_hash=N1/).reply(200, Buffer.from('hello'), { 'Content-Type': 'text/plain' });
+		const known = await runStorage({ resource: 'file', operation: 'download', file: rl('N1'), binaryPropertyName: 'data' });
+		expect(known.error).toBeUndefined();
+		expect(known.out[0].binary?.data).toMatchObject({ fileName: 'named.txt' });
+		nock(BASE).post('/api_v2/download_file', /file_hash=L2/).reply(200, Buffer.from('hello'), { 'Content-Type': 'text/plain' });
+		const anonymous = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'file', operation: 'download', file: rl('L2'), binaryPropertyName: 'data' },
+			{ credentials: {} },
+		);
+		expect(anonymous.error).toBeUndefined();
+		expect(anonymous.out[0].binary?.data).toMatchObject({ fileName: 'L2', mimeType: 'text/plain' });
 	});
 });
 

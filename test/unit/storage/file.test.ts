@@ -15,7 +15,7 @@ const uploaded = { file_hash: 'FileH7', file_delete_key: 'd'.repeat(32), file_na
 
 describe('file upload', () => {
 	it('streams a multipart body with the folder, the file and the token fields', async () => {
-		sessionLogin();
+		sessionLogin(2); // the session, then the account data that tells ROOT's hash
 		let body = '';
 		const scope = nock(BASE)
 			.post('/api_v2/upload_file')
@@ -34,7 +34,7 @@ describe('file upload', () => {
 	});
 
 	it('uses the File Name option', async () => {
-		sessionLogin();
+		sessionLogin(2); // the session, then the account data that tells ROOT's hash
 		let body = '';
 		nock(BASE).post('/api_v2/upload_file').reply((_uri, raw) => ((body = String(raw)), [200, { ...uploaded, file_name: 'renamed.pdf' }]));
 		await runStorage({ resource: 'file', operation: 'upload', folder: rl('F'), binaryPropertyName: 'data', options: { fileName: 'renamed.pdf' } }, { binary: { content: 'x' } });
@@ -47,7 +47,7 @@ describe('file upload', () => {
 		[492, /folder size limit/],
 		[493, /per-file limit/],
 	])('explains upload code %i', async (status, message) => {
-		sessionLogin();
+		sessionLogin(2); // the session, then the account data that tells ROOT's hash
 		nock(BASE).post('/api_v2/upload_file').reply(status, '', { 'Content-Type': 'application/json' });
 		const { error } = await runStorage({ resource: 'file', operation: 'upload', folder: rl('F'), binaryPropertyName: 'data' }, { binary: { content: 'x' } });
 		expect(error?.message).toMatch(message);
@@ -55,7 +55,7 @@ describe('file upload', () => {
 	});
 
 	it('after a dropped connection, finds the stored file instead of uploading it twice', async () => {
-		sessionLogin();
+		sessionLogin(2); // the session, then the account data that tells ROOT's hash
 		const upload = nock(BASE).post('/api_v2/upload_file').once().replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
 		nock(BASE)
 			.post('/api_v2/get_folder_content', /folder_hash=F/)
@@ -71,7 +71,7 @@ describe('file upload', () => {
 	});
 
 	it('after a 494 partial upload that did not store the file, uploads again with the content from the start', async () => {
-		sessionLogin();
+		sessionLogin(2); // the session, then the account data that tells ROOT's hash
 		nock(BASE).post('/api_v2/upload_file').reply(494, '');
 		nock(BASE).post('/api_v2/get_folder_content').reply(200, []);
 		let second = '';

@@ -32,17 +32,17 @@ function capture(method: 'get' | 'post', path: string | RegExp, reply: unknown, 
 }
 
 describe('folder legacy operations', () => {
-	it('Get Tree posts the folder hash and its edit key, and flattens the tree with paths', async () => {
+	it('Get Tree GETs Hash and DeleteKey in the query, as documented, and flattens the tree with paths', async () => {
 		authenticator(0);
 		nock(BASE).post('/api_v2/get_folder_info').reply(200, { hash: 'T1', delete_key: 'editkey' });
-		const tree = capture('post', '/api/get_upload_tree.php', {
+		const tree = capture('get', '/api/get_upload_tree.php', {
 			error: null,
 			data: { Hash: 'T1', Name: 'Top', Children: [{ Hash: 'C1', Name: 'Child', Children: [{ Hash: 'G1', Name: 'Grand', Children: false }] }] },
 		});
 		const { out, error } = await runStorage({ resource: 'folder', operation: 'getTree', folder: rl('T1') });
 		expect(error).toBeUndefined();
-		expect(tree[0].body).toMatchObject({ Hash: 'T1', DeleteKey: 'editkey' });
-		expect(tree[0].query).toBe('');
+		expect(Object.fromEntries(new URLSearchParams(tree[0].query))).toEqual({ Hash: 'T1', DeleteKey: 'editkey' });
+		expect(tree[0].raw).toBe('');
 		expect(out.map((item) => [item.json.path, item.json.depth, item.json.link])).toEqual([
 			['', 0, `${WEB}/u/T1`],
 			['Child', 1, `${WEB}/u/C1`],
@@ -81,7 +81,7 @@ describe('folder legacy operations', () => {
 		expect(error?.description).toMatch(/PRO, BUSINESS or ENTERPRISE/);
 	});
 
-	it('Create Path sends the parent hash, its add key and the path, then returns the leaf', async () => {
+	it('Create Path sends the parent hash and its add key in the query and the path in the body, then returns the leaf', async () => {
 		authenticator(1);
 		const paths = capture('post', '/api/get_ids_and_keys_from_paths.php', { Success: true, Directories: { 'Invoices/2026/11': { id: 77, add_key: 'leafadd' } } });
 		nock(BASE).post('/api_v2/get_folder_content', /folder_hash=ROOTHASH1/).reply(200, [{ type: 'folder', hash: 'I1', name: 'Invoices' }]);
@@ -91,8 +91,10 @@ describe('folder legacy operations', () => {
 		const { out, error } = await runStorage({ resource: 'folder', operation: 'createPath', parentFolder: rl('ROOT'), path: '/Invoices/2026/11/' });
 		expect(error).toBeUndefined();
 		expect(new URLSearchParams(paths[0].raw).getAll('Directories[]')).toEqual(['Invoices/2026/11']);
-		expect(paths[0].body).toMatchObject({ upload_hash: 'ROOTHASH1', add_key: 'ra' });
-		expect(paths[0].query).toBe('');
+		// As documented: the parent and its add key in the query, the paths in the body.
+		expect(Object.fromEntries(new URLSearchParams(paths[0].query))).toEqual({ upload_hash: 'ROOTHASH1', add_key: 'ra' });
+		expect(paths[0].body).not.toHaveProperty('upload_hash');
+		expect(paths[0].body).not.toHaveProperty('add_key');
 		expect(out[0].json).toMatchObject({ hash: 'M11', id: 77, add_files_key: 'leafadd', path: 'Invoices/2026/11', link: `${WEB}/u/M11` });
 	});
 
@@ -147,7 +149,37 @@ describe('folder legacy operations', () => {
 			{ credentials: {} },
 		);
 		expect(error).toBeUndefined();
-		expect(out[0].json).toMatchObject({ name: 'a.txt', size: 12, link: `${WEB}/f/f1`, parent_folder_hash: 'Pub1' });
+		// With subfolders listed, the documented {hash, name, Size} cannot tell a file from a folder: no guessed link.
+		expect(out[0].json).toMatchObject({
+			name: 'a.txt',
+			size: 12,
+			type: 'unknown',
+			link: null,
+			possible_links: { file: `${WEB}/f/f1`, folder: `${WEB}/u/f1` },
+			parent_folder_hash: 'Pub1',
+		});
+		expect(out[0].json.type_note).toMatch(/does not say whether this is a file or a folder/);
+	});
+
+	it('List Public Folder with files only builds file links, and uses a type field where one is sent', async () => {
+		nock(BASE).get('/api/get_file_list_for_upload.php').query({ hash: 'Pub1' }).reply(200, [{ hash: 'f1', name: 'a.txt', Size: '12' }]);
+		const filesOnly = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'folder', operation: 'listPublic', folder: rl('Pub1'), includeFolders: false },
+			{ credentials: {} },
+		);
+		expect(filesOnly.out[0].json).toMatchObject({ type: 'file', link: `${WEB}/f/f1` });
+		nock(BASE).get('/api/get_file_list_for_upload.php').query(true).reply(200, [{ type: 'folder', hash: 'd1', name: 'Sub', Size: '0' }]);
+		const typed = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'folder', operation: 'listPublic', folder: rl('Pub1') },
+			{ credentials: {} },
+		);
+		expect(typed.out[0].json).toMatchObject({ type: 'folder', link: `${WEB}/u/d1` });
+		nock(BASE).get('/api/get_file_list_for_upload.php').query(true).reply(200, { rows: [] });
+		const odd = await runStorage(
+			{ authentication: 'none', baseUrl: BASE, webUrl: WEB, resource: 'folder', operation: 'listPublic', folder: rl('Pub1') },
+			{ credentials: {} },
+		);
+		expect(odd.error?.message).toMatch(/not a list/);
 	});
 
 	it('operations that act as the account refuse to run without a credential', async () => {

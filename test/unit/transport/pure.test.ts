@@ -5,7 +5,7 @@ import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText } from '../../../nodes/shared/transport/retry';
 import { explainStatus } from '../../../nodes/shared/transport/status-messages';
 import { displayUrl, insecureUrlProblem, joinUrl } from '../../../nodes/shared/transport/urls';
-import { fileLink, folderLink, hashFromLink } from '../../../nodes/shared/storage/links';
+import { fileLink, folderLink, parseLink } from '../../../nodes/shared/storage/links';
 
 describe('URLs', () => {
 	it.each(['https://api.example.com', 'http://localhost:5680', 'http://127.0.0.1:1', 'http://[::1]:80/x'])(
@@ -26,6 +26,11 @@ describe('URLs', () => {
 });
 
 describe('links', () => {
+	const hashFromLink = (value: string, kind: 'folder' | 'file') => {
+		const parsed = parseLink(value, kind);
+		return parsed && 'hash' in parsed ? parsed.hash : undefined;
+	};
+
 	it('builds and parses folder and file links of any web host', () => {
 		expect(folderLink('https://web.example.com/', 'a_B-9')).toBe('https://web.example.com/u/a_B-9');
 		expect(fileLink('https://web.example.com', 'x')).toBe('https://web.example.com/f/x');

@@ -113,7 +113,7 @@ describe('Timeout and transfers', () => {
 	});
 
 	it('reconciles an upload whose answer did not come in time after the body was sent', async () => {
-		sessionLogin();
+		sessionLogin(2); // the session, then the account data that tells ROOT's hash
 		const upload = nock(BASE).post('/api_v2/upload_file').delay(LATE_MS).reply(200, {});
 		nock(BASE)
 			.post('/api_v2/get_folder_content')

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { AiInputError, parseSchema, parseStops, sniffImage } from '../../../shared/ai/input';
+import { parseSchema, parseStops, sniffImage } from '../../../shared/ai/input';
 import { missingCapability, type ThinkLevel } from '../../../shared/ai/models';
 import type { AiResult, CommonInput } from '../../../shared/ai/protocol';
 
@@ -9,11 +9,6 @@ export interface CommonSettings {
 	input: CommonInput;
 	outputFormat: 'text' | 'json' | 'jsonSchema';
 	timeoutMs: number;
-}
-
-export function inputError(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (!(error instanceof AiInputError)) return error as Error;
-	return new NodeOperationError(ctx.getNode(), error.message, { itemIndex, description: error.hint });
 }
 
 function modelId(ctx: IExecuteFunctions, itemIndex: number): string {
@@ -45,12 +40,8 @@ export function commonSettings(ctx: IExecuteFunctions, itemIndex: number, needsI
 		});
 	}
 	let format: CommonInput['format'];
-	try {
-		if (outputFormat === 'json') format = 'json';
-		if (outputFormat === 'jsonSchema') format = parseSchema(ctx.getNodeParameter('jsonSchema', itemIndex));
-	} catch (error) {
-		throw inputError(ctx, error, itemIndex);
-	}
+	if (outputFormat === 'json') format = 'json';
+	if (outputFormat === 'jsonSchema') format = parseSchema(ctx.getNodeParameter('jsonSchema', itemIndex));
 	const num = (name: string) => (typeof options[name] === 'number' ? (options[name] as number) : undefined);
 	return {
 		outputFormat,

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as chat from './chat.operation';
 import * as generate from './generate.operation';
 
-export { chat, generate };
+export const operations = { chat, generate };
 
 export const description: INodeProperties[] = [
 	{
@@ -12,7 +13,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['text'] } },
-		options: [
+		options: optionsFor(operations, [
 			{
 				name: 'Chat',
 				value: 'chat',
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = [
 				description: 'Generate an answer to one prompt, optionally with images and a JSON output format',
 				action: 'Generate text from a prompt',
 			},
-		],
+		]),
 		default: 'generate',
 	},
 	...chat.description,

@@ -5,7 +5,7 @@ import { AiInputError, parseMessages } from '../../../shared/ai/input';
 import { chatBody, type ChatMessage, type ChatRole } from '../../../shared/ai/protocol';
 import { callAi } from '../../../shared/ai/transport';
 import { imagesHint, modelFields, optionsField, outputFormatFields, thinkField } from '../common/fields';
-import { answerValue, commonSettings, imagesFrom, inputError, usageOf } from '../common/request';
+import { answerValue, commonSettings, imagesFrom, usageOf } from '../common/request';
 
 const properties: INodeProperties[] = [
 	...modelFields,
@@ -78,11 +78,7 @@ export const description = updateDisplayOptions({ show: { resource: ['text'], op
 
 async function messagesOf(ctx: IExecuteFunctions, itemIndex: number): Promise<ChatMessage[]> {
 	if (ctx.getNodeParameter('messagesSource', itemIndex, 'ui') === 'json') {
-		try {
-			return parseMessages(ctx.getNodeParameter('messagesJson', itemIndex));
-		} catch (error) {
-			throw inputError(ctx, error, itemIndex);
-		}
+		return parseMessages(ctx.getNodeParameter('messagesJson', itemIndex));
 	}
 	const rows = ctx.getNodeParameter('messages.values', itemIndex, []) as Array<{ role: ChatRole; content: string; images?: string }>;
 	const messages: ChatMessage[] = [];
@@ -92,7 +88,7 @@ async function messagesOf(ctx: IExecuteFunctions, itemIndex: number): Promise<Ch
 		messages.push({ role: row.role, content: row.content ?? '', ...(images.length ? { images } : {}) });
 	}
 	if (!messages.some((message) => message.role === 'user')) {
-		throw inputError(ctx, new AiInputError('The conversation has no user message with content', 'Add a message with role User and some text.'), itemIndex);
+		throw new AiInputError('The conversation has no user message with content', 'Add a message with role User and some text.');
 	}
 	return messages;
 }

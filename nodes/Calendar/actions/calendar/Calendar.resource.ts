@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as create from './create.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export { create, getAll, update };
+export const operations = { create, getAll, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,11 +14,11 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['calendar'] } },
-		options: [
+		options: optionsFor(operations, [
 			{ name: 'Create', value: 'create', description: 'Create a calendar (MKCALENDAR, where the server allows it)', action: 'Create a calendar' },
 			{ name: 'Get Many', value: 'getAll', description: 'List the account\'s calendars, shared ones included', action: 'Get many calendars' },
 			{ name: 'Update', value: 'update', description: 'Change a calendar\'s name, colour, description or order', action: 'Update a calendar' },
-		],
+		]),
 		default: 'getAll',
 	},
 	...create.description,

@@ -2,11 +2,11 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { randomUUID } from 'node:crypto';
 
-import { discoverHome, readCollection } from '../../../shared/dav/discovery';
-import { mkcalendarBody } from '../../../shared/dav/requests';
-import { withDavErrors } from '../../../shared/dav-node/client';
+import { createCollection } from '../../../shared/dav/collections';
+import { discoverHome } from '../../../shared/dav/discovery';
+import { DavError } from '../../../shared/dav/errors';
 import { eventClient } from '../common';
-import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
+import { calendarItem, calendarPropertyFields, calendarProps, notAppliedOption, notAppliedError } from './fields';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Name', name: 'displayName', type: 'string', default: '', required: true, description: 'Display name of the new calendar' },
@@ -23,6 +23,7 @@ const properties: INodeProperties[] = [
 		description: 'What the calendar may hold',
 	},
 	calendarPropertyFields('additionalFields'),
+	notAppliedOption,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['calendar'], operation: ['create'] } }, properties);
@@ -33,11 +34,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const components = this.getNodeParameter('components', itemIndex, ['VEVENT']) as string[];
 	const client = await eventClient(this, itemIndex);
 	const props = calendarProps(this, itemIndex, displayName, 'additionalFields');
-	return await withDavErrors(this, itemIndex, async () => {
-		const home = await discoverHome(client, 'calendar');
-		// The collection's name in the URL is generated; the display name is what users see.
-		const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
-		await client.write('MKCALENDAR', url, mkcalendarBody(props, components.length ? components : ['VEVENT']), 'Creating the calendar');
-		return [{ json: calendarItem(await readCollection(client, url, 'calendar')) }];
-	});
+	const home = await discoverHome(client, 'calendar');
+	// The collection's name in the URL is generated; the display name is what users see.
+	const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
+	const { collection, notApplied } = await createCollection(client, 'calendar', url, props, components.length ? components : ['VEVENT']);
+	if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
+	return [{ json: { ...calendarItem(collection), notApplied } }];
 }

@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listCollections } from '../../../shared/dav/discovery';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { eventClient } from '../common';
 import { calendarItem } from './fields';
 
@@ -23,7 +22,7 @@ export const description = updateDisplayOptions({ show: { resource: ['calendar']
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const client = await eventClient(this, itemIndex);
-	const calendars = await withDavErrors(this, itemIndex, async () => await listCollections(client, 'calendar'));
+	const calendars = await listCollections(client, 'calendar');
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limited = returnAll ? calendars : calendars.slice(0, this.getNodeParameter('limit', itemIndex, 50) as number);
 	return limited.map((calendar) => ({ json: calendarItem(calendar) }));

@@ -1,17 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { readCollection } from '../../../shared/dav/discovery';
-import { proppatchBody } from '../../../shared/dav/requests';
-import { withDavErrors } from '../../../shared/dav-node/client';
+import { updateCollection } from '../../../shared/dav/collections';
+import { DavError } from '../../../shared/dav/errors';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient } from '../common';
-import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
+import { calendarItem, calendarPropertyFields, calendarProps, notAppliedError, notAppliedOption } from './fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('calendar'),
 	{ displayName: 'Name', name: 'displayName', type: 'string', default: '', description: 'New display name; leave empty to keep it' },
 	calendarPropertyFields('updateFields'),
+	notAppliedOption,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['calendar'], operation: ['update'] } }, properties);
@@ -23,8 +23,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.values(props).every((value) => value === undefined)) {
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Set a name or add a field to change.' });
 	}
-	return await withDavErrors(this, itemIndex, async () => {
-		await client.write('PROPPATCH', url, proppatchBody('calendar', props), 'Updating the calendar');
-		return [{ json: calendarItem(await readCollection(client, url, 'calendar')) }];
-	});
+	const { collection, notApplied } = await updateCollection(client, 'calendar', url, props);
+	if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
+	return [{ json: { ...calendarItem(collection), notApplied } }];
 }

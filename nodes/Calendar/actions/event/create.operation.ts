@@ -4,7 +4,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { readCollection } from '../../../shared/dav/discovery';
 import { createEventData, normaliseRawCalendar } from '../../../shared/dav/icalendar';
 import { createObject } from '../../../shared/dav/objects';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem } from '../common';
 import { additionalEventFields, eventFieldsFrom, includeRawOption, timeFields } from './fields';
@@ -50,7 +49,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (input === 'raw') {
 		const raw = this.getNodeParameter('iCalendar', itemIndex, '') as string;
 		if (!raw.trim()) throw new NodeOperationError(this.getNode(), 'No iCalendar text given', { itemIndex });
-		const probe = await withDavErrors(this, itemIndex, async () => normaliseRawCalendar(raw, 'probe'));
+		const probe = normaliseRawCalendar(raw, 'probe');
 		components = probe.components;
 		build = (uid) => normaliseRawCalendar(raw, uid);
 	} else {
@@ -64,21 +63,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			end: this.getNodeParameter('end', itemIndex, '') as string,
 			allDay: this.getNodeParameter('allDay', itemIndex, false) as boolean,
 		});
-		await withDavErrors(this, itemIndex, async () => createEventData(fields, 'probe', defaultZone));
+		createEventData(fields, 'probe', defaultZone);
 		build = (uid) => ({ data: createEventData(fields, uid, defaultZone), uid });
 	}
-	return await withDavErrors(this, itemIndex, async () => {
-		if (components.some((component) => component !== 'VEVENT')) {
-			const calendar = await readCollection(client, calendarUrl, 'calendar');
-			const refused = components.filter((component) => calendar.components.length > 0 && !calendar.components.includes(component));
-			if (refused.length > 0) {
-				throw new NodeOperationError(this.getNode(), `The calendar "${calendar.displayName}" does not accept ${refused.join(', ')}`, {
-					itemIndex,
-					description: `It supports ${calendar.components.join(', ')}. Choose a calendar that supports these components.`,
-				});
-			}
+	if (components.some((component) => component !== 'VEVENT')) {
+		const calendar = await readCollection(client, calendarUrl, 'calendar');
+		const refused = components.filter((component) => calendar.components.length > 0 && !calendar.components.includes(component));
+		if (refused.length > 0) {
+			throw new NodeOperationError(this.getNode(), `The calendar "${calendar.displayName}" does not accept ${refused.join(', ')}`, {
+				itemIndex,
+				description: `It supports ${calendar.components.join(', ')}. Choose a calendar that supports these components.`,
+			});
 		}
-		const created = await createObject(client, calendarUrl, 'calendar', build);
-		return [{ json: { ...eventItem(created, includeRaw), calendarUrl } }];
-	});
+	}
+	const created = await createObject(client, calendarUrl, 'calendar', build);
+	return [{ json: { ...eventItem(created, includeRaw), calendarUrl } }];
 }

@@ -1,10 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { Multistatus } from '../../../shared/dav/multistatus';
-import { objectsFrom } from '../../../shared/dav/objects';
-import { calendarQueryBody } from '../../../shared/dav/requests';
-import { withDavErrors } from '../../../shared/dav-node/client';
+import { findEventByUid } from '../../../shared/dav/by-uid';
 import { collectionLocator, objectUrlField } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem, eventUrlParam } from '../common';
 import { includeRawOption } from './fields';
@@ -33,17 +30,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const client = await eventClient(this, itemIndex);
 	if (this.getNodeParameter('getBy', itemIndex, 'url') === 'url') {
 		const url = eventUrlParam(this, client, itemIndex);
-		return await withDavErrors(this, itemIndex, async () => [{ json: eventItem(await client.get(url), includeRaw) }]);
+		return [{ json: eventItem(await client.get(url), includeRaw) }];
 	}
 	const uid = (this.getNodeParameter('uid', itemIndex, '') as string).trim();
 	if (!uid) throw new NodeOperationError(this.getNode(), 'No UID given', { itemIndex });
 	const calendarUrl = calendarUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const result = (await client.report(calendarUrl, '1', calendarQueryBody({ uid }), 'Searching the event by UID')) as Multistatus;
-		const found = objectsFrom(result, 'calendar');
-		if (found.length === 0) {
-			throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, { itemIndex, description: 'Check the UID and the calendar; UIDs are not URLs.' });
-		}
-		return found.map((object) => ({ json: eventItem(object, includeRaw) }));
-	});
+	const found = await findEventByUid(client, calendarUrl, uid);
+	if (!found) {
+		throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, { itemIndex, description: 'Check the UID and the calendar; UIDs are not URLs.' });
+	}
+	return [{ json: eventItem(found, includeRaw) }];
 }

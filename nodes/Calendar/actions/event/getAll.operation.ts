@@ -5,7 +5,6 @@ import { expandCalendarData } from '../../../shared/dav/event-view';
 import type { Multistatus } from '../../../shared/dav/multistatus';
 import { objectsFrom } from '../../../shared/dav/objects';
 import { calendarQueryBody } from '../../../shared/dav/requests';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem } from '../common';
 import { includeRawOption } from './fields';
@@ -50,20 +49,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await eventClient(this, itemIndex);
 	const calendarUrl = calendarUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const result = (await client.report(calendarUrl, '1', calendarQueryBody({ start, end }), 'Querying events')) as Multistatus;
-		const objects = objectsFrom(result, 'calendar');
-		const items: IDataObject[] = [];
-		for (const object of objects) {
-			if (!expand) {
-				items.push(eventItem(object, includeRaw));
-				continue;
-			}
-			for (const occurrence of expandCalendarData(object.data, start!.getTime() / 1000, end!.getTime() / 1000)) {
-				items.push({ url: object.url, etag: object.etag ?? null, ...(occurrence as IDataObject), ...(includeRaw ? { iCalendar: object.data } : {}) });
-			}
+	const result = (await client.report(calendarUrl, '1', calendarQueryBody({ start, end }), 'Querying events')) as Multistatus;
+	const objects = objectsFrom(result, 'calendar');
+	const items: IDataObject[] = [];
+	for (const object of objects) {
+		if (!expand) {
+			items.push(eventItem(object, includeRaw));
+			continue;
 		}
-		if (expand) items.sort((a, b) => String(a.start).localeCompare(String(b.start)));
-		return items.slice(0, limit).map((json) => ({ json }));
-	});
+		for (const occurrence of expandCalendarData(object.data, start!.getTime() / 1000, end!.getTime() / 1000)) {
+			items.push({ url: object.url, etag: object.etag ?? null, ...(occurrence as IDataObject), ...(includeRaw ? { iCalendar: object.data } : {}) });
+		}
+	}
+	if (expand) items.sort((a, b) => String(a.start).localeCompare(String(b.start)));
+	return items.slice(0, limit).map((json) => ({ json }));
 }

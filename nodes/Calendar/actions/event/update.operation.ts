@@ -3,7 +3,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { patchEventData } from '../../../shared/dav/icalendar';
 import { updateObject } from '../../../shared/dav/objects';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
 import { additionalEventFields, eventFieldsFrom, includeRawOption } from './fields';
@@ -26,11 +25,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const client = await eventClient(this, itemIndex);
 	const url = eventUrlParam(this, client, itemIndex);
 	const defaultZone = this.getTimezone();
-	return await withDavErrors(this, itemIndex, async () => {
-		const updated = await updateObject(client, url, 'calendar', (data) => patchEventData(data, fields, defaultZone), {
-			expectedEtag: options.etag?.trim() || undefined,
-			reapplyOnConflict: options.reapplyOnConflict,
-		});
-		return [{ json: eventItem(updated, options.includeRaw ?? false) }];
+	const updated = await updateObject(client, url, 'calendar', (data) => patchEventData(data, fields, defaultZone), {
+		expectedEtag: options.etag?.trim() || undefined,
+		reapplyOnConflict: options.reapplyOnConflict,
 	});
+	return [{ json: eventItem(updated, options.includeRaw ?? false) }];
 }

@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as getAll from './getAll.operation';
 
-export { getAll };
+export const operations = { getAll };
 
 export const description: INodeProperties[] = [
 	{
@@ -11,7 +12,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['addressBook'] } },
-		options: [{ name: 'Get Many', value: 'getAll', description: 'List the account\'s address books', action: 'Get many address books' }],
+		options: optionsFor(operations, [{ name: 'Get Many', value: 'getAll', description: 'List the account\'s address books', action: 'Get many address books' }]),
 		default: 'getAll',
 	},
 	...getAll.description,

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listCollections } from '../../../shared/dav/discovery';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { contactClient } from '../common';
 
 const properties: INodeProperties[] = [
@@ -14,7 +13,7 @@ export const description = updateDisplayOptions({ show: { resource: ['addressBoo
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const client = await contactClient(this, itemIndex);
-	const books = await withDavErrors(this, itemIndex, async () => await listCollections(client, 'addressbook'));
+	const books = await listCollections(client, 'addressbook');
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limited = returnAll ? books : books.slice(0, this.getNodeParameter('limit', itemIndex, 50) as number);
 	return limited.map((book) => {

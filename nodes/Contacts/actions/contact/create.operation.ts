@@ -3,7 +3,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { createObject } from '../../../shared/dav/objects';
 import { createContactData, normaliseRawVcard } from '../../../shared/dav/vcard';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { addressBookUrlParam, contactClient, contactItem, includeRawOption } from '../common';
 import { contactFieldCollection, contactFieldsFrom } from './fields';
@@ -35,20 +34,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (input === 'raw') {
 		const raw = this.getNodeParameter('vCard', itemIndex, '') as string;
 		if (!raw.trim()) throw new NodeOperationError(this.getNode(), 'No vCard text given', { itemIndex });
-		await withDavErrors(this, itemIndex, async () => normaliseRawVcard(raw, 'probe'));
+		normaliseRawVcard(raw, 'probe');
 		build = (uid) => normaliseRawVcard(raw, uid);
 	} else {
 		const fields = contactFieldsFrom(this, {
 			...(this.getNodeParameter('additionalFields', itemIndex, {}) as Record<string, unknown>),
 			fullName: this.getNodeParameter('fullName', itemIndex, '') as string,
 		});
-		await withDavErrors(this, itemIndex, async () => createContactData(fields, 'probe'));
+		createContactData(fields, 'probe');
 		build = (uid) => ({ data: createContactData(fields, uid), uid });
 	}
 	const client = await contactClient(this, itemIndex);
 	const addressBookUrl = addressBookUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const created = await createObject(client, addressBookUrl, 'addressbook', build);
-		return [{ json: { ...contactItem(created, includeRaw), addressBookUrl } }];
-	});
+	const created = await createObject(client, addressBookUrl, 'addressbook', build);
+	return [{ json: { ...contactItem(created, includeRaw), addressBookUrl } }];
 }

@@ -2,23 +2,20 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteObject } from '../../../shared/dav/objects';
-import { withDavErrors } from '../../../shared/dav-node/client';
-import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
-import { contactClient, contactUrlParam } from '../common';
+import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
+import { contactClient, contactItem, contactUrlParam } from '../common';
 
 const properties: INodeProperties[] = [
 	objectUrlField('contact'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: etagOptions },
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: deleteOptions },
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; reapplyOnConflict?: boolean };
+	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; deleteIfChanged?: boolean };
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, reapplyOnConflict: options.reapplyOnConflict });
-		return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag } }];
-	});
+	const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, deleteIfChanged: options.deleteIfChanged });
+	return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag, ...(deleted.changed ? { changedByOtherClient: contactItem(deleted.changed, false) } : {}) } }];
 }

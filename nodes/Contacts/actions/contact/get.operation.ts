@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { objectUrlField } from '../../../shared/dav-node/locators';
 import { contactClient, contactItem, contactUrlParam, includeRawOption } from '../common';
 
@@ -16,5 +15,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => [{ json: contactItem(await client.get(url), includeRaw) }]);
+	return [{ json: contactItem(await client.get(url), includeRaw) }];
 }

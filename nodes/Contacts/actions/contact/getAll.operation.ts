@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fetchObjects, listMembers } from '../../../shared/dav/objects';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { addressBookUrlParam, contactClient, contactItem, includeRawOption, supportsMultiget } from '../common';
 
@@ -21,10 +20,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		// PROPFIND lists members (the collection itself skipped); their data comes in multiget batches when advertised.
-		const members = (await listMembers(client, url)).slice(0, limit);
-		const objects = await fetchObjects(client, url, 'addressbook', members.map((member) => member.url), await supportsMultiget(client, url));
-		return objects.map((object) => ({ json: contactItem(object, includeRaw) }));
-	});
+	// PROPFIND lists members (the collection itself skipped); their data comes in multiget batches when advertised.
+	const members = (await listMembers(client, url)).slice(0, limit);
+	const objects = await fetchObjects(client, url, 'addressbook', members.map((member) => member.url), await supportsMultiget(client, url));
+	return objects.map((object) => ({ json: contactItem(object, includeRaw) }));
 }

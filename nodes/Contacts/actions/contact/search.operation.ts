@@ -1,12 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import type { Multistatus } from '../../../shared/dav/multistatus';
-import { objectsFrom } from '../../../shared/dav/objects';
-import { addressbookQueryBody } from '../../../shared/dav/requests';
-import { withDavErrors } from '../../../shared/dav-node/client';
+import { searchContactsByName } from '../../../shared/dav/objects';
+import { describeVcard } from '../../../shared/dav/vcard';
 import { collectionLocator } from '../../../shared/dav-node/locators';
-import { addressBookUrlParam, contactClient, contactItem, includeRawOption } from '../common';
+import { addressBookUrlParam, contactClient, contactItem, includeRawOption, supportsMultiget } from '../common';
 
 const properties: INodeProperties[] = [
 	collectionLocator('addressbook'),
@@ -26,10 +24,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const result = (await client.report(url, '1', addressbookQueryBody(query), 'Searching contacts')) as Multistatus;
-		return objectsFrom(result, 'addressbook')
-			.slice(0, limit)
-			.map((object) => ({ json: contactItem(object, includeRaw) }));
-	});
+	const { objects } = await searchContactsByName(client, url, query, (data) => describeVcard(data).fullName, async () => await supportsMultiget(client, url));
+	return objects
+		.slice(0, limit)
+		.map((object) => ({ json: contactItem(object, includeRaw) }));
 }

@@ -3,7 +3,6 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { updateObject } from '../../../shared/dav/objects';
 import { patchContactData } from '../../../shared/dav/vcard';
-import { withDavErrors } from '../../../shared/dav-node/client';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { contactClient, contactItem, contactUrlParam, includeRawOption } from '../common';
 import { contactFieldCollection, contactFieldsFrom } from './fields';
@@ -25,11 +24,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; reapplyOnConflict?: boolean; includeRaw?: boolean };
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
-	return await withDavErrors(this, itemIndex, async () => {
-		const updated = await updateObject(client, url, 'addressbook', (data) => patchContactData(data, fields), {
-			expectedEtag: options.etag?.trim() || undefined,
-			reapplyOnConflict: options.reapplyOnConflict,
-		});
-		return [{ json: contactItem(updated, options.includeRaw ?? false) }];
+	const updated = await updateObject(client, url, 'addressbook', (data) => patchContactData(data, fields), {
+		expectedEtag: options.etag?.trim() || undefined,
+		reapplyOnConflict: options.reapplyOnConflict,
 	});
+	return [{ json: contactItem(updated, options.includeRaw ?? false) }];
 }

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as addComment from './addComment.operation';
 import * as create from './create.operation';
 import * as get from './get.operation';
@@ -8,7 +9,7 @@ import * as getFields from './getFields.operation';
 import * as getUsers from './getUsers.operation';
 import * as update from './update.operation';
 
-export { addComment, create, get, getAll, getFields, getUsers, update };
+export const operations = { addComment, create, get, getAll, getFields, getUsers, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -17,7 +18,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['task'] } },
-		options: [
+		options: optionsFor(operations, [
 			{ name: 'Add Comment', value: 'addComment', description: 'Comment on a task, optionally mentioning users', action: 'Add a comment to a task' },
 			{ name: 'Create', value: 'create', description: 'Create a task in a project', action: 'Create a task' },
 			{ name: 'Get', value: 'get', description: 'Get a task with all its fields, description included', action: 'Get a task' },
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Get Many', value: 'getAll', description: 'List tasks, newest first, optionally filtered', action: 'Get many tasks' },
 			{ name: 'Get Users', value: 'getUsers', description: 'List the users of a project (who can be responsible or follow its tasks)', action: 'Get users of a project' },
 			{ name: 'Update', value: 'update', description: 'Change some fields of a task', action: 'Update a task' },
-		],
+		]),
 		default: 'getAll',
 	},
 	...addComment.description,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { dmsCall, getOrganisationUsers } from '../../../shared/dms/client';
+import { dmsCall } from '../../../shared/dms/client';
 import { toList } from '../../../shared/dms/convert';
 import { documentLocator } from '../../../shared/dms/descriptions';
 import { documentId } from '../../../shared/dms/lookup';
@@ -24,11 +24,11 @@ const properties: INodeProperties[] = [
 		typeOptions: { loadOptionsMethod: 'getMentionUsers' },
 		default: [],
 		description:
-			'Users to mention: each is written as @[USER:&lt;ID&gt;] at the start of the comment. Anyone in the organisation can be mentioned. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'Users to mention: each is written as @[USER:&lt;ID&gt;] at the start of the comment. Anyone in the organisation can be mentioned; the list shows the workers of the task\'s project (the service lists no other users to a task writer). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName:
-			'Each mentioned user gets a mention e-mail, even one who cannot open the task; followers and external followers are notified of the comment.',
+			'Each mentioned user gets a mention e-mail, even one who cannot open the task; followers and external followers are notified of the comment. Mention IDs are sent as given, unchecked: an ID outside the organisation stays plain text and reaches nobody.',
 		name: 'mentionNotice',
 		type: 'notice',
 		default: '',
@@ -52,14 +52,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const typed = [...text.matchAll(MENTION)].map((match) => Number(match[1]));
 	const comment = [...mentioned.filter((id) => !typed.includes(id)).map((id) => `@[USER:${id}]`), text.trim()].filter(Boolean).join(' ');
 	if (text.trim() === '' && mentioned.length === 0) throw fail('The comment is empty', 'Write the comment text (it must not be empty after trimming).');
+	// No lookup: mentions reach anyone in the organisation, and no action a task writer may call lists them all.
 	const everyone = [...new Set([...mentioned, ...typed])];
-	if (everyone.length > 0) {
-		const users = await getOrganisationUsers(this, itemIndex);
-		const unknown = everyone.filter((id) => !users.some((user) => user.id === id));
-		if (unknown.length > 0) {
-			throw fail(`Cannot mention user${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: not in the organisation`, 'Pick users from the Mention list; a mention of an unknown ID would stay plain text and reach nobody.');
-		}
-	}
 	await dmsCall(this, 'task', 'add_comment', { dvs_document_id: taskId, comment }, {
 		itemIndex,
 		write: true,

@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as createSigningPage from './createSigningPage.operation';
 import * as getAll from './getAll.operation';
 import * as request from './request.operation';
 
-export { createSigningPage, getAll, request };
+export const operations = { createSigningPage, getAll, request };
 
 export const description: INodeProperties[] = [
 	{
@@ -13,7 +14,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['signature'] } },
-		options: [
+		options: optionsFor(operations, [
 			{
 				name: 'Create Signing Page',
 				value: 'createSigningPage',
@@ -32,7 +33,7 @@ export const description: INodeProperties[] = [
 				description: 'E-mail people a request to sign a file',
 				action: 'Request signatures by email',
 			},
-		],
+		]),
 		default: 'getAll',
 	},
 	...createSigningPage.description,

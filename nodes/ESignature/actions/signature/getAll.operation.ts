@@ -5,10 +5,15 @@ import { signatureDateRange } from '../../../shared/esignature/input';
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
 import { fileHashParam, locate } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
-import { checked } from './common';
 import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'The documents call from_date and to_date inclusive filters without giving a format: the node sends the dates as entered, and a date alone covers the whole day.',
+		name: 'datesNotice',
+		type: 'notice',
+		default: '',
+	},
 	fileLocator('file', { description: 'The signed file whose signatures to list' }),
 	...returnAllFields(),
 	{
@@ -42,7 +47,7 @@ export const description = updateDisplayOptions({ show: { resource: ['signature'
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as { fromDate?: string; toDate?: string };
-	const range = checked(this, itemIndex, () => signatureDateRange(filters.fromDate, filters.toDate));
+	const range = signatureDateRange(filters.fromDate, filters.toDate);
 	locate(this, 'file', 'file', itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limit = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);

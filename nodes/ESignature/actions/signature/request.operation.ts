@@ -5,7 +5,6 @@ import { parseEmails, splitList } from '../../../shared/esignature/input';
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
 import { fileHashParam, locate } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
-import { checked } from './common';
 
 const properties: INodeProperties[] = [
 	fileLocator('file', { description: 'The file to be signed (the account needs edit rights on it)' }),
@@ -49,8 +48,8 @@ export const description = updateDisplayOptions({ show: { resource: ['signature'
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', itemIndex, {}) as { nextShareEmails?: string | string[] };
-	const emails = checked(this, itemIndex, () => parseEmails(this.getNodeParameter('emails', itemIndex, ''), 'Recipient E-Mails', true));
-	const nextShare = checked(this, itemIndex, () => parseEmails(options.nextShareEmails, 'Next Share E-Mails', false));
+	const emails = parseEmails(this.getNodeParameter('emails', itemIndex, ''), 'Recipient E-Mails', true);
+	const nextShare = parseEmails(options.nextShareEmails, 'Next Share E-Mails', false);
 	const text = String(this.getNodeParameter('text', itemIndex, '') ?? '').trim();
 	locate(this, 'file', 'file', itemIndex);
 	const account = await storageAccount(this, itemIndex);

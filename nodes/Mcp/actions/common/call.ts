@@ -1,9 +1,9 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { McpError, textOf, toolResult, type JsonObject, type McpClient } from '../../../shared/mcp/protocol';
-import { mcpClient, mcpEndpoint, mcpFailure } from '../../../shared/mcp/transport';
+import { mcpClient, mcpEndpoint } from '../../../shared/mcp/transport';
 
-/** Runs `work` with this run's client; protocol errors become node errors naming the item. */
+/** Runs `work` with this run's client; the router words what it throws (McpError describes itself). */
 export async function withClient<T>(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
@@ -11,12 +11,7 @@ export async function withClient<T>(
 ): Promise<T> {
 	const endpoint = await mcpEndpoint(ctx, itemIndex);
 	const version = ctx.getNodeParameter('protocolVersion', itemIndex, '2026-07-28') as string;
-	const client = mcpClient(ctx, endpoint, version, itemIndex);
-	try {
-		return await work(client);
-	} catch (error) {
-		throw mcpFailure(ctx, error, itemIndex);
-	}
+	return await work(mcpClient(ctx, endpoint, version, itemIndex));
 }
 
 /** `tools/call`, with a result flagged `isError` raised as the tool's own failure. */

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as get from './get.operation';
 import * as search from './search.operation';
 
-export { get, search };
+export const operations = { get, search };
 
 export const description: INodeProperties[] = [
 	{
@@ -12,7 +13,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['docs'] } },
-		options: [
+		options: optionsFor(operations, [
 			{
 				name: 'Get',
 				value: 'get',
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = [
 				description: 'Search the public API documentation by keywords; returns titles, URLs, docs:// URIs and snippets',
 				action: 'Search the documentation',
 			},
-		],
+		]),
 		default: 'search',
 	},
 	...get.description,

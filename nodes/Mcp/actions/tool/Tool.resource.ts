@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as call from './call.operation';
 import * as getAll from './getAll.operation';
 
-export { call, getAll };
+export const operations = { call, getAll };
 
 export const description: INodeProperties[] = [
 	{
@@ -12,7 +13,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['tool'] } },
-		options: [
+		options: optionsFor(operations, [
 			{
 				name: 'Call',
 				value: 'call',
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = [
 				description: 'List the tools the endpoint offers, with their descriptions and input schemas',
 				action: 'List tools',
 			},
-		],
+		]),
 		default: 'call',
 	},
 	...call.description,

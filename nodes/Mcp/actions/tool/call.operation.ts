@@ -3,6 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { JsonObject } from '../../../shared/mcp/protocol';
 import { binariesOf, callTool, valueOf, withClient } from '../common/call';
+import { listWholeFolder } from './list-folder';
 
 /** The endpoint's documented tools; the endpoint is read-only, so none of them changes anything. */
 const TOOLS = [
@@ -46,6 +47,22 @@ const properties: INodeProperties[] = [
 		description: 'The tool\'s arguments as a JSON object, e.g. {"folder_hash": "abc123", "limit": 50}',
 	},
 	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		displayOptions: { show: { tool: ['storage_list_folder'] } },
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName:
+			'Return All lists the whole folder, one item per entry; the node sets the offset argument. Pages continue by raw offset (a page may be short after access filtering without being the last). The answer\'s shape is not documented: entries are read from "items" (or "entries"), the next offset from "next_offset".',
+		name: 'listFolderNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { tool: ['storage_list_folder'], returnAll: [true] } },
+	},
+	{
 		displayName: 'Put Files in Field',
 		name: 'binaryPropertyName',
 		type: 'string',
@@ -85,6 +102,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw new NodeOperationError(this.getNode(), 'No tool name given', { itemIndex, description: 'Choose a tool or enter its name.' });
 	}
 	const args = argumentsOf(this, itemIndex);
+	if (name === 'storage_list_folder' && this.getNodeParameter('returnAll', itemIndex, false)) {
+		return await withClient(this, itemIndex, async (client) => await listWholeFolder(client, args));
+	}
 	const result = await withClient(this, itemIndex, async (client) => await callTool(client, name, args));
 	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 	const { binary, rest } = await binariesOf(this, result.content, propertyName);

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as fullSearch from './fullSearch.operation';
 import * as search from './search.operation';
 
-export { fullSearch, search };
+export const operations = { fullSearch, search };
 
 export const description: INodeProperties[] = [
 	{
@@ -12,7 +13,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['item'] } },
-		options: [
+		options: optionsFor(operations, [
 			{
 				name: 'Full Search',
 				value: 'fullSearch',
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = [
 				description: 'Find files and folders whose names contain the query, in the whole account or one folder',
 				action: 'Search files and folders by name',
 			},
-		],
+		]),
 		default: 'search',
 	},
 	...fullSearch.description,

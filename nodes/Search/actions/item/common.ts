@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { inputError } from '../../../shared/search/client';
+import { accessRightsField } from '../../../shared/storage/access-rights-field';
 import { checkPageSize, MAX_PAGE_SIZE, SearchInputError, sortFields, type SortBy } from '../../../shared/search/search-json';
 import type { FormFields } from '../../../shared/transport/body';
 import { returnAllFields } from '../../../shared/node/list-fields';
@@ -15,13 +15,7 @@ export const listFields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Include Access Rights',
-				name: 'accessRights',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add what this account may do with each result (view, edit, delete, download)',
-			},
+			accessRightsField,
 			{
 				displayName: 'Page Size',
 				name: 'pageSize',
@@ -73,15 +67,10 @@ export function listSettings(ctx: IExecuteFunctions, itemIndex: number): ListSet
 	};
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	let max = Number.POSITIVE_INFINITY;
-	let pageSize: number;
-	try {
-		pageSize = checkPageSize(options.pageSize ?? MAX_PAGE_SIZE);
-	} catch (error) {
-		throw inputError(ctx, error, itemIndex);
-	}
+	const pageSize = checkPageSize(options.pageSize ?? MAX_PAGE_SIZE);
 	if (!returnAll) {
 		max = Number(ctx.getNodeParameter('limit', itemIndex, 50));
-		if (!Number.isInteger(max) || max < 1) throw inputError(ctx, new SearchInputError('Limit must be a whole number of at least 1', 'Or turn on Return All.'), itemIndex);
+		if (!Number.isInteger(max) || max < 1) throw new SearchInputError('Limit must be a whole number of at least 1', 'Or turn on Return All.');
 	}
 	return {
 		fields: {

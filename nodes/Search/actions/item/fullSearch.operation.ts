@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, searchItems } from '../../../shared/search/client';
+import { searchItems } from '../../../shared/search/client';
 import { buildSearchJson, parseSearchJson, SearchInputError, validateSearchJson, type SearchJson } from '../../../shared/search/search-json';
 import { storageAccount } from '../../../shared/storage/client';
 import { locate, resolveHash, type Located } from '../../../shared/storage/locator';
@@ -153,15 +153,10 @@ function fromFields(ctx: IExecuteFunctions, itemIndex: number): { json: SearchJs
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	let spec: { json: SearchJson; folder?: Located };
-	try {
-		spec =
-			this.getNodeParameter('defineSearch', itemIndex, 'fields') === 'json'
-				? { json: parseSearchJson(this.getNodeParameter('searchJson', itemIndex, '')) }
-				: fromFields(this, itemIndex);
-	} catch (error) {
-		throw inputError(this, error, itemIndex);
-	}
+	const spec: { json: SearchJson; folder?: Located } =
+		this.getNodeParameter('defineSearch', itemIndex, 'fields') === 'json'
+			? { json: parseSearchJson(this.getNodeParameter('searchJson', itemIndex, '')) }
+			: fromFields(this, itemIndex);
 	const settings = listSettings(this, itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	const json: IDataObject = { ...spec.json };

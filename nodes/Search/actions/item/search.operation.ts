@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { inputError, searchItems } from '../../../shared/search/client';
+import { searchItems } from '../../../shared/search/client';
 import { checkQuery } from '../../../shared/search/search-json';
 import { storageAccount } from '../../../shared/storage/client';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
@@ -37,12 +37,7 @@ const properties: INodeProperties[] = [
 export const description = updateDisplayOptions({ show: { resource: ['item'], operation: ['search'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	let query: string;
-	try {
-		query = checkQuery(this.getNodeParameter('query', itemIndex, ''));
-	} catch (error) {
-		throw inputError(this, error, itemIndex);
-	}
+	const query = checkQuery(this.getNodeParameter('query', itemIndex, ''));
 	const settings = listSettings(this, itemIndex);
 	const located = locatorGiven(this, 'folder', itemIndex) ? locate(this, 'folder', 'folder', itemIndex) : undefined;
 	const account = await storageAccount(this, itemIndex);

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as del from './delete.operation';
 import * as download from './download.operation';
 import * as findByName from './findByName.operation';
@@ -11,7 +12,7 @@ import * as replace from './replace.operation';
 import * as restore from './restore.operation';
 import * as upload from './upload.operation';
 
-export { del as delete, download, findByName, get, getKeys, move, rename, replace, restore, upload };
+export const operations = { delete: del, download, findByName, get, getKeys, move, rename, replace, restore, upload };
 
 export const description: INodeProperties[] = [
 	{
@@ -20,7 +21,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['file'] } },
-		options: [
+		options: optionsFor(operations, [
 			{ name: 'Delete', value: 'delete', description: 'Delete a file', action: 'Delete a file' },
 			{ name: 'Download', value: 'download', description: 'Download a file into a binary field', action: 'Download a file' },
 			{ name: 'Find by Name', value: 'findByName', description: 'Find a file by its exact name in a folder', action: 'Find a file by name' },
@@ -31,7 +32,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Replace Content', value: 'replace', description: 'Upload new content for a file, keeping its hash and link', action: 'Replace the content of a file' },
 			{ name: 'Restore', value: 'restore', description: 'Restore a deleted file (PRO, BUSINESS, ENTERPRISE)', action: 'Restore a file' },
 			{ name: 'Upload', value: 'upload', description: 'Upload a file from a binary field', action: 'Upload a file' },
-		],
+		]),
 		default: 'upload',
 	},
 	...del.description,

@@ -8,7 +8,11 @@ import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 
 const properties: INodeProperties[] = [
-	{ ...fileLocator(), description: 'The file to download. Files in LINK folders download without a credential (Authentication: None).' },
+	{
+		...fileLocator(),
+		description:
+			'The file to download. Files in LINK folders download without a credential (Authentication: None). The documented answer carries no file name: with a credential the name comes from the file info; without one from Content-Disposition when sent, else the file\'s hash.',
+	},
 	{
 		displayName: 'Put Output File in Field',
 		name: 'binaryPropertyName',

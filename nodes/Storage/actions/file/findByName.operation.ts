@@ -22,6 +22,8 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['findByName'] } }, properties);
 
+const NOT_FOUND_STATUSES = [404, 405];
+
 interface HashByName {
 	success?: boolean;
 	file_info?: { hash?: string };
@@ -32,18 +34,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const folderHash = await folderHashParam(this, account, 'folder', itemIndex);
-	const { body } = await v1<HashByName>(this, account, 'api/get_file_info.php', {
+	// The documents answer not-found conditions with 405 (some services use 404): both mean "no such file here".
+	const { status, body } = await v1<HashByName>(this, account, 'api/get_file_info.php', {
 		form: { action: 'get_file_hash_by_name', upload_hash: folderHash, file_name: name },
 		itemIndex,
-		acceptStatuses: [404],
+		acceptStatuses: NOT_FOUND_STATUSES,
 	});
-	const hash = body?.success !== false ? body?.file_info?.hash : undefined;
+	const hash = !NOT_FOUND_STATUSES.includes(status) && body?.success !== false ? body?.file_info?.hash : undefined;
 	if (!hash) {
 		if (this.getNodeParameter('failIfMissing', itemIndex, false)) {
-			throw new NodeApiError(this.getNode(), { message: 'not found' }, {
+			throw new NodeApiError(this.getNode(), { message: 'not found', httpCode: String(status) }, {
 				itemIndex,
 				message: `No file "${name}" in the folder`,
-				description: 'Check the name (it must match exactly, extension included) and the folder.',
+				description:
+					'Check the name (it must match exactly, extension included) and the folder. The service gives the same answer (405) when the folder itself is missing or not visible to this account.',
+				httpCode: String(status),
 			});
 		}
 		return [{ json: { found: false, name, parent_folder_hash: folderHash } }];

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { accessRightsField } from '../../../shared/storage/access-rights-field';
 import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/client';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
@@ -15,13 +16,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Include Access Rights',
-				name: 'accessRights',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add what this account may do with the file',
-			},
+			accessRightsField,
 			{
 				displayName: 'Include Legacy Details',
 				name: 'legacyDetails',
@@ -54,9 +49,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	);
 	const output = withLink(account, body, 'file');
 	if (options.legacyDetails && body.delete_key) {
-		// The delete key is a capability, so it travels in the body rather than the documented query string.
+		// Documented as GET with the delete key in the query; the transport never shows a query string.
 		const { body: legacy } = await v1<LegacyInfo>(this, account, 'api/get_file_info.php', {
-			form: { hash: fileHash, del_key: String(body.delete_key) },
+			method: 'GET',
+			qs: { hash: fileHash, del_key: String(body.delete_key) },
 			itemIndex,
 		});
 		output.details = legacy?.file_info ?? null;

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v2, type StorageAccount } from '../../../shared/storage/client';
-import { fileHashParam, isRoot, locate, resolveHash } from '../../../shared/storage/locator';
+import { fileHashParam, locate, resolveHash } from '../../../shared/storage/locator';
 import { fileLocator, folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 
 const properties: INodeProperties[] = [
 	fileLocator(),
-	folderLocator('targetFolder', { displayName: 'Target Folder', description: 'A folder of the same account (not ROOT)' }),
+	folderLocator('targetFolder', { displayName: 'Target Folder', description: 'A folder of the same account; ROOT is allowed' }),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['move'] } }, properties);
@@ -20,13 +20,8 @@ async function movedAlready(ctx: IExecuteFunctions, account: StorageAccount, fil
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+	// Only uploading into ROOT is forbidden by the documents; moving a file there is allowed.
 	const target = locate(this, 'targetFolder', 'folder', itemIndex);
-	if (isRoot(target)) {
-		throw new NodeOperationError(this.getNode(), 'Files cannot be moved directly into ROOT', {
-			itemIndex,
-			description: 'Choose a folder inside ROOT.',
-		});
-	}
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);

@@ -1,13 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { requireAccount, storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
+import { fieldAuthentication, requireAccount, storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
+import { workerTransfersEnabled } from '../../../shared/transport/binary-mode';
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'Replacing goes through the legacy save_file.php (do=update), whose full flow the documents do not show. The node sends the folder, its upload key, do=update and the file hash in the query and expects the file to keep its hash and name.',
+		name: 'replaceNotice',
+		type: 'notice',
+		default: '',
+	},
 	{ ...fileLocator(), description: 'The file whose content is replaced; its hash and link stay the same' },
 	{
 		displayName: 'Input Binary Field',
@@ -53,14 +60,30 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		write: true,
 		responseType: 'text',
 		uncertainStatuses: [494],
+		// As documented: every parameter in the query, only the file in the multipart body.
+		qs: {
+			up_id: folderHash,
+			...(folder.add_files_key ? { key: String(folder.add_files_key) } : {}),
+			do: 'update',
+			replace_file_hash: fileHash,
+		},
 		multipart: async () =>
 			multipartWithFile(
-				{ up_id: folderHash, key: folder.add_files_key as string | undefined, do: 'update', replace_file_hash: fileHash },
+				{},
 				'file',
 				source,
 				await source.open(),
 				String(before.name ?? source.fileName),
 			),
+		// Opt-in: in n8n's filesystem binary mode the file can be read from disk and sent by a worker thread.
+		workerUpload:
+			source.path && workerTransfersEnabled()
+				? {
+						fields: { up_id: folderHash, key: folder.add_files_key as string | undefined, do: 'update', replace_file_hash: fileHash },
+						file: { field: 'file', path: source.path, fileName: String(before.name ?? source.fileName), mimeType: source.mimeType, size: source.size },
+						authenticate: async () => await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex),
+					}
+				: undefined,
 		reconcile: async () => {
 			const now = await fileInfo(this, account, fileHash, itemIndex);
 			const changed = Number(now.timestamp_last_modified) >= startedAt && Number(now.size) === source.size;

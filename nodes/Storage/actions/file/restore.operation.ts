@@ -8,6 +8,12 @@ import { withLink } from '../../../shared/storage/outputs';
 import { restore } from '../common/restore';
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'The documents name the restore script but not its parameters: the node POSTs the hash as hash and file_hash. See the README section "Where the documents are silent".',
+		name: 'restoreNotice',
+		type: 'notice',
+		default: '',
+	},
 	{ ...fileLocator(), description: 'Hash of the deleted file (for example from the Delete output). Needs a PRO, BUSINESS or ENTERPRISE account.' },
 ];
 

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { optionsFor } from '../../../shared/node/router';
 import * as checkExistence from './checkExistence.operation';
 import * as create from './create.operation';
 import * as createAnonymous from './createAnonymous.operation';
@@ -14,7 +15,7 @@ import * as listRoot from './listRoot.operation';
 import * as rename from './rename.operation';
 import * as restore from './restore.operation';
 
-export { checkExistence, create, createAnonymous, createPath, del as delete, get, getKeys, getTree, list, listPublic, listRoot, rename, restore };
+export const operations = { checkExistence, create, createAnonymous, createPath, delete: del, get, getKeys, getTree, list, listPublic, listRoot, rename, restore };
 
 export const description: INodeProperties[] = [
 	{
@@ -23,7 +24,7 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['folder'] } },
-		options: [
+		options: optionsFor(operations, [
 			{ name: 'Check Existence', value: 'checkExistence', description: 'Check which folder hashes exist in this account', action: 'Check folders exist' },
 			{ name: 'Create', value: 'create', description: 'Create a folder', action: 'Create a folder' },
 			{ name: 'Create Anonymous', value: 'createAnonymous', description: 'Create a folder that belongs to no account (deleted after about a month)', action: 'Create an anonymous folder' },
@@ -37,7 +38,7 @@ export const description: INodeProperties[] = [
 			{ name: 'List ROOT', value: 'listRoot', description: 'List the folders in ROOT with their views and sizes', action: 'List ROOT folders' },
 			{ name: 'Rename', value: 'rename', description: 'Rename a folder', action: 'Rename a folder' },
 			{ name: 'Restore', value: 'restore', description: 'Restore a deleted folder (PRO, BUSINESS, ENTERPRISE)', action: 'Restore a folder' },
-		],
+		]),
 		default: 'list',
 	},
 	...checkExistence.description,

@@ -76,7 +76,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const path = segments.join('/');
 	// Creating a path is idempotent (existing folders are reused), so an uncertain call may safely run again.
 	const { body } = await v1<PathAnswer>(this, account, 'api/get_ids_and_keys_from_paths.php', {
-		form: { upload_hash: parent.hash, add_key: parent.addKey, Directories: [path] },
+		// As documented: the parent and its add key in the query, the paths in the form body.
+		qs: { upload_hash: parent.hash, ...(parent.addKey ? { add_key: parent.addKey } : {}) },
+		form: { Directories: [path] },
 		itemIndex,
 	});
 	if (!body?.Success) {

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { accessRightsOptions } from '../../../shared/storage/access-rights-field';
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
 import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
-import { accessRightsOption } from '../common/access-rights';
 
-const properties: INodeProperties[] = [folderLocator(), accessRightsOption];
+const properties: INodeProperties[] = [folderLocator(), accessRightsOptions];
 
 export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['get'] } }, properties);
 

@@ -8,6 +8,12 @@ import { folderLocator } from '../../../shared/storage/locator-fields';
 import { fetchTree, type TreeNode } from '../../../shared/storage/tree';
 
 const properties: INodeProperties[] = [
+	{
+		displayName: 'The documents list the tree node fields without an example: nodes with Type "file" are taken as files, all others as folders, and dates as YYYY-MM-DD HH:MM:SS (UTC).',
+		name: 'treeNotice',
+		type: 'notice',
+		default: '',
+	},
 	folderLocator(),
 	{
 		displayName: 'Output',

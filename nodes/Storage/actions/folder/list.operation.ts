@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { accessRightsField } from '../../../shared/storage/access-rights-field';
 import { requireAccount, storageAccount, v2, type StorageAccount } from '../../../shared/storage/client';
 import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
@@ -17,13 +18,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Include Access Rights',
-				name: 'accessRights',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to add what this account may do with each item',
-			},
+			accessRightsField,
 			{
 				displayName: 'Include Subfolders',
 				name: 'recursive',

@@ -9,6 +9,12 @@ import { restore } from '../common/restore';
 
 const properties: INodeProperties[] = [
 	{
+		displayName: 'The documents name the restore script but not its parameters: the node POSTs the hash as hash and folder_hash. See the README section "Where the documents are silent".',
+		name: 'restoreNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		...folderLocator('folder', { default: { mode: 'id', value: '' } }),
 		description: 'Hash of the deleted folder (for example from the Delete output). Needs a PRO, BUSINESS or ENTERPRISE account.',
 	},

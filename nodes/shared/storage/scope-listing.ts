@@ -1,10 +1,10 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { accountInfo } from '../shared/storage/account-info';
-import type { Listing } from '../shared/storage/changes';
-import { v2, type StorageAccount } from '../shared/storage/client';
-import { isRoot, locate, resolveHash } from '../shared/storage/locator';
-import { fetchTree, flattenTree, isAccountRoot, listFolder } from '../shared/storage/tree';
+import { accountInfo } from './account-info';
+import type { Listing } from './changes';
+import { v2, type StorageAccount } from './client';
+import { isRoot, locate, resolveHash } from './locator';
+import { fetchTree, flattenTree, isAccountRoot, listFolder } from './tree';
 
 export interface ScopeListing extends Listing {
 	/** ROOT with subfolders: every file of the account is listed, so a missing one was deleted. */

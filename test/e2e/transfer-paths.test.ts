@@ -1,0 +1,126 @@
+/**
+ * Upload, Replace Content and Download move bytes on two paths: in n8n's filesystem binary mode (a single
+ * n8n's default) with CLOUD_STORAGE_WORKER_TRANSFERS=true, uploads are sent from a worker thread; otherwise, and
+ * always in the database mode (queue mode's default), they stream through n8n's request helper. Each path, in a real n8n against the sandbox, must give back
+ * exactly the bytes it was given.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { describeErrors, itemsOf, startN8n, type N8nInstance } from './harness/n8n';
+
+jest.setTimeout(300_000);
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: Sandbox;
+const dir = mkdtempSync(join(tmpdir(), 'e2e-transfer-'));
+// Sizes that are not a multiple of any chunk size, larger than one socket buffer.
+const first = randomBytes(3 * 1024 * 1024 + 11);
+const second = randomBytes(2 * 1024 * 1024 + 7);
+const firstPath = join(dir, 'first.bin');
+const secondPath = join(dir, 'second.bin');
+
+beforeAll(async () => {
+	writeFileSync(firstPath, first);
+	writeFileSync(secondPath, second);
+	sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+	await sandbox?.close();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const storage = (id: number, name: string, parameters: Record<string, unknown>, credentialId: string) => ({
+	id: `c1000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+	name,
+	type: 'n8n-nodes-cloud-storage.cloudStorage',
+	typeVersion: 1,
+	position: [id * 220, 0],
+	parameters: { authentication: 'tokenApi', ...parameters },
+	credentials: { cloudStorageTokenApi: { id: credentialId, name: 'Cloud Storage (access token)' } },
+});
+const readFile = (id: number, name: string, path: string) => ({
+	id: `c1000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
+	name,
+	type: 'n8n-nodes-base.readWriteFile',
+	typeVersion: 1,
+	position: [id * 220, 0],
+	parameters: { operation: 'read', fileSelector: path, options: {} },
+});
+const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+
+function roundTrip(credentialId: string) {
+	const nodes = [
+		{ id: 'c1000000-0000-4000-8000-000000000000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		storage(1, 'Create Folder', { resource: 'folder', operation: 'create', parentFolder: rl('ROOT'), name: "={{ 'transfer paths ' + $now.toMillis() }}", options: {} }, credentialId),
+		readFile(2, 'Read First', firstPath),
+		storage(3, 'Upload', { resource: 'file', operation: 'upload', folder: rl("={{ $('Create Folder').item.json.hash }}"), binaryPropertyName: 'data', options: {} }, credentialId),
+		storage(4, 'Download First', { resource: 'file', operation: 'download', file: rl("={{ $('Upload').item.json.hash }}"), binaryPropertyName: 'data' }, credentialId),
+		readFile(5, 'Read Second', secondPath),
+		storage(6, 'Replace Content', { resource: 'file', operation: 'replace', file: rl("={{ $('Upload').item.json.hash }}"), binaryPropertyName: 'data' }, credentialId),
+		storage(7, 'Download Second', { resource: 'file', operation: 'download', file: rl("={{ $('Upload').item.json.hash }}"), binaryPropertyName: 'data' }, credentialId),
+	];
+	const connections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]));
+	return { name: 'Transfer paths', nodes, connections, settings: { executionOrder: 'v1' } };
+}
+
+/**
+ * Which path sent an upload shows in the order of its multipart fields, as the sandbox logs them: the worker
+ * thread writes the credential's fields before the file, while n8n's request helper lets the credential append
+ * them after the file part.
+ */
+function uploadPaths(): string[] {
+	return sandbox.requests
+		.list()
+		.filter((entry) => entry.action === 'upload_file' || entry.path.endsWith('save_file.php'))
+		.map((entry) => (entry.fields[entry.fields.length - 1] === 'file:file' ? 'worker' : 'streaming'));
+}
+
+async function runRoundTrip(n8n: N8nInstance) {
+	const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
+		baseUrl: sandbox.baseUrl,
+		webUrl: sandbox.webUrl,
+		user: DEMO_ACCOUNT.username,
+		accessToken: DEMO_ACCOUNT.token,
+	});
+	const workflow = await n8n.client.importWorkflow(roundTrip(credential.id));
+	sandbox.requests.clear();
+	const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
+	expect(describeErrors(execution)).toBe('');
+	const bytesOf = async (node: string) => await n8n.client.downloadBinary(itemsOf(execution, node)[0].binary!.data as { id?: string });
+	expect((await bytesOf('Download First')).equals(first)).toBe(true);
+	expect((await bytesOf('Download Second')).equals(second)).toBe(true);
+	expect(itemsOf(execution, 'Replace Content')[0].json).toMatchObject({ replaced: true, size: second.length });
+	expect(sandbox.requests.list().every((entry) => entry.credentialsInUrl.length === 0)).toBe(true);
+	return uploadPaths();
+}
+
+it('filesystem mode with worker transfers on: Upload and Replace Content go through the worker thread, bytes identical', async () => {
+	const n8n = await startN8n({ mode: 'regular', env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' } });
+	try {
+		expect(await runRoundTrip(n8n)).toEqual(['worker', 'worker']);
+	} finally {
+		await n8n.stop();
+	}
+});
+
+it('filesystem mode by default: the streaming path, bytes identical', async () => {
+	const n8n = await startN8n({ mode: 'regular', env: { N8N_RESTRICT_FILE_ACCESS_TO: dir } });
+	try {
+		expect(await runRoundTrip(n8n)).toEqual(['streaming', 'streaming']);
+	} finally {
+		await n8n.stop();
+	}
+});
+
+it("queue mode with n8n's default database binary mode: the streaming path even with worker transfers on, bytes identical", async () => {
+	const n8n = await startN8n({ mode: 'queue', env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' } });
+	try {
+		expect(await runRoundTrip(n8n)).toEqual(['streaming', 'streaming']);
+	} finally {
+		await n8n.stop();
+	}
+});
