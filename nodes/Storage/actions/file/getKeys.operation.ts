@@ -5,7 +5,15 @@ import { requireAccount, storageAccount, v1 } from '../../../shared/storage/clie
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 
-const properties: INodeProperties[] = [fileLocator()];
+const properties: INodeProperties[] = [
+	{
+		displayName: 'The documents say only that api/get_file_keys.php "returns file edit keys": the node sends the file hash as hash (GET, by session) and passes the answer on as it comes.',
+		name: 'fileKeysNotice',
+		type: 'notice',
+		default: '',
+	},
+	fileLocator(),
+];
 
 export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['getKeys'] } }, properties);
 
