@@ -240,6 +240,22 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			expect(stored.match(/X-KEEP:yes/g)).toHaveLength(2);
 		});
 
+		it('"this and following" ends the series before the occurrence and starts a new one there with the change', async () => {
+			const series = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:split-me', 'DTSTAMP:20300101T000000Z', 'DTSTART;TZID=Europe/Berlin:20300501T100000', 'DTEND;TZID=Europe/Berlin:20300501T110000', 'RRULE:FREQ=DAILY;COUNT=4', 'SUMMARY:Retro', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
+			const created = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: series });
+			expect(created.error).toBeUndefined();
+			const split = await run({ resource: 'event', operation: 'update', eventUrl: created.json[0].url, updateFields: { summary: 'Retro (new format)' }, options: { occurrence: '2030-05-03T08:00:00.000Z', scope: 'following' } });
+			expect(split.error).toBeUndefined();
+			expect(split.json[0]).toMatchObject({ uid: 'split-me', summary: 'Retro', following: expect.objectContaining({ summary: 'Retro (new format)', start: '2030-05-03T08:00:00.000Z' }) });
+			const after = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), timeMin: '2030-05-01T00:00:00Z', timeMax: '2030-05-10T00:00:00Z', expand: true });
+			expect(after.json.map((item) => [item.start, item.summary])).toEqual([
+				['2030-05-01T08:00:00.000Z', 'Retro'],
+				['2030-05-02T08:00:00.000Z', 'Retro'],
+				['2030-05-03T08:00:00.000Z', 'Retro (new format)'],
+				['2030-05-04T08:00:00.000Z', 'Retro (new format)'],
+			]);
+		});
+
 		it('refuses a VTODO for a calendar that only takes events, before storing anything', async () => {
 			const eventsOnly = await radicale.mkcalendar('events-only', { components: ['VEVENT'] });
 			const todo = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VTODO', 'UID:t1', 'DTSTAMP:20300101T000000Z', 'SUMMARY:Task', 'END:VTODO', 'END:VCALENDAR'].join('\r\n');

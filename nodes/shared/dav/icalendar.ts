@@ -330,3 +330,68 @@ export function updateOccurrence(text: string, recurrenceId: string, fields: Eve
 	stamp(override, now);
 	return serializeCalendar(calendar);
 }
+
+/**
+ * "This and following": the series ends before the occurrence (UNTIL; COUNT becomes UNTIL), and a new
+ * series with a new UID starts at it with the same rule (the remaining COUNT), the later overrides and
+ * EXDATEs, and the patch applied. Returns both objects; the caller stores the new one first.
+ */
+export function splitSeries(text: string, recurrenceId: string, fields: EventFields, newUid: string, defaultZone: string, now = new Date()): { original: string; following: string } {
+	const calendar = parseCalendar(text);
+	registerMissingZones(calendar, new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear());
+	const master = calendar.getAllSubcomponents('vevent').find((sub) => !sub.hasProperty('recurrence-id'));
+	if (!master) throw new DavDataError('The object holds no recurring series', 'Change occurrences of an event with RRULE or RDATE.');
+	const at = occurrenceTime(master, recurrenceId);
+	const rrule = master.getFirstPropertyValue('rrule') as InstanceType<typeof ICAL.Recur> | null;
+	if (!rrule) throw new DavDataError('Only a series with an RRULE can be split', 'Change the occurrences one by one instead.');
+	const series = new ICAL.Event(master);
+	if (sameInstant(at, series.startDate)) throw new DavDataError('This is the first occurrence', 'To change the whole series, update the event without "Only One Occurrence".');
+
+	// Occurrences before the split, to carry a COUNT over.
+	let before = 0;
+	const iterator = series.iterator();
+	for (let next = iterator.next(); next && next.compare(at) < 0; next = iterator.next()) before++;
+
+	const following = new ICAL.Component('vcalendar');
+	for (const property of calendar.getAllProperties()) following.addProperty(new ICAL.Property(JSON.parse(JSON.stringify(property.toJSON())) as never));
+	for (const zone of calendar.getAllSubcomponents('vtimezone')) following.addSubcomponent(new ICAL.Component(JSON.parse(JSON.stringify(zone.toJSON())) as never));
+	const head = new ICAL.Component(JSON.parse(JSON.stringify(master.toJSON())) as never);
+	const length = series.endDate.subtractDate(series.startDate);
+	for (const name of ['dtstart', 'dtend', 'duration', 'exdate', 'rdate', 'sequence', 'created']) head.removeAllProperties(name);
+	head.updatePropertyWithValue('uid', newUid);
+	head.addProperty(timeProperty('dtstart', at, master));
+	const end = at.clone();
+	end.addDuration(length);
+	head.addProperty(timeProperty('dtend', end, master));
+	const rest = rrule.clone();
+	if (rest.count) rest.count = Math.max(1, rest.count - before);
+	head.updatePropertyWithValue('rrule', rest);
+	following.addSubcomponent(head);
+	// Later EXDATEs and overrides belong to the new series.
+	for (const exdate of master.getAllProperties('exdate')) {
+		const values = exdate.getValues() as Time[];
+		if (values.every((value) => value.compare(at) >= 0)) {
+			head.addProperty(new ICAL.Property(JSON.parse(JSON.stringify(exdate.toJSON())) as never, head));
+			master.removeProperty(exdate);
+		}
+	}
+	for (const override of calendar.getAllSubcomponents('vevent')) {
+		if (!override.hasProperty('recurrence-id') || (override.getFirstPropertyValue('recurrence-id') as Time).compare(at) < 0) continue;
+		calendar.removeSubcomponent(override);
+		override.updatePropertyWithValue('uid', newUid);
+		following.addSubcomponent(override);
+	}
+	applyFields(following, head, fields, defaultZone);
+	stamp(head, now);
+
+	// The series ends just before the split: UNTIL in UTC (RFC 5545 when DTSTART has a zone), COUNT dropped.
+	const until = rrule.clone();
+	until.count = null;
+	const last = ICAL.Time.fromJSDate(new Date(at.toJSDate().getTime() - 1000), true);
+	until.until = series.startDate.isDate ? ICAL.Time.fromData({ year: last.year, month: last.month, day: last.day, isDate: true }) : last;
+	master.updatePropertyWithValue('rrule', until);
+	stamp(master, now);
+	const sequence = Number(master.getFirstPropertyValue('sequence') ?? 0);
+	master.updatePropertyWithValue('sequence', Number.isFinite(sequence) ? sequence + 1 : 1);
+	return { original: serializeCalendar(calendar), following: serializeCalendar(following) };
+}

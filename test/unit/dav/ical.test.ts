@@ -1,5 +1,5 @@
 import { describeCalendarData, expandCalendarData } from '../../../nodes/shared/dav/event-view';
-import { cancelOccurrence, createEventData, normaliseRawCalendar, patchEventData, updateOccurrence } from '../../../nodes/shared/dav/icalendar';
+import { cancelOccurrence, createEventData, normaliseRawCalendar, patchEventData, splitSeries, updateOccurrence } from '../../../nodes/shared/dav/icalendar';
 import { offsetMinutes, vtimezoneFor } from '../../../nodes/shared/dav/timezones';
 import { createContactData, describeVcard, patchContactData } from '../../../nodes/shared/dav/vcard';
 
@@ -164,6 +164,20 @@ describe('one occurrence of a series', () => {
 		expect(cancelled).toContain('X-KEEP:yes');
 		expect(cancelled).toContain('RRULE:FREQ=DAILY;COUNT=5');
 		expect(() => cancelOccurrence(series, '2030-02-04T10:00:00.000Z')).toThrow('The series has no occurrence starting at 2030-02-04T10:00:00.000Z');
+	});
+
+	it('this and following: the series ends before it (COUNT becomes UNTIL); a new series with the rest starts there, later overrides with it', () => {
+		const { original, following } = splitSeries(series, '2030-02-03T09:00:00.000Z', { summary: 'Daily (new time)' }, 'new-uid', 'UTC', now);
+		expect(original).toContain('RRULE:FREQ=DAILY;UNTIL=20300203T085959Z');
+		expect(original).not.toContain('SUMMARY:Moved');
+		expect(original).toContain('SUMMARY:Daily');
+		expect(following).toContain('UID:new-uid');
+		expect(following).toContain('DTSTART;TZID=Europe/Berlin:20300203T100000');
+		expect(following).toContain('RRULE:FREQ=DAILY;COUNT=3');
+		expect(following).toContain('SUMMARY:Daily (new time)');
+		expect(following).toContain('SUMMARY:Moved');
+		expect(following).toContain('X-KEEP:yes');
+		expect(following.match(/UID:new-uid/g)).toHaveLength(2);
 	});
 
 	it('change: an override made from the series at the occurrence start and length, then patched; an existing override is patched', () => {

@@ -105,3 +105,15 @@ export const occurrenceOption = (action: 'change' | 'cancel'): INodeProperties =
 			? 'The recurrenceId of one occurrence (from Get Many with Expand Recurring Events): only that occurrence changes (an override); the series stays'
 			: 'The recurrenceId of one occurrence (from Get Many with Expand Recurring Events): only that occurrence is cancelled (EXDATE); the series stays',
 });
+
+export const occurrenceScopeOption: INodeProperties = {
+	displayName: 'Occurrences to Change',
+	name: 'scope',
+	type: 'options',
+	options: [
+		{ name: 'Only This One', value: 'this', description: 'An override of this occurrence; the series stays' },
+		{ name: 'This and Following', value: 'following', description: 'The series ends before it; a new series (new UID) starts there with the change' },
+	],
+	default: 'this',
+	description: 'With Only One Occurrence set: which occurrences the change applies to',
+};
