@@ -19,11 +19,10 @@ export async function splitSeriesObject(client: DavClient, url: string, recurren
 		original = split.original;
 		return { data: split.following, uid };
 	});
-	try {
-		const cut = await client.put(url, original, CONTENT_TYPE.calendar, { etag: current.etag });
-		return { series: { ...cut, data: original }, following: created };
-	} catch (error) {
+	const cut = await client.put(url, original, CONTENT_TYPE.calendar, { etag: current.etag }).catch((error: Error) => error);
+	if (cut instanceof Error) {
 		if (created.etag) await client.delete(created.url, created.etag).catch(() => undefined);
-		throw error;
+		throw cut;
 	}
+	return { series: { ...cut, data: original }, following: created };
 }
