@@ -82,6 +82,15 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
 	for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 		process.on(signal, () => child.kill(signal));
 	}
+	// npm runs scripts through `sh -c`, and npm forwards a signal sent to it only to that shell, which dies
+	// without passing it on. This process then loses its parent (it is re-parented): the script is told to stop.
+	const parent = process.ppid;
+	const orphanWatch = setInterval(() => {
+		if (process.ppid === parent) return;
+		clearInterval(orphanWatch);
+		child.kill('SIGTERM');
+	}, 250);
+	orphanWatch.unref();
 	child.on('error', (error) => fail(`could not start ${node}: ${error.message}`));
 	child.on('exit', (code, signal) => {
 		if (!signal) process.exit(code ?? 1);

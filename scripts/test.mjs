@@ -26,7 +26,19 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
 step('Build', bin('tsc'), ['-p', 'tsconfig.json']);
 step('Icons and codex files', bin('gulp'), ['build:icons', '--silent']);
 step('Type-check tests', bin('tsc'), ['-p', 'tsconfig.test.json']);
-step('Lint (n8n community node rules)', bin('eslint'), ['nodes', 'credentials', 'package.json']);
+// The same files as `npm run lint`: the pack under the n8n community-node rules, tests and scripts under rules
+// suited to test code (eslint.config.mjs).
+step('Lint (pack, tests and scripts)', bin('eslint'), [
+	'nodes',
+	'credentials',
+	'package.json',
+	'test',
+	'scripts',
+	'eslint.config.mjs',
+	'jest.config.js',
+	'gulpfile.js',
+	'.prettierrc.js',
+]);
 step('System packages for the test services', node, ['scripts/ensure-system-packages.mjs']);
 step('Pinned n8n for the end-to-end tier', node, ['scripts/ensure-n8n.mjs']);
 

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { loadOptions } from '../shared/ai/methods';
 import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
 import * as text from './actions/text/Text.resource';
@@ -32,6 +33,8 @@ export class CloudStorageAi implements INodeType {
 			...text.description,
 		],
 	};
+
+	methods = { loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

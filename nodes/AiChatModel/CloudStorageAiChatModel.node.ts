@@ -2,8 +2,9 @@ import { supplyModel } from '@n8n/ai-node-sdk';
 import type { IDataObject, INodeType, INodeTypeDescription, ISupplyDataFunctions, SupplyData } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { modelFields, thinkField } from '../shared/ai/fields';
-import { missingCapability, type ThinkLevel } from '../shared/ai/models';
+import { modelFields, modelOptionFields, thinkField } from '../shared/ai/fields';
+import { loadOptions } from '../shared/ai/methods';
+import type { ThinkLevel } from '../shared/ai/models';
 import { callAi, streamLines } from '../shared/ai/transport';
 import { toNodeError } from '../shared/node/node-error';
 import { CloudStorageChatModel } from './model';
@@ -46,71 +47,18 @@ export class CloudStorageAiChatModel implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
-					{
-						displayName: 'Context Size',
-						name: 'contextSize',
-						type: 'number',
-						typeOptions: { minValue: 256 },
-						default: 8192,
-						description: 'Tokens of context the model keeps (conversation, tool results and answer)',
-					},
-					{
-						displayName: 'Keep Alive',
-						name: 'keepAlive',
-						type: 'string',
-						default: '5m',
-						description: 'How long the model stays loaded after the request, e.g. 5m, 1h, or 0',
-					},
-					{
-						displayName: 'Max Tokens',
-						name: 'maxTokens',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 1024,
-						description: 'The most tokens an answer may have',
-					},
-					{ displayName: 'Seed', name: 'seed', type: 'number', default: 0, description: 'A fixed seed makes answers repeatable' },
-					{
-						displayName: 'Temperature',
-						name: 'temperature',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 2 },
-						default: 0.8,
-					},
-					{
-						displayName: 'Timeout (Seconds)',
-						name: 'timeout',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 300,
-						description: 'How long to wait for an answer to start',
-					},
-					{ displayName: 'Top K', name: 'topK', type: 'number', typeOptions: { minValue: 1 }, default: 40 },
-					{
-						displayName: 'Top P',
-						name: 'topP',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
-						default: 0.9,
-					},
-				],
+				options: modelOptionFields,
 			},
 		],
 	};
+
+	methods = { loadOptions };
 
 	async supplyData(this: ISupplyDataFunctions, itemIndex: number): Promise<SupplyData> {
 		const chosen = this.getNodeParameter('model', itemIndex) as string;
 		const modelId = (chosen === 'custom' ? (this.getNodeParameter('customModel', itemIndex, '') as string) : chosen).trim();
 		if (!modelId) throw new NodeOperationError(this.getNode(), 'No model id given', { itemIndex });
 		const think = this.getNodeParameter('think', itemIndex, 'low') as ThinkLevel;
-		const missing = missingCapability(modelId, { thinking: think !== 'off' });
-		if (missing) {
-			throw new NodeOperationError(this.getNode(), `The chosen model cannot do this: ${missing}`, {
-				itemIndex,
-				description: 'Set "Think" to Off, or choose a model with thinking.',
-			});
-		}
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 		const num = (name: string) => (typeof options[name] === 'number' ? (options[name] as number) : undefined);
 		const call = { itemIndex, timeoutMs: (num('timeout') ?? 300) * 1000 };

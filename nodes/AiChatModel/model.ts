@@ -10,7 +10,7 @@ import {
 	type TokenUsage,
 } from '@n8n/ai-node-sdk';
 
-import { missingCapability, type ThinkLevel } from '../shared/ai/models';
+import type { ThinkLevel } from '../shared/ai/models';
 import { AnswerAccumulator, chatBody, type AiResult, type WireTool } from '../shared/ai/protocol';
 import { newCallId, toWireMessages } from './messages';
 
@@ -57,10 +57,6 @@ export class CloudStorageChatModel extends BaseChatModel<CloudChatConfig> {
 				type: 'function',
 				function: { name: tool.name, description: tool.description, parameters: getParametersJsonSchema(tool) },
 			}));
-		if (tools.length) {
-			const missing = missingCapability(this.modelId, { tools: true });
-			if (missing) throw new Error(`${missing}; choose a model with tools for an agent that uses tools`);
-		}
 		return chatBody({
 			model: this.modelId,
 			messages: toWireMessages(messages),

@@ -83,7 +83,9 @@ export async function benchGetFileInfo(ctx: BenchContext): Promise<Section> {
 		'',
 		table(['Run', 'Items', 'Requests', 'Time', 'Per item'], rows),
 		'',
-		`Best of each: the Storage node takes **${ratio.toFixed(2)}×** the HTTP Request node's time (it also resolves the locator, checks the answer and adds the file's web link).`,
+		`Best of each: the Storage node takes **${ratio.toFixed(2)}×** the HTTP Request node's time (it also resolves the locator, checks the answer and adds the file's web link). ` +
+			'Both resolve one `{{ $json.hash }}` expression per item. The HTTP Request node uses no credential: user and token are plain body parameters, so it pays no credential lookup; ' +
+			'the Storage node uses its token credential, read and decrypted once per node run.',
 	].join('\n');
 	return { title: `${count.toLocaleString('en')} Get File Info items`, markdown };
 }

@@ -60,7 +60,7 @@ async function curl(args: string[], output = '/dev/null'): Promise<number> {
 
 export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> {
 	const sizeMb = Number(process.env.BENCH_SIZE_MB ?? 1024);
-	const { sandbox, account, credential } = ctx;
+	const { sandbox, account } = ctx;
 	const file = join(ctx.work, 'payload.bin');
 	console.error(`transfer: preparing ${sizeMb} MiB...`);
 	await makeFile(file, sizeMb * MB);

@@ -57,7 +57,7 @@ export async function benchStorageTriggerPoll(ctx: BenchContext): Promise<Sectio
 		lines.push(`Tree: ${built.folders.length} folders, ${built.files.length} files below one watched folder.`, '');
 
 		// The bare tree request, for scale.
-		let started = performance.now();
+		const started = performance.now();
 		const treeQuery = new URLSearchParams({ Hash: top.hash, DeleteKey: top.editKey });
 		const treeText = await (await fetch(`${sandbox.baseUrl}/api/get_upload_tree.php?${treeQuery}`)).text();
 		lines.push(`Bare tree request with fetch (no n8n): ${(performance.now() - started).toFixed(0)} ms, ${(treeText.length / 1024).toFixed(0)} KiB.`, '');

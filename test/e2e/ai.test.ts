@@ -4,7 +4,9 @@
  * answer carries the tool's result), and a workflow with the AI node (streamed generate, chat with a
  * JSON schema) and the MCP node (public docs search, a private tool over the handshake, a docs resource).
  */
+import { setModelListing } from '../sandbox/ai/models';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { createServiceCredential, createServiceCredentials } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type N8nInstance } from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -15,19 +17,7 @@ let credentials: Record<string, { id: string; name: string; type: string }>;
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	n8n = await startN8n({ mode: 'regular' });
-	const bearer = await n8n.client.createCredential('cloudStorageBearerApi', 'Cloud Storage (bearer)', {
-		userId: String(DEMO_ACCOUNT.id),
-		apiToken: DEMO_ACCOUNT.token,
-		baseUrl: sandbox.baseUrl,
-		aiUrl: sandbox.baseUrl,
-	});
-	const token = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
-	credentials = { cloudStorageBearerApi: bearer, cloudStorageTokenApi: token };
+	credentials = await createServiceCredentials(n8n.client, sandbox, ['cloudStorageBearerApi', 'cloudStorageTokenApi']);
 });
 afterAll(async () => {
 	await n8n?.stop();
@@ -37,13 +27,30 @@ afterAll(async () => {
 describe('AI in n8n', () => {
 	it("passes n8n's credential test for the Bearer credential, and fails it for a wrong token", async () => {
 		expect(await n8n.client.testCredential(credentials.cloudStorageBearerApi)).toMatchObject({ status: 'OK' });
-		const wrong = await n8n.client.createCredential('cloudStorageBearerApi', 'Wrong bearer', {
-			userId: String(DEMO_ACCOUNT.id),
-			apiToken: 'not-the-token',
-			baseUrl: sandbox.baseUrl,
-			aiUrl: sandbox.baseUrl,
-		});
+		const wrong = await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox, { name: 'Wrong bearer', data: { apiToken: 'not-the-token' } });
 		expect(await n8n.client.testCredential(wrong)).toMatchObject({ status: 'Error' });
+	});
+
+	it('loads the Model list from the service\'s listing when it answers one, and offers free entry always', async () => {
+		const ask = async (type: string) =>
+			await n8n.client.request<Array<{ name: string; value: string }>>('POST', '/rest/dynamic-node-parameters/options', {
+				nodeTypeAndVersion: { name: `n8n-nodes-cloud-storage.${type}`, version: 1 },
+				credentials: { cloudStorageBearerApi: { id: credentials.cloudStorageBearerApi.id, name: credentials.cloudStorageBearerApi.name } },
+				path: 'parameters.model',
+				methodName: 'getModels',
+				currentNodeParameters: type === 'cloudStorageAi' ? { resource: 'text', operation: 'generate' } : {},
+			});
+		const listed = await ask('cloudStorageAi');
+		expect(listed.map((option) => option.value)).toEqual([...['gpt-oss:20b', 'qwen3:8b', 'gemma3n:12b', 'phi4:14b', 'qwen2.5vl:27b', 'qwen3-vl:30b'], 'custom']);
+		expect((await ask('cloudStorageAiChatModel')).map((option) => option.value)).toContain('custom');
+		setModelListing(sandbox.store, false);
+		try {
+			// No listing is not an error: only free entry is offered.
+			expect((await ask('cloudStorageAi')).map((option) => option.value)).toEqual(['custom']);
+		} finally {
+			setModelListing(sandbox.store, true);
+			sandbox.requests.clear();
+		}
 	});
 
 	it("runs n8n's AI Agent with the Chat Model and the Storage node as a tool", async () => {

@@ -3,7 +3,8 @@
  * (Continue On Fail), the last one stops the execution naming the problem, nothing reaches any service, and
  * n8n stays up and runs the next workflow normally.
  */
-import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
+import { createServiceCredential } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type N8nInstance } from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -15,18 +16,8 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	n8n = await startN8n({ mode: 'regular' });
 	credentials = {
-		cloudStorageTokenApi: await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-			baseUrl: sandbox.baseUrl,
-			webUrl: sandbox.webUrl,
-			user: DEMO_ACCOUNT.username,
-			accessToken: DEMO_ACCOUNT.token,
-		}),
-		cloudStorageBearerApi: await n8n.client.createCredential('cloudStorageBearerApi', 'Cloud Storage (bearer)', {
-			userId: String(DEMO_ACCOUNT.id),
-			apiToken: DEMO_ACCOUNT.token,
-			baseUrl: sandbox.baseUrl,
-			aiUrl: sandbox.baseUrl,
-		}),
+		cloudStorageTokenApi: await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox),
+		cloudStorageBearerApi: await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox),
 		// Never contacted: every DAV case here must fail before a request (a request would fail as unreachable).
 		cloudStorageDavApi: await n8n.client.createCredential('cloudStorageDavApi', 'DAV', { davUrl: 'https://dav.example.test/', username: 'alice', password: 'dav-pass' }),
 	};

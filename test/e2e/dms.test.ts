@@ -3,8 +3,9 @@
  * field type through the resource mapper, updated, commented and listed; a contact person created and
  * listed; the field mapper and pickers as the editor loads them; and input errors that stop before a write.
  */
-import { DEMO_ACCOUNT, startSandbox, TASKS_ACCOUNT } from '../sandbox/server';
+import { startSandbox, TASKS_ACCOUNT } from '../sandbox/server';
 import { DMS_SEED, dmsOf } from '../sandbox/dms/state';
+import { createServiceCredential } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type N8nInstance } from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -17,12 +18,7 @@ const { users, projects, contacts, clients, tasks } = DMS_SEED;
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	n8n = await startN8n({ mode: 'regular' });
-	credential = await n8n.client.createCredential('cloudStorageTokenApi', 'DMS (token)', {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: 'DMS (token)' });
 });
 afterAll(async () => {
 	await n8n?.stop();
@@ -146,12 +142,7 @@ describe('DMS nodes in n8n', () => {
 
 	it('a user whose group may write tasks only creates, updates and comments (no project or contact-person reads needed)', async () => {
 		sandbox.reset();
-		const tasksOnly = await n8n.client.createCredential('cloudStorageTokenApi', 'DMS (task writer)', {
-			baseUrl: sandbox.baseUrl,
-			webUrl: sandbox.webUrl,
-			user: TASKS_ACCOUNT.username,
-			accessToken: TASKS_ACCOUNT.token,
-		});
+		const tasksOnly = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: 'DMS (task writer)', account: TASKS_ACCOUNT });
 		const workflow = await n8n.client.importWorkflow(loadWorkflow('dms-task-writer.json'), { credentials: { cloudStorageTokenApi: tasksOnly } });
 		const execution = await n8n.client.runWorkflow(workflow.id);
 		expect(describeErrors(execution)).toBe('');

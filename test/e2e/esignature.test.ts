@@ -6,8 +6,9 @@
  * the page does; the workflow then downloads the signed file and deletes the original. A form closed
  * without signing deletes the original only.
  */
-import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
 import { createFolder, uploadOk } from '../unit/sandbox/helpers';
+import { createServiceCredential } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type ExecutionSummary, type N8nInstance, type WorkflowRef } from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -22,12 +23,7 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	folderHash = (await createFolder(sandbox, { folder_name: 'Contracts' })).folder_hash;
 	n8n = await startN8n({ mode: 'regular' });
-	credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox);
 	workflow = await n8n.client.importWorkflow(loadWorkflow('esignature-flow.json'), { credentials: { [credential.type]: credential } });
 	await n8n.client.activate(workflow.id);
 });

@@ -7,6 +7,7 @@
  */
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { createFolder, uploadOk } from '../unit/sandbox/helpers';
+import { createServiceCredential } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type ExecutionSummary, type N8nInstance } from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -29,18 +30,8 @@ beforeAll(async () => {
 
 	n8n = await startN8n({ mode: 'regular' });
 	credentials = {
-		cloudStorageTokenApi: await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-			baseUrl: sandbox.baseUrl,
-			webUrl: sandbox.webUrl,
-			user: DEMO_ACCOUNT.username,
-			accessToken: DEMO_ACCOUNT.token,
-		}),
-		cloudStorageBearerApi: await n8n.client.createCredential('cloudStorageBearerApi', 'Cloud Storage (bearer)', {
-			userId: String(DEMO_ACCOUNT.id),
-			apiToken: DEMO_ACCOUNT.token,
-			baseUrl: sandbox.baseUrl,
-			aiUrl: sandbox.baseUrl,
-		}),
+		cloudStorageTokenApi: await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox),
+		cloudStorageBearerApi: await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox),
 	};
 });
 afterAll(async () => {

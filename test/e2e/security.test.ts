@@ -9,6 +9,7 @@ import { join } from 'node:path';
 
 import { startRadicale, RADICALE_USER, type Radicale } from '../dav/radicale';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { createServiceCredentials } from './harness/credentials';
 import { itemsOf, loadWorkflow, startN8n, type CredentialRef, type ExecutionSummary, type N8nInstance } from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
@@ -26,16 +27,8 @@ beforeAll(async () => {
 	calendar = await radicale.mkcalendar('work', { displayName: 'Work' });
 	book = await radicale.mkaddressbook('contacts', { displayName: 'Contacts' });
 	n8n = await startN8n({ mode: 'regular' });
-	const storage = { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: DEMO_ACCOUNT.username };
 	credentials = {
-		cloudStorageTokenApi: await n8n.client.createCredential('cloudStorageTokenApi', 'Token', { ...storage, accessToken: DEMO_ACCOUNT.token }),
-		cloudStoragePasswordApi: await n8n.client.createCredential('cloudStoragePasswordApi', 'Password', { ...storage, password: DEMO_ACCOUNT.password }),
-		cloudStorageBearerApi: await n8n.client.createCredential('cloudStorageBearerApi', 'Bearer', {
-			userId: String(DEMO_ACCOUNT.id),
-			apiToken: DEMO_ACCOUNT.token,
-			baseUrl: sandbox.baseUrl,
-			aiUrl: sandbox.baseUrl,
-		}),
+		...(await createServiceCredentials(n8n.client, sandbox, ['cloudStorageTokenApi', 'cloudStoragePasswordApi', 'cloudStorageBearerApi'])),
 		cloudStorageDavApi: await n8n.client.createCredential('cloudStorageDavApi', 'DAV', { davUrl: radicale.url, username: RADICALE_USER.username, password: RADICALE_USER.password }),
 	};
 });

@@ -26,7 +26,11 @@ function descendants(pid: number): number[] {
 	}
 	const found: number[] = [];
 	const walk = (parent: number) => {
-		for (const [child, of] of parents) if (of === parent) (found.push(child), walk(child));
+		for (const [child, of] of parents) {
+			if (of !== parent) continue;
+			found.push(child);
+			walk(child);
+		}
 	};
 	walk(pid);
 	return found;
@@ -56,25 +60,37 @@ async function startAndStop(signal: NodeJS.Signals) {
 	let output = '';
 	npm.stdout!.on('data', (chunk) => (output += chunk));
 	npm.stderr!.on('data', (chunk) => (output += chunk));
+	let started: number[] = [];
 	const exited = new Promise<number | string>((resolve) => npm.on('exit', (code, name) => resolve(name ?? code ?? -1)));
 	try {
 		// Synchronised on the line `npm start` prints once everything is up.
 		await new Promise<void>((resolve, reject) => {
-			npm.stdout!.on('data', () => output.includes('n8n is running') && resolve());
+			npm.stdout!.on('data', () => output.includes('Press Ctrl-C to stop') && resolve());
 			void exited.then((code) => reject(new Error(`npm start ended (${code}) before it was ready:\n${output}`)));
 		});
 		expect(output).toContain('CalDAV/CardDAV:');
-		const started = descendants(npm.pid!);
+		started = descendants(npm.pid!);
 		expect(started.length).toBeGreaterThanOrEqual(4);
 		for (const port of Object.values(ports)) expect(await listening(port)).toBe(true);
 
 		npm.kill(signal);
 		await exited;
+		// npm itself ends at once; what it started stops in its own time (n8n takes a few seconds). Waiting on
+		// the processes' end, bounded by the test's timeout, is no race.
+		while (started.some(alive)) await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(output).toContain('stopping n8n and the local services');
 		expect(started.filter(alive)).toEqual([]);
 		for (const port of Object.values(ports)) expect(await listening(port)).toBe(false);
 	} finally {
-		if (npm.exitCode === null) for (const pid of [...descendants(npm.pid!), npm.pid!]) process.kill(pid, 'SIGKILL');
+		// Only on a failure: whatever this run started and is still running.
+		const leftovers = npm.exitCode === null && npm.signalCode === null ? [...descendants(npm.pid!), npm.pid!] : started.filter(alive);
+		for (const pid of leftovers) {
+			try {
+				process.kill(pid, 'SIGKILL');
+			} catch {
+				// Already gone.
+			}
+		}
 		rmSync(dir, { recursive: true, force: true });
 	}
 }

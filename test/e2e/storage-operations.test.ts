@@ -6,6 +6,7 @@
  * operations with Authentication: None.
  */
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { createServiceCredential } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, startN8n, type ExecutionSummary, type N8nInstance } from './harness/n8n';
 
 jest.setTimeout(180_000);
@@ -29,12 +30,7 @@ const one = (execution: ExecutionSummary, node: string) => {
 };
 
 it('runs every file and folder operation in one workflow', async () => {
-	const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox);
 	const workflow = await n8n.client.importWorkflow(loadWorkflow('storage-operations.json'), { credentials: { [credential.type]: credential } });
 	const execution = await n8n.client.runWorkflow(workflow.id);
 	expect(describeErrors(execution)).toBe('');
@@ -114,7 +110,7 @@ it('moves a file into ROOT, and Find by Name reads the documented 405 as not fou
 		storage('Find Missing', 4, { resource: 'file', operation: 'findByName', folder: rl("={{ $('Folder').item.json.hash }}"), name: 'no-such-file.txt' }),
 		storage('Find Missing Strict', 5, { resource: 'file', operation: 'findByName', folder: rl("={{ $('Folder').item.json.hash }}"), name: 'no-such-file.txt', failIfMissing: true }, { onError: 'continueRegularOutput' }),
 		storage('Move to ROOT', 6, { resource: 'file', operation: 'move', file: rl("={{ $('Upload').item.json.hash }}"), targetFolder: rl('ROOT') }),
-		storage('Clean Up', 8, { resource: 'file', operation: 'delete', file: rl("={{ $('Upload').item.json.hash }}") }),
+		storage('Get After Move', 7, { resource: 'file', operation: 'get', file: rl("={{ $('Upload').item.json.hash }}") }),
 	];
 	const connections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]));
 	const workflow = await n8n.client.importWorkflow({ name: 'ROOT move and Find by Name 405', nodes, connections, settings: { executionOrder: 'v1' } });
@@ -122,8 +118,7 @@ it('moves a file into ROOT, and Find by Name reads the documented 405 as not fou
 	expect(one(execution, 'Find Missing')).toMatchObject({ found: false, name: 'no-such-file.txt' });
 	expect(String(one(execution, 'Find Missing Strict').error)).toMatch(/No file "no-such-file.txt" in the folder/);
 	expect(one(execution, 'Move to ROOT')).toMatchObject({ moved: true, parent_folder_hash: DEMO_ACCOUNT.rootHash });
-	const file = sandbox.store.file(String(one(execution, 'Upload').hash));
-	expect(file?.folderId).toBe(sandbox.store.folder(DEMO_ACCOUNT.rootHash)?.id);
+	expect(one(execution, 'Get After Move')).toMatchObject({ hash: one(execution, 'Upload').hash, parent_folder_hash: DEMO_ACCOUNT.rootHash });
 	const findRequests = sandbox.requests.list().filter((entry) => entry.path === '/api/get_file_info.php');
 	expect(findRequests.map((entry) => entry.status)).toEqual(expect.arrayContaining([405]));
 });

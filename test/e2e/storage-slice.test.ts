@@ -4,7 +4,8 @@
  * list the folder → download → compare the bytes (in a Code node and here). Both credential types in
  * regular mode; the same workflow in queue mode, where the worker runs it.
  */
-import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
+import { createServiceCredential } from './harness/credentials';
 import {
 	describeErrors,
 	itemsOf,
@@ -24,16 +25,9 @@ beforeAll(async () => (sandbox = await startSandbox({ port: 0 })));
 afterAll(async () => await sandbox?.close());
 
 async function demoCredentials(n8n: N8nInstance) {
-	const common = { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: DEMO_ACCOUNT.username };
 	return {
-		tokenApi: await n8n.client.createCredential('cloudStorageTokenApi', 'Demo (token)', {
-			...common,
-			accessToken: DEMO_ACCOUNT.token,
-		}),
-		passwordApi: await n8n.client.createCredential('cloudStoragePasswordApi', 'Demo (password)', {
-			...common,
-			password: DEMO_ACCOUNT.password,
-		}),
+		tokenApi: await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: 'Demo (token)' }),
+		passwordApi: await createServiceCredential(n8n.client, 'cloudStoragePasswordApi', sandbox, { name: 'Demo (password)' }),
 	};
 }
 
@@ -98,12 +92,7 @@ describe('Storage slice in n8n, regular mode', () => {
 		expect(await n8n.client.testCredential(credentials.tokenApi)).toMatchObject({ status: 'OK' });
 		expect(await n8n.client.testCredential(credentials.passwordApi)).toMatchObject({ status: 'OK' });
 
-		const wrong = await n8n.client.createCredential('cloudStorageTokenApi', 'Demo (wrong token)', {
-			baseUrl: sandbox.baseUrl,
-			webUrl: sandbox.webUrl,
-			user: DEMO_ACCOUNT.username,
-			accessToken: 'not-the-demo-token',
-		});
+		const wrong = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: 'Demo (wrong token)', data: { accessToken: 'not-the-demo-token' } });
 		expect(await n8n.client.testCredential(wrong)).toMatchObject({ status: 'Error' });
 	});
 

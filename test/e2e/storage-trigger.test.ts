@@ -6,7 +6,8 @@
  * has run, so the test waits for the poll's tree request in the sandbox's log. The manual "Fetch Test
  * Event" run returns recent items. In queue mode the executions the polls start run on the worker.
  */
-import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { startSandbox } from '../sandbox/server';
+import { createServiceCredential } from './harness/credentials';
 import { describeErrors, itemsOf, loadWorkflow, pollOnlyOnActivation, startN8n, type N8nInstance, type WorkflowRef } from './harness/n8n';
 
 jest.setTimeout(180_000);
@@ -25,12 +26,7 @@ function watchedFolder() {
 }
 
 async function setUp(n8n: N8nInstance, folderHash: string): Promise<WorkflowRef> {
-	const credential = await n8n.client.createCredential('cloudStorageTokenApi', `Demo ${count}`, {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: `Demo ${count}` });
 	const workflow = pollOnlyOnActivation(loadWorkflow('storage-trigger.json'));
 	workflow.nodes[0].parameters.folder.value = folderHash;
 	return await n8n.client.importWorkflow(workflow, { credentials: { [credential.type]: credential } });

@@ -7,6 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
@@ -68,26 +70,46 @@ function roundTrip(credentialId: string) {
 }
 
 /**
- * Which path sent an upload shows in the order of its multipart fields, as the sandbox logs them: the worker
- * thread writes the credential's fields before the file, while n8n's request helper lets the credential append
- * them after the file part.
+ * Which path sent an upload shows in its User-Agent, seen by a pass-through proxy in front of the sandbox:
+ * n8n's request helper names itself, undici in the worker thread sends none (or its own name).
  */
+const uploadAgents: Array<string | undefined> = [];
+let proxy: Server;
+let proxyUrl: string;
+
+beforeAll(async () => {
+	const target = new URL(sandbox.baseUrl);
+	proxy = createServer((req, res) => {
+		if (/upload_file|save_file\.php/.test(req.url ?? '')) uploadAgents.push(req.headers['user-agent']);
+		const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
+			res.writeHead(answer.statusCode ?? 502, answer.headers);
+			answer.pipe(res);
+		});
+		forward.on('error', () => res.destroy());
+		req.pipe(forward);
+	});
+	await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+	proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}${target.pathname.replace(/\/$/, '')}`;
+});
+afterAll(async () => {
+	proxy?.closeAllConnections();
+	await new Promise((resolve) => proxy?.close(resolve));
+});
+
 function uploadPaths(): string[] {
-	return sandbox.requests
-		.list()
-		.filter((entry) => entry.action === 'upload_file' || entry.path.endsWith('save_file.php'))
-		.map((entry) => (entry.fields[entry.fields.length - 1] === 'file:file' ? 'worker' : 'streaming'));
+	return uploadAgents.splice(0).map((agent) => (agent && !/undici/i.test(agent) ? 'streaming' : 'worker'));
 }
 
 async function runRoundTrip(n8n: N8nInstance) {
 	const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-		baseUrl: sandbox.baseUrl,
+		baseUrl: proxyUrl,
 		webUrl: sandbox.webUrl,
 		user: DEMO_ACCOUNT.username,
 		accessToken: DEMO_ACCOUNT.token,
 	});
 	const workflow = await n8n.client.importWorkflow(roundTrip(credential.id));
 	sandbox.requests.clear();
+	uploadAgents.length = 0;
 	const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
 	expect(describeErrors(execution)).toBe('');
 	const bytesOf = async (node: string) => await n8n.client.downloadBinary(itemsOf(execution, node)[0].binary!.data as { id?: string });

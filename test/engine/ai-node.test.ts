@@ -88,11 +88,11 @@ describe('AI node failure paths', () => {
 		expect(streamed.error?.message).toBe('The AI API reported an error: the model failed while answering (scripted [error])');
 	});
 
-	it('refuses thinking on the plain completion model before sending, and passes with Think off', async () => {
+	it('lets the service refuse thinking on a model without it (no capability is assumed from an id), and passes with Think off', async () => {
 		sandbox.requests.clear();
 		const refused = await runAi({ operation: 'generate', model: 'phi4:14b', prompt: 'x' });
-		expect(refused.error?.message).toMatch(/has no thinking mode/);
-		expect(sandbox.requests.list().filter((entry) => entry.api === 'ai')).toEqual([]);
+		expect(refused.error?.message).toMatch(/rejected the request \(400\)/);
+		expect(refused.error?.description).toMatch(/does not support thinking/);
 		const { out } = await runAi({ operation: 'generate', model: 'phi4:14b', prompt: 'x', think: 'off' });
 		expect(out[0].json.response).toBe('Echo: x');
 	});

@@ -8,6 +8,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { prng } from '../sandbox/prng';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { trashFile } from '../sandbox/trash';
 import type { StoredFile } from '../sandbox/types';
@@ -19,18 +20,6 @@ import { PACKAGE_NAME, runPoll } from './harness';
 jest.setTimeout(240_000);
 
 const ROUNDS = 24;
-
-/** mulberry32, as the sandbox's fault schedule: the churn and the proxy's faults are reproducible. */
-function prng(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /** Expected changes vs emitted events, as "event key" strings compared as multisets. */
 function tallyEvents(label: string, expected: string[], emitted: string[], polls: { ok: number; failed: number }) {

@@ -1,3 +1,5 @@
+import { prng } from './prng.ts';
+
 /**
  * `slow` holds the request back before it is handled (a slow service: the write lands late);
  * `slow-answer` handles it at once and holds back only the answer (the write is applied, the client's
@@ -48,18 +50,6 @@ export interface RandomFaults {
 	delayMs?: number;
 	/** Relative weight of each kind when one is drawn (default 1 each): rare slow answers among frequent 5xx. */
 	weights?: Partial<Record<FaultKind, number>>;
-}
-
-/** mulberry32: small, fast and deterministic, which is all a fault schedule needs. */
-function prng(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 export class Faults {

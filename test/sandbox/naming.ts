@@ -1,10 +1,9 @@
+// eslint-disable-next-line no-control-regex -- control characters are exactly what a name must not keep
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /** Trims, drops control characters and turns path separators into `_`; returns '' when nothing usable is left. */
 export function normalizeName(raw: string): string {
-	// eslint-disable-next-line no-control-regex
-	return raw
-		.replace(/[\u0000-\u001f\u007f]/g, '')
-		.replace(/[/\\]/g, '_')
-		.trim();
+	return raw.replace(CONTROL_CHARACTERS, '').replace(/[/\\]/g, '_').trim();
 }
 
 export const MAX_NAME_LENGTH = 255;

@@ -1,90 +1,48 @@
 /**
- * The six models the hosted AI API offers. The spec describes them by kind, size and capabilities
- * (`<family><version>:<size>`) without naming the ids, so the ids below are the common open-source
- * models of those sizes; any other id can be entered, and is then sent without capability checks.
+ * What the documents say about the AI API's models: six of them, described by capability and size only
+ * (`<family><version>:<size>`), with no ids. So the pack invents none: the model list comes from the
+ * service's listing when it answers one, and these descriptions are shown as hints. No n8n imports.
  */
-export interface AiModel {
-	id: string;
-	name: string;
-	description: string;
-	tools: boolean;
-	thinking: boolean;
-	images: boolean;
-}
-
-export const AI_MODELS: readonly AiModel[] = [
-	{
-		id: 'gpt-oss:20b',
-		name: 'General Text (20B)',
-		description: 'General text model; tools and thinking',
-		tools: true,
-		thinking: true,
-		images: false,
-	},
-	{
-		id: 'qwen3:8b',
-		name: 'Compact Text (8B)',
-		description: 'Compact, fast text model; tools and thinking',
-		tools: true,
-		thinking: true,
-		images: false,
-	},
-	{
-		id: 'gemma3n:12b',
-		name: 'Multimodal Image, Audio and Text (12B)',
-		description: 'Reads images and text; tools and thinking',
-		tools: true,
-		thinking: true,
-		images: true,
-	},
-	{
-		id: 'phi4:14b',
-		name: 'Plain Completion (14B)',
-		description: 'Plain text completion; no tools, no thinking',
-		tools: false,
-		thinking: false,
-		images: false,
-	},
-	{
-		id: 'qwen2.5vl:27b',
-		name: 'Vision-Language (27B)',
-		description: 'Reads images and text; tools and thinking',
-		tools: true,
-		thinking: true,
-		images: true,
-	},
-	{
-		id: 'qwen3-vl:30b',
-		name: 'Multimodal Image and Text (30B)',
-		description: 'Reads images and text; tools and thinking',
-		tools: true,
-		thinking: true,
-		images: true,
-	},
+export const DOCUMENTED_MODELS: readonly string[] = [
+	'a general text model (20b; tools, thinking)',
+	'a compact text model (8b; tools, thinking)',
+	'a multimodal image, audio and text model (12b; tools, thinking)',
+	'a plain completion model (14b; no tools, no thinking)',
+	'a vision-language model (27b; tools, thinking)',
+	'a multimodal image and text model (30b; tools, thinking)',
 ];
 
-export const DEFAULT_MODEL = 'gpt-oss:20b';
+/** One model of the service's listing. */
+export interface ListedModel {
+	id: string;
+	/** What the listing says the model can do, when it says it (e.g. tools, thinking, vision). */
+	capabilities?: string[];
+	size?: string;
+	family?: string;
+}
 
-export function knownModel(id: string): AiModel | undefined {
-	return AI_MODELS.find((model) => model.id === id.trim());
+const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+
+/**
+ * The models of a listing in the schema the API follows (the open-source local model server's
+ * `GET /api/tags`: `{models: [{name | model, details: {family, parameter_size}, capabilities?}]}`), or of
+ * the common `{data: [{id}]}` shape. Anything else is no listing (undefined), never an error.
+ */
+export function parseModelListing(body: unknown): ListedModel[] | undefined {
+	const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
+	const entries = Array.isArray(record.models) ? record.models : Array.isArray(record.data) ? record.data : undefined;
+	if (!entries) return undefined;
+	const models: ListedModel[] = [];
+	for (const entry of entries as Array<Record<string, unknown>>) {
+		const id = text(entry?.name) ?? text(entry?.model) ?? text(entry?.id);
+		if (!id) continue;
+		const details = (entry.details ?? {}) as Record<string, unknown>;
+		const capabilities = Array.isArray(entry.capabilities) ? entry.capabilities.filter((value): value is string => typeof value === 'string') : undefined;
+		models.push({ id, capabilities, size: text(details.parameter_size), family: text(details.family) });
+	}
+	return models;
 }
 
 export type ThinkLevel = 'off' | 'low' | 'medium' | 'high';
 
 export const THINK_LEVELS: readonly ThinkLevel[] = ['off', 'low', 'medium', 'high'];
-
-/**
- * A capability the request needs that a known model lacks, as a sentence; undefined when the model is
- * unknown (a custom id: the service decides) or has the capability.
- */
-export function missingCapability(
-	modelId: string,
-	needs: { tools?: boolean; thinking?: boolean; images?: boolean },
-): string | undefined {
-	const model = knownModel(modelId);
-	if (!model) return undefined;
-	if (needs.tools && !model.tools) return `${model.name} (${model.id}) cannot call tools`;
-	if (needs.thinking && !model.thinking) return `${model.name} (${model.id}) has no thinking mode`;
-	if (needs.images && !model.images) return `${model.name} (${model.id}) does not read images`;
-	return undefined;
-}

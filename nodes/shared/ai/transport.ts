@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
-import type { IExecuteFunctions, ISupplyDataFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, ILoadOptionsFunctions, ISupplyDataFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
 import { PackError, packErrorOf } from '../errors/pack-error';
+import { parseModelListing, type ListedModel } from './models';
 import { readNdjson } from './ndjson';
 import { AnswerAccumulator, resultOfAnswer, type AiResult } from './protocol';
 import { runCredentials } from '../transport/run-credentials';
@@ -94,4 +95,26 @@ export async function callAi(
 	} catch (error) {
 		throw answerFailure(error);
 	}
+}
+
+/**
+ * The service's model listing (`GET {ai_url}/api/tags`, the listing of the schema the API follows), or
+ * undefined when it has none, refuses it or answers something else: a missing listing is not an error.
+ */
+export async function listModels(ctx: AiContext | ILoadOptionsFunctions): Promise<ListedModel[] | undefined> {
+	const credentials = await ctx.getCredentials(BEARER_CREDENTIAL);
+	const base = String(credentials.aiUrl ?? '').trim();
+	if (!base) return undefined;
+	return await apiRequest(ctx, {
+		api: 'ai',
+		url: joinUrl(base, 'api/tags'),
+		method: 'GET',
+		credentialType: BEARER_CREDENTIAL,
+		responseType: 'json',
+		// One look: a listing that is not there is not waited for.
+		retry: { maxAttempts: 1 },
+	}).then(
+		(response) => parseModelListing(response.body),
+		() => undefined,
+	);
 }

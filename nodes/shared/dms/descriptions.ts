@@ -84,6 +84,15 @@ export const clearFieldsOption: INodeProperties = {
 		'Optional fields to empty (set to nothing). Empty mapper fields are left unchanged, so use this to remove a value. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
+/** Checks that would need rights the write does not need are skipped: say so where the values are entered. */
+export const uncheckedNotice: INodeProperties = {
+	displayName:
+		'Values are checked before the write. If this user\'s group may not read a related register (the service demands write permission even for reading), the IDs pointing into it are sent unchecked and a refusal of the service names them.',
+	name: 'uncheckedNotice',
+	type: 'notice',
+	default: '',
+};
+
 /** How a cleared field is sent is the pack's choice: the documents show no way to empty a field. */
 export const clearFieldsNotice: INodeProperties = {
 	displayName:

@@ -5,7 +5,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { clearFieldsNotice, clearFieldsOption, documentLocator, fieldsMapper, listProperties } from './descriptions';
+import { clearFieldsNotice, clearFieldsOption, documentLocator, fieldsMapper, listProperties, uncheckedNotice } from './descriptions';
 import { executeCreate, executeGet, executeGetFields, executeGetMany, executeUpdate, type CreateOptions } from './operations';
 import type { Section } from './types';
 
@@ -52,7 +52,7 @@ export function createOperation(
 ): OperationModule {
 	const dependsOn = before.map((property) => (property.type === 'resourceLocator' ? `${property.name}.value` : property.name));
 	return {
-		description: shown(resource, 'create', [...before, fieldsMapper(section, 'create', dependsOn)]),
+		description: shown(resource, 'create', [...before, fieldsMapper(section, 'create', dependsOn), uncheckedNotice]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return await executeCreate(this, section, itemIndex, options(this, itemIndex));
 		},
@@ -67,6 +67,7 @@ export function updateOperation(resource: string, section: Section, notice: stri
 			fieldsMapper(section, 'update', ['documentId.value']),
 			clearFieldsOption,
 			clearFieldsNotice,
+			uncheckedNotice,
 		]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return await executeUpdate(this, section, itemIndex, { immutable });

@@ -5,6 +5,7 @@
  */
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
 import { DMS_SEED, dmsOf } from '../../sandbox/dms/state';
+import { createServiceCredential } from '../harness/credentials';
 import { startN8n, type CredentialRef, type N8nInstance } from '../harness/n8n';
 import { errorsAreClear, FAULT_ITEMS, itemsNode, linearWorkflow, printTally, randomFaults, reportsByIndex, requestOptions, since, tally, timeoutErrors } from './tally';
 
@@ -16,12 +17,7 @@ let credential: CredentialRef;
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	n8n = await startN8n({ mode: 'regular' });
-	credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Faults DMS', {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: 'Faults DMS' });
 });
 afterAll(async () => {
 	await n8n?.stop();

@@ -5,6 +5,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { prng } from '../../sandbox/prng';
 import { SLOW } from './tally';
 
 export type ProxyFault = '429' | '429-retry-after' | '500' | '503' | 'drop-before' | 'drop-after' | 'slow-answer';
@@ -19,17 +20,6 @@ function pick(draw: number): ProxyFault {
 		if (point < 0) return fault;
 	}
 	return PROXY_FAULTS[PROXY_FAULTS.length - 1];
-}
-
-function prng(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 export interface FaultProxy {

@@ -3,6 +3,7 @@
 // seeded random faults; after each stage the sandbox's state is compared with what was asked.
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
 import { stateSummary } from '../../sandbox/state';
+import { createServiceCredential } from '../harness/credentials';
 import type { CredentialRef, N8nInstance } from '../harness/n8n';
 import { errorsAreClear, FAULT_ITEMS, itemsNode, linearWorkflow, printTally, randomFaults, reportsByIndex, requestOptions, since, tally, timeoutErrors, type Tally } from './tally';
 
@@ -26,12 +27,7 @@ function storageNode(parameters: Record<string, unknown>, credential: Credential
 export type StorageFaultRun = { tallies: Record<string, Tally>; executionIds: string[] };
 
 export async function runStorageFaults(n8n: N8nInstance, sandbox: Sandbox, label: string, seed: number): Promise<StorageFaultRun> {
-	const credential = await n8n.client.createCredential('cloudStorageTokenApi', `Faults ${label}`, {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: `Faults ${label}` });
 	const account = [...sandbox.store.accounts.values()].find((a) => a.username === DEMO_ACCOUNT.username)!;
 	const root = sandbox.store.rootOf(account);
 	const from = sandbox.store.createFolder(account, root, `faults ${label} from`, 'PRIVATE');

@@ -11,6 +11,8 @@ import type * as DiModule from '@n8n/di';
 import path from 'node:path';
 
 const coreDir = path.dirname(require.resolve('n8n-core/package.json'));
+// n8n-core's own copies of its dependencies, resolved from its directory at run time.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const fromCore = <T>(id: string): T => require(require.resolve(id, { paths: [coreDir] })) as T;
 
 export const { Container } = fromCore<typeof DiModule>('@n8n/di');

@@ -26,6 +26,8 @@ type AnyNodeType = INodeType | IVersionedNodeType;
 function instancesFromFiles(pattern: string, cwd: string): unknown[] {
 	return globSync(pattern, { cwd })
 		.sort()
+		// Loaded by path, as n8n loads a package's node files.
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		.flatMap((file) => Object.values(require(path.join(cwd, file)) as Record<string, unknown>))
 		.filter(isClass)
 		.map((Class) => new Class());

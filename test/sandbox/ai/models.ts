@@ -21,3 +21,28 @@ export const SANDBOX_MODELS: readonly SandboxModel[] = [
 export function sandboxModel(id: unknown): SandboxModel | undefined {
 	return SANDBOX_MODELS.find((model) => model.id === id);
 }
+
+/**
+ * Whether `GET /api/tags` answers: the documents name no model listing, so it is the sandbox's stand-in for
+ * the listing of the server schema the API follows; tests switch it off to play a service without one.
+ */
+const listingOff = new WeakSet<object>();
+
+export function setModelListing(store: object, enabled: boolean): void {
+	if (enabled) listingOff.delete(store);
+	else listingOff.add(store);
+}
+
+export const modelListingEnabled = (store: object) => !listingOff.has(store);
+
+/** The listing in that schema, with Ollama's capability words (completion, tools, thinking, vision). */
+export function modelListing(): { models: Array<Record<string, unknown>> } {
+	return {
+		models: SANDBOX_MODELS.map((model) => ({
+			name: model.id,
+			model: model.id,
+			details: { family: model.id.split(':')[0], parameter_size: model.id.split(':')[1]?.toUpperCase() },
+			capabilities: ['completion', ...(model.tools ? ['tools'] : []), ...(model.thinking ? ['thinking'] : []), ...(model.images ? ['vision'] : [])],
+		})),
+	};
+}

@@ -2,7 +2,7 @@ import { json, type Reply } from '../http/reply.ts';
 import type { SandboxRequest } from '../http/request.ts';
 import type { Route } from '../router.ts';
 import { bearerOf } from '../ai/bearer.ts';
-import { sandboxModel, type SandboxModel } from '../ai/models.ts';
+import { modelListing, modelListingEnabled, sandboxModel, type SandboxModel } from '../ai/models.ts';
 import { countTokens, scriptAnswer, type ScriptedAnswer } from '../ai/script.ts';
 
 /**
@@ -10,7 +10,9 @@ import { countTokens, scriptAnswer, type ScriptedAnswer } from '../ai/script.ts'
  * Bodies and answers follow the common open-source local model server; `stream` defaults to true as
  * there, and a streamed answer is NDJSON ending with a `done: true` line that carries the counts.
  * Errors are `{"error": "…"}`: 400 invalid request or unsupported feature, 401 bearer, 404 unknown
- * model, 413 body over `AI_MAX_BODY_BYTES`, 500 scripted failure.
+ * model, 413 body over `AI_MAX_BODY_BYTES`, 500 scripted failure. `GET /api/tags` lists the six models in
+ * that server's schema (the documents show no listing: the sandbox's choice; `setModelListing` turns it
+ * off, then it is 404).
  */
 export const AI_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
@@ -20,6 +22,9 @@ type Body = Record<string, unknown>;
 const fail = (status: number, error: string): Reply => json({ error }, status);
 
 function parseBody(req: SandboxRequest): { body: Body } | { reply: Reply } {
+	const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	// The documents: Content-Type: application/json.
+	if (type !== 'application/json') return { reply: fail(400, 'Content-Type must be application/json') };
 	const raw = req.raw ?? Buffer.alloc(0);
 	if (raw.length > AI_MAX_BODY_BYTES) return { reply: fail(413, 'request body too large') };
 	try {
@@ -187,7 +192,13 @@ function handler(kind: Kind): Route['handle'] {
 	};
 }
 
+const listModels: Route['handle'] = (req, { store }) => {
+	if (bearerOf(req, store).kind !== 'ok') return fail(401, 'unauthorized');
+	return modelListingEnabled(store) ? json(modelListing()) : fail(404, 'not found');
+};
+
 export const aiRoutes: Route[] = [
+	{ api: 'ai', methods: ['GET'], path: '/api/tags', body: 'raw', action: () => 'tags', handle: listModels },
 	{ api: 'ai', methods: ['POST'], path: '/api/generate', body: 'raw', action: () => 'generate', handle: handler('generate') },
 	{ api: 'ai', methods: ['POST'], path: '/api/chat', body: 'raw', action: () => 'chat', handle: handler('chat') },
 ];

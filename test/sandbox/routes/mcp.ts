@@ -55,6 +55,8 @@ function transportProblem(req: SandboxRequest): Reply | undefined {
 	if (req.rawUrl.includes('?')) {
 		return rpcError(null, -32600, 'Query-string parameters are rejected; send parameters in the JSON body', 400);
 	}
+	const type = (header(req, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
+	if (type !== 'application/json') return rpcError(null, -32600, 'Content-Type must be application/json', 400);
 	if ((req.raw?.length ?? 0) > MCP_MAX_BODY_BYTES) {
 		return rpcError(null, -32600, `Request body exceeds the 1 MB limit (${MCP_MAX_BODY_BYTES} bytes)`, 413);
 	}

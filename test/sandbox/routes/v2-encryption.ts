@@ -103,7 +103,7 @@ function get(req: SandboxRequest, store: Store, caller: Account, kind: 'file' | 
 export const v2EncryptionActions: Record<string, V2Action> = {
 	save_user_encryption_keys: {
 		auth: 'required',
-		handle(req, { store }, caller) {
+		handle(req, _services, caller) {
 			const problem = checkUser(req, caller!, ['kem', 'dsa', 'x25519', 'ed25519']);
 			if (problem) return problem;
 			const [kem, dsa, x25519, ed25519] = ['kem', 'dsa', 'x25519', 'ed25519'].map((name) => req.fields.get(name)!);

@@ -46,11 +46,6 @@ describe('Chat Model sub-node model', () => {
 		expect(result.message.content[0]).toEqual({ type: 'reasoning', text: 'Need a tool' });
 	});
 
-	it('refuses tools on a model without tool calling', async () => {
-		const model = new CloudStorageChatModel('phi4:14b', transport([done]), { think: 'off' }).withTools([tool]);
-		await expect(model.generate([user('x')])).rejects.toThrow(/cannot call tools/);
-	});
-
 	it('streams deltas and ends with usage; a cut-off stream throws', async () => {
 		const model = new CloudStorageChatModel('qwen3:8b', transport([
 			{ message: { role: 'assistant', content: '', thinking: 'hm' }, done: false },

@@ -1,15 +1,9 @@
 import nock from 'nock';
 
 import { AI, GIF, generateAnswer, ndjson, runAi, unexpectedRequests } from './run-ai';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 const chatAnswer = (message: Record<string, unknown>) => ({ ...generateAnswer(undefined), response: undefined, message });
 const base = { resource: 'text', operation: 'chat', model: 'gemma3n:12b' };

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 
 import { AiInputError, parseMessages, parseStops, sniffImage } from '../../../nodes/shared/ai/input';
-import { missingCapability } from '../../../nodes/shared/ai/models';
+import { parseModelListing } from '../../../nodes/shared/ai/models';
 import { NdjsonError, readNdjson } from '../../../nodes/shared/ai/ndjson';
 import { AiServiceError, AiStreamCutError, chatBody, generateBody, resultOfAnswer, resultOfStream } from '../../../nodes/shared/ai/protocol';
 
@@ -79,11 +79,14 @@ describe('input checks', () => {
 		expect(sniffImage(Buffer.from('%PDF-1.7'))).toBeUndefined();
 	});
 
-	it('knows which offered models lack tools, thinking or images; custom ids pass', () => {
-		expect(missingCapability('phi4:14b', { tools: true })).toMatch(/cannot call tools/);
-		expect(missingCapability('qwen3:8b', { images: true })).toMatch(/does not read images/);
-		expect(missingCapability('gemma3n:12b', { images: true, tools: true, thinking: true })).toBeUndefined();
-		expect(missingCapability('someone:7b', { tools: true })).toBeUndefined();
+	it('reads a model listing of the schema the API follows, or of the {data: [{id}]} shape; anything else is no listing', () => {
+		expect(parseModelListing({ models: [{ name: 'fam1:8b', details: { family: 'fam', parameter_size: '8B' }, capabilities: ['completion', 'tools'] }, { model: 'other:2b' }, {}] })).toEqual([
+			{ id: 'fam1:8b', family: 'fam', size: '8B', capabilities: ['completion', 'tools'] },
+			{ id: 'other:2b', family: undefined, size: undefined, capabilities: undefined },
+		]);
+		expect(parseModelListing({ data: [{ id: 'x:1b' }] })?.map((model) => model.id)).toEqual(['x:1b']);
+		expect(parseModelListing({ error: 'not found' })).toBeUndefined();
+		expect(parseModelListing('<html>')).toBeUndefined();
 	});
 
 	it('splits stop sequences with escapes', () => {

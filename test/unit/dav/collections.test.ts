@@ -8,6 +8,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
+import { offlineWithNock } from '../offline';
 
 const DAV = 'https://dav.example.test';
 const credentials = { cloudStorageDavApi: { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' } };
@@ -34,15 +35,7 @@ function discovery() {
 const readBack = (path: string, props: string) =>
 	ms(response(path, [200, `<ns0:resourcetype><ns0:collection/><ns2:calendar/></ns0:resourcetype><ns0:displayname>Team</ns0:displayname>${props}`]));
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterEach(() => expect(nock.pendingMocks()).toEqual([]));
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock({ allMocksUsed: true });
 
 it('201 with properties refused in the mkcalendar-response: each is tried once by PROPPATCH; what still is missing is listed', async () => {
 	discovery();

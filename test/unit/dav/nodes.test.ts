@@ -6,6 +6,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
+import { offlineWithNock } from '../offline';
 
 const DAV = 'https://dav.example.test';
 const credentials = { cloudStorageDavApi: { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' } };
@@ -25,14 +26,7 @@ const multistatus = (inner: string) => `<?xml version="1.0"?><D:multistatus xmln
 const ok = (href: string, props: string) => `<D:response><D:href>${href}</D:href><D:propstat><D:prop>${props}</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>`;
 const EVENT = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//T//EN\r\nBEGIN:VEVENT\r\nUID:e1\r\nDTSTAMP:20300101T000000Z\r\nDTSTART:20300101T100000Z\r\nDURATION:PT1H\r\nSUMMARY:Old\r\nX-KEEP:yes\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 it('discovers calendars: current-user-principal, then calendar-home-set, then a Depth 1 listing', async () => {
 	const bodies: string[] = [];

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
 import { collectionProps, DAV, etagProp, found, ics, multistatus, vcard, xmlText } from './poll-context';
+import { offlineWithNock } from '../offline';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 
@@ -25,15 +26,7 @@ async function run(node: 'cloudStorageCalendar' | 'cloudStorageContacts', parame
 }
 const calData = (data: string) => `<C:calendar-data>${xmlText(data)}</C:calendar-data>`;
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterEach(() => expect(nock.pendingMocks()).toEqual([]));
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock({ allMocksUsed: true });
 
 describe('Get by UID', () => {
 	const cal = '/cal/work/';

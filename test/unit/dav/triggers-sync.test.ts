@@ -8,19 +8,12 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { byUrl, collectionProps, DAV, etagProp, found, gone, ics, multistatus, poll, vcard, xmlText, type Prefixes, type SentRequest } from './poll-context';
+import { offlineWithNock } from '../offline';
 
 // Retries of a failing read wait with back-off; the waits are skipped here, the attempts are not.
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterEach(() => expect(nock.pendingMocks()).toEqual([]));
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock({ allMocksUsed: true });
 
 const ALL = ['created', 'updated', 'deleted'];
 const calendarParams = (path: string, events = ALL) => ({ calendar: byUrl(path), trigger: 'changes', events });

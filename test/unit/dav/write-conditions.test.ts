@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
 import { DAV } from './poll-context';
+import { offlineWithNock } from '../offline';
 
 const credentials = { cloudStorageDavApi: { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' } };
 const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
@@ -23,15 +24,7 @@ async function create(parameters: IDataObject = {}) {
 	return { ...result, json: result.nodeOutput('DAV').map((item) => item.json) };
 }
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterEach(() => expect(nock.pendingMocks()).toEqual([]));
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock({ allMocksUsed: true });
 
 it('207 with an inner 412 and CALDAV:no-uid-conflict (Xandikos) is a refusal naming the conflict, never "created"', async () => {
 	nock(DAV)

@@ -3,20 +3,13 @@
  * bodies, one request when nothing is new, no other register read, errors that keep the state, and the
  * manual test run that stores nothing.
  */
-import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll, runWorkflow } from '../../engine/harness';
 import { dmsApi, TOKEN } from '../dms/run-dms';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 const TRIGGER = 'n8n-nodes-cloud-storage.cloudStorageDmsTrigger';
 const workflow = (parameters: INodeParameters) => ({ nodes: [{ name: 'Trigger', type: TRIGGER, parameters }], connections: {} });

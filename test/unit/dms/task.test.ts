@@ -1,15 +1,9 @@
 import nock from 'nock';
 
 import { dmsApi, id, mapped, runDms, TASK_FIELDS } from './run-dms';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 const FIELDS: [number, unknown] = [200, { fields: TASK_FIELDS }];
 const WORKERS: [number, unknown] = [200, { users: [{ id: 7, display_name: 'Ann' }, { id: 8, display_name: 'Ben' }] }];

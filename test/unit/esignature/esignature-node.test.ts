@@ -1,18 +1,12 @@
 import nock from 'nock';
 
 import { BASE, form, rl, runNode, sessionLogin, unexpectedRequests } from '../search/run-search';
+import { offlineWithNock } from '../offline';
 
 const runEsign = (parameters: Record<string, unknown>, options?: Parameters<typeof runNode>[2]) =>
 	runNode('cloudStorageESignature', { resource: 'signature', ...parameters } as never, options);
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 describe('Get Many signatures', () => {
 	it('posts file_hash and the dates with the token fields; one item per record', async () => {

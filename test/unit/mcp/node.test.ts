@@ -2,6 +2,7 @@ import nock from 'nock';
 
 import { mcpClock } from '../../../nodes/shared/mcp/transport';
 import { AUTHORIZATION, BASE, BEARER, runNode, unexpectedRequests } from '../ai/run-ai';
+import { offlineWithNock } from '../offline';
 
 // The clock that waits out a 429: the test's own, so nothing waits in real time.
 const realSleep = mcpClock.sleep;
@@ -12,14 +13,7 @@ beforeEach(() => {
 });
 afterAll(() => (mcpClock.sleep = realSleep));
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 const MCP = 'n8n-nodes-cloud-storage.cloudStorageMcp';
 const run = async (parameters: Record<string, unknown>, options: Parameters<typeof runNode>[2] = {}) =>

@@ -1,6 +1,7 @@
 /** The sandbox's MCP endpoint and AI API keep the spec's rules, independently of the nodes. */
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
 import { mcpOf } from '../../sandbox/mcp/state';
+import { setModelListing } from '../../sandbox/ai/models';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
@@ -28,6 +29,12 @@ describe('sandbox MCP endpoint', () => {
 	it('answers GET with 405, and refuses query strings', async () => {
 		expect((await mcp(undefined, {}, '/api/mcp', 'GET')).status).toBe(405);
 		expect(await mcp(call('storage_search_docs', { query: 'ai' }), {}, '/api/mcp?token=x')).toMatchObject({ status: 400 });
+	});
+
+	it('refuses a body that is not declared as JSON (MCP and AI)', async () => {
+		expect((await mcp(call('storage_search_docs', { query: 'ai' }), { 'content-type': 'text/plain' })).status).toBe(400);
+		const ai = await fetch(`${sandbox.baseUrl}/api/generate`, { method: 'POST', headers: { authorization: BEARER, 'content-type': 'text/plain' }, body: JSON.stringify({ model: 'qwen3:8b', prompt: 'x', stream: false }) });
+		expect(ai.status).toBe(400);
 	});
 
 	it('lists the supported versions for an unknown MCP-Protocol-Version', async () => {
@@ -88,6 +95,19 @@ describe('sandbox MCP endpoint', () => {
 		expect(limited.status).toBe(429);
 		expect(limited.body.error.message).toMatch(/retry after (60|59) seconds/);
 		mcpOf(sandbox.store).reset();
+	});
+});
+
+describe('sandbox AI model listing (GET /api/tags, the sandbox\'s stand-in)', () => {
+	it('lists the models with capabilities for a bearer, 401 without, 404 when switched off', async () => {
+		const tags = async (authorization?: string) => await fetch(`${sandbox.baseUrl}/api/tags`, { headers: authorization ? { authorization } : {} });
+		const listed = (await (await tags(BEARER)).json()) as { models: Array<{ name: string; capabilities: string[] }> };
+		expect(listed.models).toHaveLength(6);
+		expect(listed.models.find((model) => model.name === 'phi4:14b')?.capabilities).toEqual(['completion']);
+		expect((await tags()).status).toBe(401);
+		setModelListing(sandbox.store, false);
+		expect((await tags(BEARER)).status).toBe(404);
+		setModelListing(sandbox.store, true);
 	});
 });
 

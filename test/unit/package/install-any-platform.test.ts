@@ -41,6 +41,6 @@ describe('npm install on any platform', () => {
 		const devDependencies = manifest.devDependencies as Record<string, string>;
 		expect(Object.keys(devDependencies).filter((name) => /^node-(linux|darwin|win)-/.test(name))).toEqual([]);
 		const scripts = manifest.scripts as Record<string, string>;
-		for (const name of ['start', 'test', 'test:unit']) expect(scripts[name]).toMatch(/^node scripts\/node24\.mjs /);
+		for (const name of ['start', 'test', 'test:unit']) expect(scripts[name]).toMatch(/^(exec )?node scripts\/node24\.mjs /);
 	});
 });

@@ -86,7 +86,6 @@ export function control(sandbox: Sandbox, method: string, name: string, body?: u
 }
 
 /** `Response.json()` is typed `unknown`; tests inspect loosely. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function readJson(response: Response | Promise<Response>): Promise<any> {
 	return (await response).json();
 }

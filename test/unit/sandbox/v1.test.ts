@@ -8,8 +8,6 @@ beforeEach(() => sandbox.reset());
 
 const get = (script: string, params: Record<string, string>) =>
 	fetch(`${sandbox.baseUrl}/api/${script}.php?${new URLSearchParams(params)}`);
-const post = (script: string, params: Record<string, string>) =>
-	fetch(`${sandbox.baseUrl}/api/${script}.php`, { method: 'POST', body: new URLSearchParams(params) });
 
 describe('api/get_file_list_for_upload.php', () => {
 	it('lists direct children; anonymous callers see LINK content without keys', async () => {

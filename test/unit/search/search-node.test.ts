@@ -1,15 +1,9 @@
 import nock from 'nock';
 
 import { BASE, PASSWORD, rl, row, runSearch, searchPages, sessionLogin, unexpectedRequests, WEB, type SearchCall } from './run-search';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 describe('Search: request shape', () => {
 	it('posts the simple style with the session cookie only, JSON format, paging and default sort; outputs rows with links', async () => {

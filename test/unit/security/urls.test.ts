@@ -6,6 +6,7 @@ import nock from 'nock';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
+import { offlineWithNock } from '../offline';
 
 const SECRETS = ['tok-secret-1', 'pw-secret-1', 'sess-secret-1', 'tok-ai-secret', 'dav-secret-1'];
 const credentialsFor = (base: string) => ({
@@ -38,14 +39,7 @@ async function run(type: string, parameters: INodeParameters, base: string) {
 	return await runWorkflow({ nodes, connections: chain('Start', 'Node') }, { credentials: credentialsFor(base) as never });
 }
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 describe('plain http outside loopback is refused before any request', () => {
 	it.each(NODES)('%s', async (_name, type, parameters) => {

@@ -7,15 +7,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll } from '../../engine/harness';
 import { BASE, form, rl, TOKEN, unexpectedRequests, WEB } from '../storage/run-storage';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 const TRIGGER = 'n8n-nodes-cloud-storage.cloudStorageTrigger';
 const USER_DATA = { root_upload_hash: 'ROOTHASH1', root_upload_key: 'rootkey-secret', UserName: 'demo' };

@@ -1,15 +1,9 @@
 import nock from 'nock';
 
 import { BASE, form, rl, runStorage, WEB } from './run-storage';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 const userData = { ID: 1001, UserName: 'demo', root_upload_hash: 'ROOTHASH1', user_access_token: 'must-not-leak', SessionID: 'x' };
 

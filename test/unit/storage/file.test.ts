@@ -1,15 +1,9 @@
 import nock from 'nock';
 
 import { BASE, form, rl, runStorage, sessionLogin, unexpectedRequests, WEB } from './run-storage';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 const uploaded = { file_hash: 'FileH7', file_delete_key: 'd'.repeat(32), file_name: 'report.pdf', timestamp_uploaded: 1700000000, timestamp_last_modified: 1700000000 };
 

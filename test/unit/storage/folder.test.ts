@@ -1,15 +1,9 @@
 import nock from 'nock';
 
 import { BASE, form, rl, runStorage, sessionLogin, unexpectedRequests, WEB, PASSWORD } from './run-storage';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 describe('folder create', () => {
 	it('posts a form with the parent, name, access type and the token fields; outputs keys and link', async () => {

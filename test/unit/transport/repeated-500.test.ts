@@ -6,6 +6,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
+import { offlineWithNock } from '../offline';
 
 jest.mock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleep: jest.fn(async () => undefined) }));
 
@@ -21,15 +22,7 @@ async function run(parameters: IDataObject) {
 	return { ...result, json: result.nodeOutput('DAV').map((item) => item.json) };
 }
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterEach(() => expect(nock.pendingMocks()).toEqual([]));
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock({ allMocksUsed: true });
 
 it('the same 500 twice on a read: two requests, not five; worded as a read that changed nothing', async () => {
 	let requests = 0;

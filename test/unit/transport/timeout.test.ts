@@ -5,15 +5,9 @@ import { PassThrough, Readable } from 'node:stream';
 
 import { answerDeadline, configuredTimeoutMs } from '../../../nodes/shared/transport/timeout';
 import { BASE, rl, runStorage, sessionLogin, unexpectedRequests } from '../storage/run-storage';
+import { offlineWithNock } from '../offline';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+offlineWithNock();
 
 // Fractions of a second keep the tests quick; the field itself offers whole seconds.
 const requestOptions = { timeout: 0.3 };

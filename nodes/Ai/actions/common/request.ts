@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { parseSchema, parseStops, sniffImage } from '../../../shared/ai/input';
-import { missingCapability, type ThinkLevel } from '../../../shared/ai/models';
+import type { ThinkLevel } from '../../../shared/ai/models';
 import type { AiResult, CommonInput } from '../../../shared/ai/protocol';
 
 export interface CommonSettings {
@@ -24,21 +24,11 @@ function modelId(ctx: IExecuteFunctions, itemIndex: number): string {
 }
 
 /** The parameters generate and chat share, checked before any request. */
-export function commonSettings(ctx: IExecuteFunctions, itemIndex: number, needsImages: boolean): CommonSettings {
+export function commonSettings(ctx: IExecuteFunctions, itemIndex: number): CommonSettings {
 	const model = modelId(ctx, itemIndex);
 	const think = ctx.getNodeParameter('think', itemIndex, 'low') as ThinkLevel;
 	const outputFormat = ctx.getNodeParameter('outputFormat', itemIndex, 'text') as CommonSettings['outputFormat'];
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const missing = missingCapability(model, { thinking: think !== 'off', images: needsImages });
-	if (missing) {
-		throw new NodeOperationError(ctx.getNode(), `The chosen model cannot do this: ${missing}`, {
-			itemIndex,
-			description:
-				think !== 'off' && /thinking/.test(missing)
-					? 'Set "Think" to Off, or choose a model with thinking.'
-					: 'Choose a model that reads images (the multimodal or vision-language models).',
-		});
-	}
 	let format: CommonInput['format'];
 	if (outputFormat === 'json') format = 'json';
 	if (outputFormat === 'jsonSchema') format = parseSchema(ctx.getNodeParameter('jsonSchema', itemIndex));

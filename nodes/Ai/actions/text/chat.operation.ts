@@ -95,7 +95,7 @@ async function messagesOf(ctx: IExecuteFunctions, itemIndex: number): Promise<Ch
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
 	const messages = await messagesOf(this, itemIndex);
-	const settings = commonSettings(this, itemIndex, messages.some((message) => message.images?.length));
+	const settings = commonSettings(this, itemIndex);
 	const body = chatBody({ ...settings.input, messages });
 	const result = await callAi(this, 'api/chat', body, { itemIndex, timeoutMs: settings.timeoutMs });
 	const content = answerValue(this, settings, result, itemIndex);

@@ -50,7 +50,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 	const imageFields = this.getNodeParameter('images', itemIndex, '') as string;
-	const settings = commonSettings(this, itemIndex, imageFields.trim() !== '');
+	const settings = commonSettings(this, itemIndex);
 	const images = await imagesFrom(this, itemIndex, imageFields);
 	const system = (this.getNodeParameter('system', itemIndex, '') as string).trim();
 	const body = generateBody({ ...settings.input, prompt, system: system || undefined, images });

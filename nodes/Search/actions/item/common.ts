@@ -7,6 +7,12 @@ import { returnAllFields } from '../../../shared/node/list-fields';
 
 /** Return All / Limit and the options both search operations share (paging, sorting, access rights). */
 export const listFields: INodeProperties[] = [
+	{
+		displayName: 'The documents do not show the JSON answer of the search: the node reads {rows, total_rows, page_count} (the web-table envelope), a bare array of items, or one list of items under another key, and fails naming these shapes otherwise.',
+		name: 'answerShapeNotice',
+		type: 'notice',
+		default: '',
+	},
 	...returnAllFields({ returnAllDefault: false }),
 	{
 		displayName: 'Options',

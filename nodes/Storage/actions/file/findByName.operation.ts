@@ -16,7 +16,8 @@ const properties: INodeProperties[] = [
 		name: 'failIfMissing',
 		type: 'boolean',
 		default: false,
-		description: 'Whether a missing file is an error; otherwise the node outputs found: false',
+		description:
+			'Whether a missing file is an error; otherwise the node outputs found: false. The service answers 405 for a missing file, and also for a missing or hidden folder: both count as not found.',
 	},
 ];
 
