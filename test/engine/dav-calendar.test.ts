@@ -212,6 +212,50 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			expect(refused.error?.message).toBe('The iCalendar object uses the time zone "Office Time" without its VTIMEZONE');
 		});
 
+		it('changes one occurrence (an override) and cancels another (EXDATE); the rest of the series stays', async () => {
+			const series = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:weekly-sync', 'DTSTAMP:20300101T000000Z', 'DTSTART;TZID=Europe/Berlin:20300401T100000', 'DTEND;TZID=Europe/Berlin:20300401T110000', 'RRULE:FREQ=DAILY;COUNT=4', 'SUMMARY:Sync', 'X-KEEP:yes', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
+			const created = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: series });
+			expect(created.error).toBeUndefined();
+			const url = String(created.json[0].url);
+			const range = { timeMin: '2030-04-01T00:00:00Z', timeMax: '2030-04-10T00:00:00Z', expand: true };
+			const occurrences = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), ...range });
+			const mine = occurrences.json.filter((item) => item.uid === 'weekly-sync');
+			expect(mine.map((item) => item.recurrenceId)).toEqual(['2030-04-01T08:00:00.000Z', '2030-04-02T08:00:00.000Z', '2030-04-03T08:00:00.000Z', '2030-04-04T08:00:00.000Z']);
+
+			const changed = await run({ resource: 'event', operation: 'update', eventUrl: url, updateFields: { summary: 'Sync (in room 2)' }, options: { occurrence: mine[1].recurrenceId, etag: mine[1].etag } });
+			expect(changed.error).toBeUndefined();
+			const cancelled = await run({ resource: 'event', operation: 'delete', eventUrl: url, options: { occurrence: mine[2].recurrenceId } });
+			expect(cancelled.error).toBeUndefined();
+			expect(cancelled.json[0]).toMatchObject({ cancelled: true, url, recurrenceId: '2030-04-03T08:00:00.000Z' });
+
+			const after = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), ...range });
+			expect(after.json.filter((item) => item.uid === 'weekly-sync').map((item) => [item.recurrenceId, item.summary])).toEqual([
+				['2030-04-01T08:00:00.000Z', 'Sync'],
+				['2030-04-02T08:00:00.000Z', 'Sync (in room 2)'],
+				['2030-04-04T08:00:00.000Z', 'Sync'],
+			]);
+			const stored = (await radicale.send('GET', url)).body;
+			expect(stored).toMatch(/EXDATE;TZID=Europe\/Berlin:20300403T100000/);
+			expect(stored).toMatch(/RECURRENCE-ID;TZID=Europe\/Berlin:20300402T100000/);
+			expect(stored.match(/X-KEEP:yes/g)).toHaveLength(2);
+		});
+
+		it('"this and following" ends the series before the occurrence and starts a new one there with the change', async () => {
+			const series = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:split-me', 'DTSTAMP:20300101T000000Z', 'DTSTART;TZID=Europe/Berlin:20300501T100000', 'DTEND;TZID=Europe/Berlin:20300501T110000', 'RRULE:FREQ=DAILY;COUNT=4', 'SUMMARY:Retro', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
+			const created = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: series });
+			expect(created.error).toBeUndefined();
+			const split = await run({ resource: 'event', operation: 'update', eventUrl: created.json[0].url, updateFields: { summary: 'Retro (new format)' }, options: { occurrence: '2030-05-03T08:00:00.000Z', scope: 'following' } });
+			expect(split.error).toBeUndefined();
+			expect(split.json[0]).toMatchObject({ uid: 'split-me', summary: 'Retro', following: expect.objectContaining({ summary: 'Retro (new format)', start: '2030-05-03T08:00:00.000Z' }) });
+			const after = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), timeMin: '2030-05-01T00:00:00Z', timeMax: '2030-05-10T00:00:00Z', expand: true });
+			expect(after.json.map((item) => [item.start, item.summary])).toEqual([
+				['2030-05-01T08:00:00.000Z', 'Retro'],
+				['2030-05-02T08:00:00.000Z', 'Retro'],
+				['2030-05-03T08:00:00.000Z', 'Retro (new format)'],
+				['2030-05-04T08:00:00.000Z', 'Retro (new format)'],
+			]);
+		});
+
 		it('refuses a VTODO for a calendar that only takes events, before storing anything', async () => {
 			const eventsOnly = await radicale.mkcalendar('events-only', { components: ['VEVENT'] });
 			const todo = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VTODO', 'UID:t1', 'DTSTAMP:20300101T000000Z', 'SUMMARY:Task', 'END:VTODO', 'END:VCALENDAR'].join('\r\n');

@@ -1,5 +1,5 @@
 import { describeCalendarData, expandCalendarData } from '../../../nodes/shared/dav/event-view';
-import { createEventData, normaliseRawCalendar, patchEventData } from '../../../nodes/shared/dav/icalendar';
+import { cancelOccurrence, createEventData, normaliseRawCalendar, patchEventData, splitSeries, updateOccurrence } from '../../../nodes/shared/dav/icalendar';
 import { offsetMinutes, vtimezoneFor } from '../../../nodes/shared/dav/timezones';
 import { createContactData, describeVcard, patchContactData } from '../../../nodes/shared/dav/vcard';
 
@@ -145,6 +145,55 @@ describe('iCalendar', () => {
 		// One already there is not duplicated.
 		expect(normaliseRawCalendar(data, 'x').data.match(/BEGIN:VTIMEZONE/g)).toHaveLength(1);
 		expect(() => normaliseRawCalendar(raw('My Office Time'), 'x')).toThrow('The iCalendar object uses the time zone "My Office Time" without its VTIMEZONE');
+	});
+});
+
+describe('one occurrence of a series', () => {
+	const series = lines(
+		'BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN',
+		'BEGIN:VEVENT', 'UID:s', 'DTSTAMP:20300101T000000Z', 'DTSTART;TZID=Europe/Berlin:20300201T100000', 'DTEND;TZID=Europe/Berlin:20300201T103000', 'RRULE:FREQ=DAILY;COUNT=5', 'SUMMARY:Daily', 'X-KEEP:yes', 'END:VEVENT',
+		'BEGIN:VEVENT', 'UID:s', 'DTSTAMP:20300101T000000Z', 'RECURRENCE-ID;TZID=Europe/Berlin:20300204T100000', 'DTSTART;TZID=Europe/Berlin:20300204T150000', 'DTEND;TZID=Europe/Berlin:20300204T153000', 'SUMMARY:Moved', 'END:VEVENT',
+		'END:VCALENDAR',
+	);
+	const now = new Date('2030-01-15T00:00:00Z');
+
+	it('cancel: an EXDATE in the series zone; an override of that occurrence goes too; the rest stays', () => {
+		const cancelled = cancelOccurrence(series, '2030-02-04T09:00:00.000Z', now);
+		expect(cancelled).toContain('EXDATE;TZID=Europe/Berlin:20300204T100000');
+		expect(cancelled).not.toContain('SUMMARY:Moved');
+		expect(cancelled).toContain('X-KEEP:yes');
+		expect(cancelled).toContain('RRULE:FREQ=DAILY;COUNT=5');
+		expect(() => cancelOccurrence(series, '2030-02-04T10:00:00.000Z')).toThrow('The series has no occurrence starting at 2030-02-04T10:00:00.000Z');
+	});
+
+	it('this and following: the series ends before it (COUNT becomes UNTIL); a new series with the rest starts there, later overrides with it', () => {
+		const { original, following } = splitSeries(series, '2030-02-03T09:00:00.000Z', { summary: 'Daily (new time)' }, 'new-uid', 'UTC', now);
+		expect(original).toContain('RRULE:FREQ=DAILY;UNTIL=20300203T085959Z');
+		expect(original).not.toContain('SUMMARY:Moved');
+		expect(original).toContain('SUMMARY:Daily');
+		expect(following).toContain('UID:new-uid');
+		expect(following).toContain('DTSTART;TZID=Europe/Berlin:20300203T100000');
+		expect(following).toContain('RRULE:FREQ=DAILY;COUNT=3');
+		expect(following).toContain('SUMMARY:Daily (new time)');
+		expect(following).toContain('SUMMARY:Moved');
+		expect(following).toContain('X-KEEP:yes');
+		expect(following.match(/UID:new-uid/g)).toHaveLength(2);
+	});
+
+	it('change: an override made from the series at the occurrence start and length, then patched; an existing override is patched', () => {
+		const changed = updateOccurrence(series, '2030-02-02T09:00:00.000Z', { summary: 'Only this one' }, 'UTC', now);
+		const override = changed.split('BEGIN:VEVENT').find((block) => block.includes('RECURRENCE-ID;TZID=Europe/Berlin:20300202T100000'));
+		expect(override).toBeDefined();
+		expect(override).toContain('DTSTART;TZID=Europe/Berlin:20300202T100000');
+		expect(override).toContain('DTEND;TZID=Europe/Berlin:20300202T103000');
+		expect(override).toContain('SUMMARY:Only this one');
+		expect(override).toContain('X-KEEP:yes');
+		expect(override).not.toContain('RRULE');
+		expect(changed).toContain('SUMMARY:Daily');
+		const again = updateOccurrence(series, '2030-02-04T09:00:00.000Z', { summary: 'Moved and renamed' }, 'UTC', now);
+		expect(again.match(/RECURRENCE-ID/g)).toHaveLength(1);
+		expect(again).toContain('SUMMARY:Moved and renamed');
+		expect(again).toContain('DTSTART;TZID=Europe/Berlin:20300204T150000');
 	});
 });
 

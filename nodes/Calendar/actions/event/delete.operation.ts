@@ -1,13 +1,15 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { deleteObject } from '../../../shared/dav/objects';
+import { cancelOccurrence } from '../../../shared/dav/icalendar';
+import { deleteObject, updateObject } from '../../../shared/dav/objects';
 import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
+import { occurrenceOption } from './fields';
 
 const properties: INodeProperties[] = [
 	objectUrlField('event'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: deleteOptions },
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...deleteOptions, occurrenceOption('cancel')] },
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['delete'] } }, properties);
@@ -16,6 +18,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; deleteIfChanged?: boolean };
 	const client = await eventClient(this, itemIndex);
 	const url = eventUrlParam(this, client, itemIndex);
+	const occurrence = (this.getNodeParameter('options.occurrence', itemIndex, '') as string).trim();
+	if (occurrence) {
+		// One occurrence is cancelled by changing the series (EXDATE), never by deleting the object.
+		const cancelled = await updateObject(client, url, 'calendar', (data) => cancelOccurrence(data, occurrence), { expectedEtag: options.etag?.trim() || undefined });
+		return [{ json: { cancelled: true, url, recurrenceId: occurrence, etag: cancelled.etag ?? null } }];
+	}
 	const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, deleteIfChanged: options.deleteIfChanged });
 	return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag, ...(deleted.changed ? { changedByOtherClient: eventItem(deleted.changed, false) } : {}) } }];
 }

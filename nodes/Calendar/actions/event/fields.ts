@@ -92,3 +92,28 @@ export const includeRawOption: INodeProperties = {
 	default: false,
 	description: 'Whether to add the stored iCalendar text as the iCalendar field',
 };
+
+/** One occurrence of a series, addressed by the recurrenceId an expanded Get Many returned. */
+export const occurrenceOption = (action: 'change' | 'cancel'): INodeProperties => ({
+	displayName: 'Only One Occurrence',
+	name: 'occurrence',
+	type: 'string',
+	default: '',
+	placeholder: '2030-02-04T09:00:00.000Z',
+	description:
+		action === 'change'
+			? 'The recurrenceId of one occurrence (from Get Many with Expand Recurring Events): only that occurrence changes (an override); the series stays'
+			: 'The recurrenceId of one occurrence (from Get Many with Expand Recurring Events): only that occurrence is cancelled (EXDATE); the series stays',
+});
+
+export const occurrenceScopeOption: INodeProperties = {
+	displayName: 'Occurrences to Change',
+	name: 'scope',
+	type: 'options',
+	options: [
+		{ name: 'Only This One', value: 'this', description: 'An override of this occurrence; the series stays' },
+		{ name: 'This and Following', value: 'following', description: 'The series ends before it; a new series (new UID) starts there with the change' },
+	],
+	default: 'this',
+	description: 'With Only One Occurrence set: which occurrences the change applies to',
+};

@@ -1,16 +1,17 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { patchEventData } from '../../../shared/dav/icalendar';
+import { patchEventData, updateOccurrence } from '../../../shared/dav/icalendar';
 import { updateObject } from '../../../shared/dav/objects';
+import { splitSeriesObject } from '../../../shared/dav/series';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
-import { additionalEventFields, eventFieldsFrom, includeRawOption } from './fields';
+import { additionalEventFields, eventFieldsFrom, includeRawOption, occurrenceOption, occurrenceScopeOption } from './fields';
 
 const properties: INodeProperties[] = [
 	objectUrlField('event'),
 	additionalEventFields('updateFields'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...etagOptions, includeRawOption] },
+	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...etagOptions, includeRawOption, occurrenceOption('change'), occurrenceScopeOption] },
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['update'] } }, properties);
@@ -21,11 +22,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Add at least one field under Update Fields.' });
 	}
 	const fields = eventFieldsFrom(this, itemIndex, updates);
-	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; reapplyOnConflict?: boolean; includeRaw?: boolean };
+	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; reapplyOnConflict?: boolean; includeRaw?: boolean; occurrence?: string; scope?: string };
 	const client = await eventClient(this, itemIndex);
 	const url = eventUrlParam(this, client, itemIndex);
 	const defaultZone = this.getTimezone();
-	const updated = await updateObject(client, url, 'calendar', (data) => patchEventData(data, fields, defaultZone), {
+	const occurrence = options.occurrence?.trim();
+	if (occurrence && options.scope === 'following') {
+		const { series, following } = await splitSeriesObject(client, url, occurrence, fields, defaultZone, options.etag?.trim() || undefined);
+		return [{ json: { ...eventItem(series, options.includeRaw ?? false), following: eventItem(following, options.includeRaw ?? false) } }];
+	}
+	const updated = await updateObject(client, url, 'calendar', (data) => (occurrence ? updateOccurrence(data, occurrence, fields, defaultZone) : patchEventData(data, fields, defaultZone)), {
 		expectedEtag: options.etag?.trim() || undefined,
 		reapplyOnConflict: options.reapplyOnConflict,
 	});
