@@ -17,7 +17,10 @@ export class CloudStorageCalendarTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["trigger"] === "startsWithin" ? "Event starts soon" : "Event changes"}}',
-		description: 'Starts a workflow when events of a CalDAV calendar are created, updated or deleted, or shortly before an event starts',
+		// n8n's node picker shows one entry for an app node and its trigger, with the trigger's description: it
+		// speaks for both.
+		description:
+			'Calendars and events on any CalDAV server: create, read, update and delete them, or start a workflow when events are created, updated or deleted, or shortly before one starts',
 		defaults: { name: 'Cloud Storage Calendar Trigger' },
 		polling: true,
 		inputs: [],

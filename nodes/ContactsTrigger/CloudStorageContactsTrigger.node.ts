@@ -16,7 +16,10 @@ export class CloudStorageContactsTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Contacts: " + $parameter["events"].join(", ")}}',
-		description: 'Starts a workflow when contacts of a CardDAV address book are created, updated or deleted',
+		// n8n's node picker shows one entry for an app node and its trigger, with the trigger's description: it
+		// speaks for both.
+		description:
+			'Address books and contacts on any CardDAV server: create, search, read, update and delete them, or start a workflow when contacts are created, updated or deleted',
 		defaults: { name: 'Cloud Storage Contacts Trigger' },
 		polling: true,
 		inputs: [],

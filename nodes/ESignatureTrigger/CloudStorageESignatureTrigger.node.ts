@@ -15,7 +15,10 @@ export class CloudStorageESignatureTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["watch"] === "files" ? "listed files" : "folder"}}',
-		description: 'Starts the workflow when someone signs a watched file. Each signature is reported exactly once.',
+		// n8n's node picker shows one entry for an app node and its trigger, with the trigger's description: it
+		// speaks for both.
+		description:
+			'Electronic signatures on files in the cloud storage service: list them, e-mail signing requests, build a signing page, or start a workflow when someone signs a watched file (each signature once)',
 		defaults: { name: 'Cloud Storage E-Signature Trigger' },
 		polling: true,
 		inputs: [],

@@ -15,8 +15,10 @@ export class CloudStorageTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
+		// n8n's node picker shows one entry for an app node and its trigger, with the trigger's description: it
+		// speaks for both.
 		description:
-			'Starts the workflow when files or folders are created, updated, moved or deleted in the cloud storage service. Each change is reported exactly once.',
+			'Files and folders in the cloud storage service: upload, download, list, move and share them, or start a workflow when they are created, updated, moved or deleted (each change once)',
 		defaults: { name: 'Cloud Storage Trigger' },
 		polling: true,
 		inputs: [],
