@@ -124,7 +124,10 @@ async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: num
 	if (opts.workerUpload) {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-		return await sendUploadInWorker(opts.url, opts.workerUpload, { ...opts.headers }, timeoutMs, maxBytes, cancel);
+		// Query parameters as n8n's helper would add them (the legacy scripts document some there).
+		const url = new URL(opts.url);
+		for (const [name, value] of Object.entries(opts.qs ?? {})) url.searchParams.append(name, String(value));
+		return await sendUploadInWorker(url.toString(), opts.workerUpload, { ...opts.headers }, timeoutMs, maxBytes, cancel);
 	}
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';

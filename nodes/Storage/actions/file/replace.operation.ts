@@ -79,7 +79,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		workerUpload:
 			source.path && workerTransfersEnabled()
 				? {
-						fields: { up_id: folderHash, key: folder.add_files_key as string | undefined, do: 'update', replace_file_hash: fileHash },
+						// The parameters travel in the query (qs above), as for the streaming path.
+						fields: {},
 						file: { field: 'file', path: source.path, fileName: String(before.name ?? source.fileName), mimeType: source.mimeType, size: source.size },
 						authenticate: async () => await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex),
 					}
