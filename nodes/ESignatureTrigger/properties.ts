@@ -14,8 +14,16 @@ export const properties: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		options: [
-			{ name: 'Files in a Folder', value: 'folder', description: 'Every file in a folder (and optionally its subfolders)' },
-			{ name: 'A List of Files', value: 'files', description: 'Only the files given by hash or link' },
+			{
+				name: 'Files in a Folder',
+				value: 'folder',
+				description: 'Every file in a folder (and optionally its subfolders)',
+			},
+			{
+				name: 'A List of Files',
+				value: 'files',
+				description: 'Only the files given by hash or link',
+			},
 		],
 		default: 'folder',
 	},
@@ -59,14 +67,15 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_MAX_FILES,
-		description: 'Most files watched; more makes the poll fail with an explanation (watch a smaller folder or raise the limit)',
+		description:
+			'Most files watched; more makes the poll fail with an explanation (watch a smaller folder or raise the limit)',
 	},
 	{
 		displayName: 'Download Signed File',
 		name: 'download',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to add the signed file\'s content as binary data to each signature event',
+		description: "Whether to add the signed file's content as binary data to each signature event",
 	},
 	{
 		displayName: 'Max File Size (MB)',
@@ -74,7 +83,8 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: DEFAULT_MAX_DOWNLOAD_MB,
-		description: 'Larger files are reported without content (the item says so in "download_skipped")',
+		description:
+			'Larger files are reported without content (the item says so in "download_skipped")',
 		displayOptions: { show: { download: [true] } },
 	},
 	{

@@ -16,16 +16,26 @@ export const properties: INodeProperties[] = [
 		default: ['fileCreated'],
 		options: [
 			{ name: 'File Created', value: 'fileCreated', description: 'A file was uploaded' },
-			{ name: 'File Deleted', value: 'fileDeleted', description: 'A file was deleted (or its folder was)' },
+			{
+				name: 'File Deleted',
+				value: 'fileDeleted',
+				description: 'A file was deleted (or its folder was)',
+			},
 			{
 				name: 'File Moved',
 				value: 'fileMoved',
-				description: 'A file moved within the watched folder, into it (or was restored) or out of it',
+				description:
+					'A file moved within the watched folder, into it (or was restored) or out of it',
 			},
-			{ name: 'File Updated', value: 'fileUpdated', description: 'A file\'s content was replaced or it was renamed' },
+			{
+				name: 'File Updated',
+				value: 'fileUpdated',
+				description: "A file's content was replaced or it was renamed",
+			},
 			{ name: 'Folder Created', value: 'folderCreated', description: 'A folder was created' },
 		],
-		description: 'Each change is reported once, as one item with the event, the item\'s fields, its parent folder and its link',
+		description:
+			"Each change is reported once, as one item with the event, the item's fields, its parent folder and its link",
 	},
 	{
 		displayName:
@@ -54,7 +64,8 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_MAX_TRACKED,
-		description: 'Most files and folders kept for deleted/moved detection; a larger watched folder makes the poll fail with an explanation',
+		description:
+			'Most files and folders kept for deleted/moved detection; a larger watched folder makes the poll fail with an explanation',
 		displayOptions: { show: { events: ['fileDeleted', 'fileMoved'] } },
 	},
 	{
@@ -62,7 +73,8 @@ export const properties: INodeProperties[] = [
 		name: 'download',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to add the file\'s content as binary data to created and updated file events',
+		description:
+			"Whether to add the file's content as binary data to created and updated file events",
 	},
 	{
 		displayName: 'Max File Size (MB)',
@@ -70,7 +82,8 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: DEFAULT_MAX_DOWNLOAD_MB,
-		description: 'Larger files are reported without content (the item says so in "download_skipped")',
+		description:
+			'Larger files are reported without content (the item says so in "download_skipped")',
 		displayOptions: { show: { download: [true] } },
 	},
 	{
@@ -103,7 +116,8 @@ export const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'invoice-*',
-				description: 'Only items whose name matches; * stands for any characters, ? for one (case-insensitive)',
+				description:
+					'Only items whose name matches; * stands for any characters, ? for one (case-insensitive)',
 			},
 		],
 	},

@@ -6,7 +6,13 @@ import { eventClient } from '../common';
 import { calendarItem } from './fields';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: true, description: 'Whether to return all results or only up to a given limit' },
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return all results or only up to a given limit',
+	},
 	{
 		displayName: 'Limit',
 		name: 'limit',
@@ -18,12 +24,20 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['calendar'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['calendar'], operation: ['getAll'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const client = await eventClient(this, itemIndex);
 	const calendars = await listCollections(client, 'calendar');
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
-	const limited = returnAll ? calendars : calendars.slice(0, this.getNodeParameter('limit', itemIndex, 50) as number);
+	const limited = returnAll
+		? calendars
+		: calendars.slice(0, this.getNodeParameter('limit', itemIndex, 50) as number);
 	return limited.map((calendar) => ({ json: calendarItem(calendar) }));
 }
