@@ -50,7 +50,7 @@ test('credentials link to the README section on credentials', () => {
 	for (const file of readdirSync(join(root, 'credentials')).filter((name) =>
 		name.endsWith('.ts'),
 	)) {
-		const url = /documentationUrl = '([^']+)'/.exec(
+		const url = /documentationUrl =\s*'([^']+)'/.exec(
 			readFileSync(join(root, 'credentials', file), 'utf8'),
 		)?.[1];
 		expect([file, url]).toEqual([file, expect.any(String)]);
