@@ -91,8 +91,10 @@ describe('DMS nodes in n8n', () => {
 		expect(errorOf('Invalid Task ID')).toMatchObject({ error: 'The task ID must be a positive whole number (got "T-12")' });
 		expect(errorOf('Missing Name')).toMatchObject({ error: 'Missing required field: Name' });
 		expect(errorOf('Hours Not Numeric')).toMatchObject({ error: 'Estimated hours must be a number of hours such as 2.5 (got "four")' });
-		expect(errorOf('Unknown Option')).toMatchObject({ error: 'Unknown option "Blocked" for Status', description: expect.stringContaining('Open (31)') });
-		expect(errorOf('Not A Worker')).toMatchObject({ error: 'Unknown user (not a worker of this project) "1001" for Responsible', description: 'Choose one of: Carol Chen (2003).' });
+		// The examples carry the schema the editor saves, and n8n itself then refuses a value outside a
+		// dropdown's options before the node runs (the pack's own wording for these is tested in test/engine).
+		expect(errorOf('Unknown Option')).toMatchObject({ error: "Invalid input for 'dropdown_status' [item 0]", description: expect.stringContaining("but we got 'Blocked'") });
+		expect(errorOf('Not A Worker')).toMatchObject({ error: "Invalid input for 'responsible' [item 0]", description: expect.stringContaining('[2003]') });
 		expect(errorOf('Move Project')).toMatchObject({ error: 'The project of a task cannot be changed' });
 		expect(errorOf('Unknown Register')).toMatchObject({ error: 'Invoice refers to the unknown register "invoice"' });
 		expect(writes()).toHaveLength(0);
