@@ -14,9 +14,13 @@ export class CloudStorageBearerApi implements ICredentialType {
 
 	displayName = 'Cloud Storage Bearer API';
 
-	icon: Icon = { light: 'file:../icons/cloudStorage.svg', dark: 'file:../icons/cloudStorage.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/cloudStorage.svg',
+		dark: 'file:../icons/cloudStorage.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -34,7 +38,7 @@ export class CloudStorageBearerApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'A user access token of type API or ALL from the account\'s API-key settings',
+			description: "A user access token of type API or ALL from the account's API-key settings",
 		},
 		{
 			displayName: 'Base URL',
@@ -43,7 +47,7 @@ export class CloudStorageBearerApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.example.com',
-			description: 'The service\'s API address; the MCP endpoint is {base_url}/api/mcp',
+			description: "The service's API address; the MCP endpoint is {base_url}/api/mcp",
 		},
 		{
 			displayName: 'AI URL',
@@ -61,7 +65,11 @@ export class CloudStorageBearerApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		assertSecure(requestOptions);
 		takeAuthMode(requestOptions);
-		setHeader(requestOptions, 'Authorization', `Bearer ${credentials.userId as string}:${credentials.apiToken as string}`);
+		setHeader(
+			requestOptions,
+			'Authorization',
+			`Bearer ${credentials.userId as string}:${credentials.apiToken as string}`,
+		);
 		return requestOptions;
 	}
 
@@ -90,7 +98,10 @@ export class CloudStorageBearerApi implements ICredentialType {
 					_meta: {
 						'io.modelcontextprotocol/protocolVersion': '2026-07-28',
 						'io.modelcontextprotocol/clientCapabilities': {},
-						'io.modelcontextprotocol/clientInfo': { name: 'n8n-nodes-cloud-storage', version: '0.1.0' },
+						'io.modelcontextprotocol/clientInfo': {
+							name: 'n8n-nodes-cloud-storage',
+							version: '0.1.0',
+						},
 					},
 				},
 			},

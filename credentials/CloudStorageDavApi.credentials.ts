@@ -7,16 +7,25 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { assertSecure, basicAuthorization, setHeader, takeAuthMode } from '../nodes/shared/auth/request-fields';
+import {
+	assertSecure,
+	basicAuthorization,
+	setHeader,
+	takeAuthMode,
+} from '../nodes/shared/auth/request-fields';
 
 export class CloudStorageDavApi implements ICredentialType {
 	name = 'cloudStorageDavApi';
 
 	displayName = 'Cloud Storage CalDAV/CardDAV API';
 
-	icon: Icon = { light: 'file:../icons/cloudStorage.svg', dark: 'file:../icons/cloudStorage.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/cloudStorage.svg',
+		dark: 'file:../icons/cloudStorage.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -26,7 +35,8 @@ export class CloudStorageDavApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://dav.example.com/',
-			description: 'Root of the CalDAV/CardDAV server; calendars and address books are discovered from here. Works with any standards-conforming server.',
+			description:
+				'Root of the CalDAV/CardDAV server; calendars and address books are discovered from here. Works with any standards-conforming server.',
 		},
 		{
 			displayName: 'Username',
@@ -52,7 +62,11 @@ export class CloudStorageDavApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		assertSecure(requestOptions);
 		takeAuthMode(requestOptions);
-		setHeader(requestOptions, 'Authorization', basicAuthorization(credentials.username as string, credentials.password as string));
+		setHeader(
+			requestOptions,
+			'Authorization',
+			basicAuthorization(credentials.username as string, credentials.password as string),
+		);
 		return requestOptions;
 	}
 

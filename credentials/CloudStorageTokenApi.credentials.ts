@@ -8,18 +8,31 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { addBodyFields, assertSecure, setHeader, takeAuthMode } from '../nodes/shared/auth/request-fields';
+import {
+	addBodyFields,
+	assertSecure,
+	setHeader,
+	takeAuthMode,
+} from '../nodes/shared/auth/request-fields';
 import { obtainSession } from '../nodes/shared/auth/session';
-import { serviceUrlProperties, sessionIdProperty, storageCredentialTest } from '../nodes/shared/auth/credential-fields';
+import {
+	serviceUrlProperties,
+	sessionIdProperty,
+	storageCredentialTest,
+} from '../nodes/shared/auth/credential-fields';
 
 export class CloudStorageTokenApi implements ICredentialType {
 	name = 'cloudStorageTokenApi';
 
 	displayName = 'Cloud Storage Token API';
 
-	icon: Icon = { light: 'file:../icons/cloudStorage.svg', dark: 'file:../icons/cloudStorage.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/cloudStorage.svg',
+		dark: 'file:../icons/cloudStorage.dark.svg',
+	};
 
-	documentationUrl = 'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#credentials';
 
 	properties: INodeProperties[] = [
 		...serviceUrlProperties,
@@ -39,7 +52,8 @@ export class CloudStorageTokenApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'A token created in the account settings (API keys). Recommended for automation: no second factor is asked, and the document-management API accepts only tokens.',
+			description:
+				'A token created in the account settings (API keys). Recommended for automation: no second factor is asked, and the document-management API accepts only tokens.',
 		},
 		sessionIdProperty,
 	];

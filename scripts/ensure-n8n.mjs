@@ -7,7 +7,15 @@
 // platform-specific optional packages. sqlite3 is then compiled explicitly against Node 24's headers.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
+import {
+	closeSync,
+	existsSync,
+	mkdirSync,
+	openSync,
+	readFileSync,
+	statfsSync,
+	writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureDebianPackages } from './ensure-system-packages.mjs';
@@ -79,9 +87,12 @@ function runNpm(step, args, env, progress) {
 
 export async function ensureN8n() {
 	if (isComplete()) return;
-	const version = JSON.parse(readFileSync(join(runtimeDir, 'package.json'), 'utf8')).dependencies.n8n;
+	const version = JSON.parse(readFileSync(join(runtimeDir, 'package.json'), 'utf8')).dependencies
+		.n8n;
 	if (Number(process.versions.node.split('.')[0]) < 24) {
-		throw new Error(`Node ${process.versions.node} is running; run this through \`node scripts/node24.mjs\` (n8n 2.x needs Node 24).`);
+		throw new Error(
+			`Node ${process.versions.node} is running; run this through \`node scripts/node24.mjs\` (n8n 2.x needs Node 24).`,
+		);
 	}
 	ensureDebianPackages(['python3', 'make', 'g++']);
 	mkdirSync(logDir, { recursive: true });
@@ -121,7 +132,10 @@ export async function ensureN8n() {
 			`sqlite3 was rebuilt but its binding is missing; see ${relative(root, logDir)}/sqlite3-rebuild.log`,
 		);
 	}
-	writeFileSync(stampFile, JSON.stringify({ ...expectedStamp(), n8n: version, at: new Date().toISOString() }, null, 2));
+	writeFileSync(
+		stampFile,
+		JSON.stringify({ ...expectedStamp(), n8n: version, at: new Date().toISOString() }, null, 2),
+	);
 	log('n8n runtime ready');
 }
 

@@ -8,7 +8,15 @@ import { pathToFileURL } from 'node:url';
 // redis-server: queue mode (n8n main + worker). python3-radicale, apache2-utils: the CalDAV/CardDAV server;
 // xandikos: the second, independent CalDAV/CardDAV server the DAV tests also run against.
 // python3, make, g++: node-gyp, which compiles sqlite3 for the n8n runtime.
-export const TEST_PACKAGES = ['redis-server', 'python3-radicale', 'xandikos', 'apache2-utils', 'python3', 'make', 'g++'];
+export const TEST_PACKAGES = [
+	'redis-server',
+	'python3-radicale',
+	'xandikos',
+	'apache2-utils',
+	'python3',
+	'make',
+	'g++',
+];
 // Not in TEST_PACKAGES: chromium, which only `npm run screenshots` needs (playwright-core drives Debian's browser).
 
 const log = (message) => console.log(`[ensure-system-packages] ${message}`);
@@ -25,8 +33,14 @@ function run(command, args) {
 		maxBuffer: 64 * 1024 * 1024,
 	});
 	if (result.status !== 0) {
-		const output = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n').slice(-30).join('\n');
-		throw new Error(`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal}):\n${output}`);
+		const output = `${result.stdout ?? ''}${result.stderr ?? ''}`
+			.trim()
+			.split('\n')
+			.slice(-30)
+			.join('\n');
+		throw new Error(
+			`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal}):\n${output}`,
+		);
 	}
 }
 

@@ -53,7 +53,16 @@ export function node24() {
 		);
 		const result = spawnSync(
 			'npm',
-			['install', '--prefix', prefix, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', `${name}@${NODE_VERSION}`],
+			[
+				'install',
+				'--prefix',
+				prefix,
+				'--no-save',
+				'--no-package-lock',
+				'--no-audit',
+				'--no-fund',
+				`${name}@${NODE_VERSION}`,
+			],
 			{ stdio: 'inherit', shell: process.platform === 'win32' },
 		);
 		if (result.status !== 0 || !existsSync(binary)) {

@@ -14,7 +14,11 @@ import { join, resolve } from 'node:path';
 import { ensureN8n } from './ensure-n8n.mjs';
 import { ensureDebianPackages } from './ensure-system-packages.mjs';
 import { buildState } from './lib/build-state.ts';
-import { importExampleWorkflows, prepareExampleData, upsertDemoCredentials } from './lib/demo-setup.ts';
+import {
+	importExampleWorkflows,
+	prepareExampleData,
+	upsertDemoCredentials,
+} from './lib/demo-setup.ts';
 import { startN8n } from './lib/n8n-server.ts';
 import { repoPaths } from './lib/paths.ts';
 import { spawnLogged, tailFile, waitUntil } from './lib/processes.ts';
@@ -53,11 +57,16 @@ function buildIfNeeded() {
 async function startSandbox() {
 	const logFile = join(workDir, 'sandbox.log');
 	rmSync(logFile, { force: true });
-	const child = spawnLogged('sandbox', paths.node, ['test/sandbox/main.ts', '--port', String(settings.sandboxPort)], {
-		cwd: root,
-		env: process.env,
-		logFile,
-	});
+	const child = spawnLogged(
+		'sandbox',
+		paths.node,
+		['test/sandbox/main.ts', '--port', String(settings.sandboxPort)],
+		{
+			cwd: root,
+			env: process.env,
+			logFile,
+		},
+	);
 	running.push(child);
 	let info;
 	await waitUntil(
@@ -121,14 +130,21 @@ async function main() {
 
 	const userFolder = join(workDir, 'n8n');
 	if (existsSync(userFolder)) log(`reusing ${userFolder} (npm start -- --fresh for an empty n8n)`);
-	log(`starting n8n on port ${settings.n8nPort} (~10 s; the first start also creates its database)`);
+	log(
+		`starting n8n on port ${settings.n8nPort} (~10 s; the first start also creates its database)`,
+	);
 	const n8n = await startN8n({ paths, port: settings.n8nPort, userFolder, owner: settings.owner });
 	running.push(n8n);
 
 	const credentials = await upsertDemoCredentials(n8n.client, { sandbox, account, dav });
 	// What the examples work on (a PDF to sign, an event and a contact of "another client"), wired into them.
 	const values = await prepareExampleData({ sandbox, account, dav });
-	const imported = await importExampleWorkflows(n8n.client, paths.workflowsDir, credentials, values);
+	const imported = await importExampleWorkflows(
+		n8n.client,
+		paths.workflowsDir,
+		credentials,
+		values,
+	);
 
 	const editorUrl = `http://localhost:${settings.n8nPort}`;
 	console.log(`

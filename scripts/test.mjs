@@ -19,7 +19,9 @@ function step(title, command, args) {
 
 const node = process.execPath;
 if (Number(process.versions.node.split('.')[0]) < 24) {
-	console.error(`Node ${process.versions.node} is running the tests; run them with "npm test" so the project's Node 24 is used.`);
+	console.error(
+		`Node ${process.versions.node} is running the tests; run them with "npm test" so the project's Node 24 is used.`,
+	);
 	process.exit(1);
 }
 
@@ -49,13 +51,29 @@ const extraArgs = process.argv.slice(2);
 // workers or Radicale), which on a 2-core machine is only reliable one file at a time.
 function runJest(label, projectArgs, resultsFile) {
 	console.log(`\n== Tests: ${label}`);
-	const args = [bin('jest'), '--ci', '--passWithNoTests', '--json', `--outputFile=${resultsFile}`, ...projectArgs, ...extraArgs];
+	const args = [
+		bin('jest'),
+		'--ci',
+		'--passWithNoTests',
+		'--json',
+		`--outputFile=${resultsFile}`,
+		...projectArgs,
+		...extraArgs,
+	];
 	return spawnSync(node, args, { cwd: root, stdio: 'inherit', env: process.env }).status ?? 1;
 }
 
 const runs = [
-	{ label: 'unit and engine', args: ['--selectProjects', 'unit', 'engine'], file: join(root, '.tmp', 'jest-unit-engine.json') },
-	{ label: 'end-to-end, one file at a time', args: ['--selectProjects', 'e2e', '--runInBand'], file: join(root, '.tmp', 'jest-e2e.json') },
+	{
+		label: 'unit and engine',
+		args: ['--selectProjects', 'unit', 'engine'],
+		file: join(root, '.tmp', 'jest-unit-engine.json'),
+	},
+	{
+		label: 'end-to-end, one file at a time',
+		args: ['--selectProjects', 'e2e', '--runInBand'],
+		file: join(root, '.tmp', 'jest-e2e.json'),
+	},
 ];
 let status = 0;
 for (const run of runs) status = runJest(run.label, run.args, run.file) || status;
@@ -72,7 +90,8 @@ for (const run of runs) {
 			const tier = relative(join(root, 'test'), file.name).split(/[\\/]/)[0];
 			tiers[tier] ??= { passed: 0, failed: 0, skipped: 0 };
 			for (const test of file.assertionResults) {
-				const key = test.status === 'passed' ? 'passed' : test.status === 'failed' ? 'failed' : 'skipped';
+				const key =
+					test.status === 'passed' ? 'passed' : test.status === 'failed' ? 'failed' : 'skipped';
 				tiers[tier][key]++;
 			}
 		}
@@ -82,7 +101,9 @@ for (const run of runs) {
 }
 console.log('\nTiers run:');
 for (const [tier, counts] of Object.entries(tiers)) {
-	console.log(`  ${tier.padEnd(7)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+	console.log(
+		`  ${tier.padEnd(7)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`,
+	);
 }
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(status);

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { loadOptions } from '../shared/ai/methods';
@@ -10,12 +15,16 @@ export class CloudStorageAi implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage AI',
 		name: 'cloudStorageAi',
-		icon: { light: 'file:../../icons/cloudStorageAi.svg', dark: 'file:../../icons/cloudStorageAi.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageAi.svg',
+			dark: 'file:../../icons/cloudStorageAi.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + ($parameter["model"] === "custom" ? $parameter["customModel"] : $parameter["model"])}}',
+		subtitle:
+			'={{$parameter["operation"] + ": " + ($parameter["model"] === "custom" ? $parameter["customModel"] : $parameter["model"])}}',
 		description:
-			'Generate text or chat with the service\'s hosted models: prompts, system prompts, images, JSON output, reasoning (think) levels and streaming',
+			"Generate text or chat with the service's hosted models: prompts, system prompts, images, JSON output, reasoning (think) levels and streaming",
 		defaults: { name: 'Cloud Storage AI' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,5 +1,11 @@
 import { supplyModel } from '@n8n/ai-node-sdk';
-import type { IDataObject, INodeType, INodeTypeDescription, ISupplyDataFunctions, SupplyData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeType,
+	INodeTypeDescription,
+	ISupplyDataFunctions,
+	SupplyData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { modelFields, modelOptionFields, thinkField } from '../shared/ai/fields';
@@ -9,7 +15,10 @@ import { callAi, streamLines } from '../shared/ai/transport';
 import { toNodeError } from '../shared/node/node-error';
 import { CloudStorageChatModel } from './model';
 
-async function* rethrowing<T>(lines: AsyncIterable<T>, convert: (error: unknown) => Error): AsyncGenerator<T> {
+async function* rethrowing<T>(
+	lines: AsyncIterable<T>,
+	convert: (error: unknown) => Error,
+): AsyncGenerator<T> {
 	try {
 		yield* lines;
 	} catch (error) {
@@ -21,17 +30,27 @@ export class CloudStorageAiChatModel implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage AI Chat Model',
 		name: 'cloudStorageAiChatModel',
-		icon: { light: 'file:../../icons/cloudStorageAi.svg', dark: 'file:../../icons/cloudStorageAi.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageAi.svg',
+			dark: 'file:../../icons/cloudStorageAi.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["model"] === "custom" ? $parameter["customModel"] : $parameter["model"]}}',
-		description: 'The service\'s hosted models as the language model of an AI Agent or chain, with thinking and tool calling',
+		subtitle:
+			'={{$parameter["model"] === "custom" ? $parameter["customModel"] : $parameter["model"]}}',
+		description:
+			"The service's hosted models as the language model of an AI Agent or chain, with thinking and tool calling",
 		defaults: { name: 'Cloud Storage AI Chat Model' },
 		codex: {
 			categories: ['AI'],
-			subcategories: { AI: ['Language Models', 'Root Nodes'], 'Language Models': ['Chat Models (Recommended)'] },
+			subcategories: {
+				AI: ['Language Models', 'Root Nodes'],
+				'Language Models': ['Chat Models (Recommended)'],
+			},
 			resources: {
-				primaryDocumentation: [{ url: 'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#ai' }],
+				primaryDocumentation: [
+					{ url: 'https://github.com/n8n-nodes-cloud-storage/n8n-nodes-cloud-storage#ai' },
+				],
 			},
 		},
 		inputs: [],
@@ -56,11 +75,14 @@ export class CloudStorageAiChatModel implements INodeType {
 
 	async supplyData(this: ISupplyDataFunctions, itemIndex: number): Promise<SupplyData> {
 		const chosen = this.getNodeParameter('model', itemIndex) as string;
-		const modelId = (chosen === 'custom' ? (this.getNodeParameter('customModel', itemIndex, '') as string) : chosen).trim();
+		const modelId = (
+			chosen === 'custom' ? (this.getNodeParameter('customModel', itemIndex, '') as string) : chosen
+		).trim();
 		if (!modelId) throw new NodeOperationError(this.getNode(), 'No model id given', { itemIndex });
 		const think = this.getNodeParameter('think', itemIndex, 'low') as ThinkLevel;
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const num = (name: string) => (typeof options[name] === 'number' ? (options[name] as number) : undefined);
+		const num = (name: string) =>
+			typeof options[name] === 'number' ? (options[name] as number) : undefined;
 		const call = { itemIndex, timeoutMs: (num('timeout') ?? 300) * 1000 };
 		// The one place this sub-node turns the protocol's errors into n8n's: the agent sees cause and fix.
 		const nodeError = (error: unknown) => toNodeError(this.getNode(), error, itemIndex);
@@ -84,7 +106,10 @@ export class CloudStorageAiChatModel implements INodeType {
 				maxTokens: num('maxTokens'),
 				contextSize: num('contextSize'),
 				seed: num('seed'),
-				keepAlive: typeof options.keepAlive === 'string' && options.keepAlive ? options.keepAlive : undefined,
+				keepAlive:
+					typeof options.keepAlive === 'string' && options.keepAlive
+						? options.keepAlive
+						: undefined,
 			},
 		);
 		// The SDK is typed against its own copy of n8n-workflow; at run time n8n hands over the same object.

@@ -18,7 +18,11 @@ function imagesOf(content: MessageContent[]): string[] {
 	for (const part of content) {
 		if (part.type !== 'file' || (part.mediaType && !part.mediaType.startsWith('image/'))) continue;
 		const data = part.data;
-		images.push(typeof data === 'string' ? data.replace(/^data:[^;,]*;base64,/, '') : Buffer.from(data).toString('base64'));
+		images.push(
+			typeof data === 'string'
+				? data.replace(/^data:[^;,]*;base64,/, '')
+				: Buffer.from(data).toString('base64'),
+		);
 	}
 	return images;
 }
@@ -26,7 +30,9 @@ function imagesOf(content: MessageContent[]): string[] {
 function parseArguments(input: string): Record<string, unknown> {
 	try {
 		const parsed: unknown = JSON.parse(input || '{}');
-		return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { input: parsed };
+		return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+			? (parsed as Record<string, unknown>)
+			: { input: parsed };
 	} catch {
 		return { input };
 	}

@@ -55,7 +55,11 @@ export class CloudStorageChatModel extends BaseChatModel<CloudChatConfig> {
 			.filter((tool) => tool.type === 'function')
 			.map((tool) => ({
 				type: 'function',
-				function: { name: tool.name, description: tool.description, parameters: getParametersJsonSchema(tool) },
+				function: {
+					name: tool.name,
+					description: tool.description,
+					parameters: getParametersJsonSchema(tool),
+				},
 			}));
 		return chatBody({
 			model: this.modelId,
@@ -93,13 +97,20 @@ export class CloudStorageChatModel extends BaseChatModel<CloudChatConfig> {
 			finishReason: finishReason(result),
 			usage: usageOf(result),
 			message: { role: 'assistant', content },
-			providerMetadata: { model: result.model, done_reason: result.doneReason, durations: result.durations },
+			providerMetadata: {
+				model: result.model,
+				done_reason: result.doneReason,
+				durations: result.durations,
+			},
 		};
 	}
 
 	async *stream(messages: Message[], config?: CloudChatConfig): AsyncIterable<StreamChunk> {
 		const accumulator = new AnswerAccumulator();
-		for await (const line of this.transport.lines({ ...this.body(messages, config), stream: true })) {
+		for await (const line of this.transport.lines({
+			...this.body(messages, config),
+			stream: true,
+		})) {
 			const added = accumulator.add(line);
 			if (added.thinking) yield { type: 'reasoning-delta', delta: added.thinking };
 			if (added.text) yield { type: 'text-delta', delta: added.text };

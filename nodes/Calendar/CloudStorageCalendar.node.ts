@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchCalendars } from '../shared/dav-node/list-search';
@@ -12,7 +17,10 @@ export class CloudStorageCalendar implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage Calendar',
 		name: 'cloudStorageCalendar',
-		icon: { light: 'file:../../icons/cloudStorageCalendar.svg', dark: 'file:../../icons/cloudStorageCalendar.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageCalendar.svg',
+			dark: 'file:../../icons/cloudStorageCalendar.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

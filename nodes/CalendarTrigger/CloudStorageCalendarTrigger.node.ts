@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { davClient } from '../shared/dav-node/client';
@@ -13,10 +18,14 @@ export class CloudStorageCalendarTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage Calendar Trigger',
 		name: 'cloudStorageCalendarTrigger',
-		icon: { light: 'file:../../icons/cloudStorageCalendar.svg', dark: 'file:../../icons/cloudStorageCalendar.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageCalendar.svg',
+			dark: 'file:../../icons/cloudStorageCalendar.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["trigger"] === "startsWithin" ? "Event starts soon" : "Event changes"}}',
+		subtitle:
+			'={{$parameter["trigger"] === "startsWithin" ? "Event starts soon" : "Event changes"}}',
 		// n8n's node picker shows one entry for an app node and its trigger, with the trigger's description: it
 		// speaks for both.
 		description:
@@ -33,8 +42,18 @@ export class CloudStorageCalendarTrigger implements INodeType {
 				name: 'trigger',
 				type: 'options',
 				options: [
-					{ name: 'Event Changes', value: 'changes', description: 'Events created, updated or deleted (sync-collection, or ETag comparison where the server lacks it)' },
-					{ name: 'Event Starts Soon', value: 'startsWithin', description: 'An event or an occurrence of a recurring series starts within the next minutes' },
+					{
+						name: 'Event Changes',
+						value: 'changes',
+						description:
+							'Events created, updated or deleted (sync-collection, or ETag comparison where the server lacks it)',
+					},
+					{
+						name: 'Event Starts Soon',
+						value: 'startsWithin',
+						description:
+							'An event or an occurrence of a recurring series starts within the next minutes',
+					},
 				],
 				default: 'changes',
 			},
@@ -45,7 +64,8 @@ export class CloudStorageCalendarTrigger implements INodeType {
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 15,
-				description: 'Fire for events starting within this many minutes; each occurrence fires once',
+				description:
+					'Fire for events starting within this many minutes; each occurrence fires once',
 				displayOptions: { show: { trigger: ['startsWithin'] } },
 			},
 		],
@@ -57,8 +77,13 @@ export class CloudStorageCalendarTrigger implements INodeType {
 		return await runPoll(this, async () => {
 			const client = await davClient(this, undefined, 'event');
 			const url = collectionParam(this, client, 'calendar', 'calendar');
-			if (this.getNodeParameter('trigger', 'changes') === 'startsWithin') return await pollStartsWithin(this, client, url);
-			return await pollChanges(this, client, 'calendar', url, (object) => ({ url: object.url, etag: object.etag ?? null, ...describeCalendarData(object.data) }));
+			if (this.getNodeParameter('trigger', 'changes') === 'startsWithin')
+				return await pollStartsWithin(this, client, url);
+			return await pollChanges(this, client, 'calendar', url, (object) => ({
+				url: object.url,
+				etag: object.etag ?? null,
+				...describeCalendarData(object.data),
+			}));
 		});
 	}
 }

@@ -17,14 +17,30 @@ const SAMPLE_LOOKAHEAD_MS = 366 * 24 * 60 * 60_000;
 const SAMPLE_SIZE = 5;
 
 /** Occurrences (recurring series expanded) whose start lies in [now, to), earliest first. */
-async function occurrencesStarting(client: DavClient, url: string, now: number, to: number): Promise<IDataObject[]> {
-	const result = (await client.report(url, '1', calendarQueryBody({ start: new Date(now), end: new Date(to) }), 'Querying upcoming events')) as Multistatus;
+async function occurrencesStarting(
+	client: DavClient,
+	url: string,
+	now: number,
+	to: number,
+): Promise<IDataObject[]> {
+	const result = (await client.report(
+		url,
+		'1',
+		calendarQueryBody({ start: new Date(now), end: new Date(to) }),
+		'Querying upcoming events',
+	)) as Multistatus;
 	const due: IDataObject[] = [];
 	for (const object of objectsFrom(result, 'calendar')) {
 		for (const occurrence of expandCalendarData(object.data, now / 1000, to / 1000)) {
 			const startMs = Date.parse(String(occurrence.start));
 			if (occurrence.allDay || Number.isNaN(startMs) || startMs < now || startMs >= to) continue;
-			due.push({ event: 'startsSoon', url: object.url, etag: object.etag ?? null, minutesUntilStart: Math.round((startMs - now) / 60_000), ...(occurrence as IDataObject) });
+			due.push({
+				event: 'startsSoon',
+				url: object.url,
+				etag: object.etag ?? null,
+				minutesUntilStart: Math.round((startMs - now) / 60_000),
+				...(occurrence as IDataObject),
+			});
 		}
 	}
 	return due.sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
@@ -35,21 +51,32 @@ async function occurrencesStarting(client: DavClient, url: string, now: number, 
  * minutes, each announced once. The first activation records what is already due and emits nothing.
  * A manual test saves nothing and, when nothing is due, shows the next occurrences so fields can be mapped.
  */
-export async function pollStartsWithin(ctx: IPollFunctions, client: DavClient, url: string): Promise<INodeExecutionData[][] | null> {
+export async function pollStartsWithin(
+	ctx: IPollFunctions,
+	client: DavClient,
+	url: string,
+): Promise<INodeExecutionData[][] | null> {
 	const minutes = ctx.getNodeParameter('minutes', 15) as number;
 	const now = Date.now();
 	const to = now + minutes * 60_000;
 	const staticData = ctx.getWorkflowStaticData('node') as { starts?: StartsState };
 	const due = await occurrencesStarting(client, url, now, to);
 	if (ctx.getMode() === 'manual') {
-		const sample = due.length > 0 ? due : (await occurrencesStarting(client, url, now, now + SAMPLE_LOOKAHEAD_MS)).slice(0, SAMPLE_SIZE);
+		const sample =
+			due.length > 0
+				? due
+				: (await occurrencesStarting(client, url, now, now + SAMPLE_LOOKAHEAD_MS)).slice(
+						0,
+						SAMPLE_SIZE,
+					);
 		return sample.length > 0 ? [ctx.helpers.returnJsonArray(sample)] : null;
 	}
 
 	const keyOf = (item: IDataObject) => `${String(item.url)}|${String(item.start)}`;
 	const previous = staticData.starts?.collection === url ? staticData.starts : undefined;
 	const notified: Record<string, number> = {};
-	for (const [key, start] of Object.entries(previous?.notified ?? {})) if (start >= now) notified[key] = start;
+	for (const [key, start] of Object.entries(previous?.notified ?? {}))
+		if (start >= now) notified[key] = start;
 	const fresh = due.filter((item) => notified[keyOf(item)] === undefined);
 	for (const item of due) notified[keyOf(item)] = Date.parse(String(item.start));
 	staticData.starts = { collection: url, notified };

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { listSearch, loadOptions, resourceMapping } from '../shared/dms/methods';
@@ -11,12 +16,15 @@ export class CloudStorageContactPerson implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage Contact Person',
 		name: 'cloudStorageContactPerson',
-		icon: { light: 'file:../../icons/cloudStorageContactPerson.svg', dark: 'file:../../icons/cloudStorageContactPerson.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageContactPerson.svg',
+			dark: 'file:../../icons/cloudStorageContactPerson.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Create, read and update contact persons of the document-management system (external receivers of task notifications), with the organisation\'s own fields',
+			"Create, read and update contact persons of the document-management system (external receivers of task notifications), with the organisation's own fields",
 		defaults: { name: 'Cloud Storage Contact Person' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchAddressBooks } from '../shared/dav-node/list-search';
@@ -12,7 +17,10 @@ export class CloudStorageContacts implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage Contacts',
 		name: 'cloudStorageContacts',
-		icon: { light: 'file:../../icons/cloudStorageContacts.svg', dark: 'file:../../icons/cloudStorageContacts.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageContacts.svg',
+			dark: 'file:../../icons/cloudStorageContacts.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',

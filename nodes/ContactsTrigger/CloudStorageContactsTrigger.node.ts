@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { davClient } from '../shared/dav-node/client';
@@ -12,7 +17,10 @@ export class CloudStorageContactsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage Contacts Trigger',
 		name: 'cloudStorageContactsTrigger',
-		icon: { light: 'file:../../icons/cloudStorageContacts.svg', dark: 'file:../../icons/cloudStorageContacts.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageContacts.svg',
+			dark: 'file:../../icons/cloudStorageContacts.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{"Contacts: " + $parameter["events"].join(", ")}}',
@@ -34,7 +42,11 @@ export class CloudStorageContactsTrigger implements INodeType {
 		return await runPoll(this, async () => {
 			const client = await davClient(this, undefined, 'contact');
 			const url = collectionParam(this, client, 'addressBook', 'address book');
-			return await pollChanges(this, client, 'addressbook', url, (object) => ({ url: object.url, etag: object.etag ?? null, ...describeVcard(object.data) }));
+			return await pollChanges(this, client, 'addressbook', url, (object) => ({
+				url: object.url,
+				etag: object.etag ?? null,
+				...describeVcard(object.data),
+			}));
 		});
 	}
 }

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { listSearch, loadOptions, resourceMapping } from '../shared/dms/methods';
@@ -13,12 +18,15 @@ export class CloudStorageDmsTask implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage DMS Task',
 		name: 'cloudStorageDmsTask',
-		icon: { light: 'file:../../icons/cloudStorageDmsTask.svg', dark: 'file:../../icons/cloudStorageDmsTask.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageDmsTask.svg',
+			dark: 'file:../../icons/cloudStorageDmsTask.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Create, read, update and comment on tasks of the document-management system, with the organisation\'s own fields; read its projects and clients',
+			"Create, read, update and comment on tasks of the document-management system, with the organisation's own fields; read its projects and clients",
 		defaults: { name: 'Cloud Storage DMS Task' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

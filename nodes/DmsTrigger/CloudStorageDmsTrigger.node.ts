@@ -1,4 +1,11 @@
-import type { ILoadOptionsFunctions, INodeExecutionData, INodePropertyOptions, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { runPoll } from '../shared/node/poll';
@@ -11,7 +18,10 @@ export class CloudStorageDmsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage DMS Trigger',
 		name: 'cloudStorageDmsTrigger',
-		icon: { light: 'file:../../icons/cloudStorageDmsTask.svg', dark: 'file:../../icons/cloudStorageDmsTask.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageDmsTask.svg',
+			dark: 'file:../../icons/cloudStorageDmsTask.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["resource"]}}',
@@ -31,8 +41,13 @@ export class CloudStorageDmsTrigger implements INodeType {
 		loadOptions: {
 			/** The task register's own status options (get_fields of tasks: no other register is read). */
 			async getTaskStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-				const status = (await getFields(this, 'task')).find((field) => field.name === 'dropdown_status');
-				return (status?.options ?? []).map((option) => ({ name: option.display_name, value: option.id }));
+				const status = (await getFields(this, 'task')).find(
+					(field) => field.name === 'dropdown_status',
+				);
+				return (status?.options ?? []).map((option) => ({
+					name: option.display_name,
+					value: option.id,
+				}));
 			},
 		},
 	};

@@ -27,7 +27,10 @@ function eventName(settings: DmsTriggerSettings, event: DmsChange['event']): str
 }
 
 function itemOf(settings: DmsTriggerSettings, change: DmsChange): INodeExecutionData {
-	const json: IDataObject = { event: eventName(settings, change.event), dvs_document_id: change.document.dvs_document_id };
+	const json: IDataObject = {
+		event: eventName(settings, change.event),
+		dvs_document_id: change.document.dvs_document_id,
+	};
 	if (change.changes) {
 		json.changed_fields = Object.keys(change.changes);
 		json.changes = change.changes as IDataObject;
@@ -54,66 +57,111 @@ function wantedChange(settings: DmsTriggerSettings, change: DmsChange): boolean 
  * Created only: newest-first pages until one reaches a document created before the cursor, so a quiet poll is
  * one request. A document seen twice (the list shifted while paging) counts once.
  */
-async function listNewest(ctx: IPollFunctions, settings: DmsTriggerSettings, state: DmsTriggerState | undefined): Promise<DmsDocument[]> {
+async function listNewest(
+	ctx: IPollFunctions,
+	settings: DmsTriggerSettings,
+	state: DmsTriggerState | undefined,
+): Promise<DmsDocument[]> {
 	const byId = new Map<number, DmsDocument>();
 	let offset = 0;
 	let cursor = state?.cursor ?? null;
 	for (;;) {
-		const page = await fetchPage(ctx, settings.section, offset, MAX_PAGE_SIZE, { filters: settings.filters });
+		const page = await fetchPage(ctx, settings.section, offset, MAX_PAGE_SIZE, {
+			filters: settings.filters,
+		});
 		for (const doc of page.items) byId.set(doc.dvs_document_id, doc);
 		offset += page.items.length;
 		// A first poll only needs the newest document's window.
 		if (cursor === null && page.items.length) cursor = Math.max(...page.items.map(createdAt));
-		if (reachedOlder(cursor, page.items) || page.items.length === 0 || offset >= page.total) return [...byId.values()];
+		if (reachedOlder(cursor, page.items) || page.items.length === 0 || offset >= page.total)
+			return [...byId.values()];
 	}
 }
 
-async function listScope(ctx: IPollFunctions, settings: DmsTriggerSettings, state: DmsTriggerState | undefined): Promise<DmsDocument[]> {
+async function listScope(
+	ctx: IPollFunctions,
+	settings: DmsTriggerSettings,
+	state: DmsTriggerState | undefined,
+): Promise<DmsDocument[]> {
 	if (settings.mode === 'window') return await listNewest(ctx, settings, state);
-	return await listDocuments(ctx, settings.section, { filters: settings.filters, concurrency: SCAN_CONCURRENCY });
+	return await listDocuments(ctx, settings.section, {
+		filters: settings.filters,
+		concurrency: SCAN_CONCURRENCY,
+	});
 }
 
 function sample(settings: DmsTriggerSettings, docs: DmsDocument[]): DmsChange[] {
-	const event = (['statusChanged', 'responsibleChanged', 'updated', 'created'] as const).find((name) => settings.events.has(name)) ?? 'created';
-	const time = (doc: DmsDocument) => serviceSeconds(event === 'created' ? doc.date_created : doc.date_updated);
+	const event =
+		(['statusChanged', 'responsibleChanged', 'updated', 'created'] as const).find((name) =>
+			settings.events.has(name),
+		) ?? 'created';
+	const time = (doc: DmsDocument) =>
+		serviceSeconds(event === 'created' ? doc.date_created : doc.date_updated);
 	const changes = [...docs]
 		.sort((a, b) => (time(b) || 0) - (time(a) || 0) || b.dvs_document_id - a.dvs_document_id)
-		.map((document): DmsChange => (event === 'statusChanged' || event === 'responsibleChanged'
-			? { event, document, from: null, to: document[event === 'statusChanged' ? 'dropdown_status' : 'responsible'] ?? null, at: time(document) }
-			: { event, document, ...(event === 'updated' ? { changes: {} } : {}), at: time(document) }));
+		.map(
+			(document): DmsChange =>
+				event === 'statusChanged' || event === 'responsibleChanged'
+					? {
+							event,
+							document,
+							from: null,
+							to: document[event === 'statusChanged' ? 'dropdown_status' : 'responsible'] ?? null,
+							at: time(document),
+						}
+					: {
+							event,
+							document,
+							...(event === 'updated' ? { changes: {} } : {}),
+							at: time(document),
+						},
+		);
 	return changes.filter((change) => wantedChange(settings, change)).slice(0, SAMPLE_SIZE);
 }
 
 function checkCap(settings: DmsTriggerSettings, docs: DmsDocument[]): void {
 	if (docs.length <= settings.maxTracked) return;
-	throw new PackError(`The filtered register holds ${docs.length} documents, more than the ${settings.maxTracked} tracked for change detection`, {
-		kind: 'input',
-		description:
-			'Nothing was reported and nothing is lost: the next poll after a fix reports every change since the last successful one (unless the filters changed). Raise "Max Tracked Documents", filter by project or status, or keep only the Created event, which needs no snapshot.',
-	});
+	throw new PackError(
+		`The filtered register holds ${docs.length} documents, more than the ${settings.maxTracked} tracked for change detection`,
+		{
+			kind: 'input',
+			description:
+				'Nothing was reported and nothing is lost: the next poll after a fix reports every change since the last successful one (unless the filters changed). Raise "Max Tracked Documents", filter by project or status, or keep only the Created event, which needs no snapshot.',
+		},
+	);
 }
 
 export async function pollDms(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	if (ctx.getMode() === 'manual') {
 		// One page of the newest documents; nothing is stored.
-		const page = await fetchPage(ctx, settings.section, 0, MAX_PAGE_SIZE, { filters: settings.filters });
+		const page = await fetchPage(ctx, settings.section, 0, MAX_PAGE_SIZE, {
+			filters: settings.filters,
+		});
 		const items = sample(settings, page.items).map((change) => itemOf(settings, change));
 		if (items.length) return [items];
 		throw new PackError('Nothing matching the settings was found in the register', {
 			kind: 'input',
-			description: 'Create or change a document that matches the filters, then fetch a test event again.',
+			description:
+				'Create or change a document that matches the filters, then fetch a test event again.',
 		});
 	}
 
 	const staticData = ctx.getWorkflowStaticData('node');
 	const scope = `${settings.section}|${JSON.stringify(settings.filters)}|${settings.mode}|${JSON.stringify(settings.fields)}`;
-	const stored = isUsableState(staticData.state, scope, settings.mode) ? staticData.state : undefined;
+	const stored = isUsableState(staticData.state, scope, settings.mode)
+		? staticData.state
+		: undefined;
 	const docs = await listScope(ctx, settings, stored);
 	checkCap(settings, docs);
 	// First poll after activation (or after the filters or events changed): record, report nothing.
 	if (!stored) {
-		staticData.state = baseline(scope, docs, settings.mode, settings.fields) as unknown as IDataObject;
+		staticData.state = baseline(
+			scope,
+			docs,
+			settings.mode,
+			settings.fields,
+		) as unknown as IDataObject;
 		return null;
 	}
 	const { changes, next, changed } = compare(stored, docs, settings.mode, settings.fields);

@@ -4,7 +4,12 @@ import { documentLocator } from '../shared/dms/descriptions';
 
 export const DEFAULT_MAX_TRACKED = 10_000;
 
-const optionalLocator = (section: 'project_2' | 'client', name: string, displayName: string, description: string): INodeProperties => ({
+const optionalLocator = (
+	section: 'project_2' | 'client',
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties => ({
 	...documentLocator(section, name),
 	displayName,
 	required: false,
@@ -17,7 +22,8 @@ const maxTrackedField = (show: Record<string, string[]>): INodeProperties => ({
 	type: 'number',
 	typeOptions: { minValue: 1 },
 	default: DEFAULT_MAX_TRACKED,
-	description: 'Most documents kept for change detection; a larger filtered register makes the poll fail with an explanation',
+	description:
+		'Most documents kept for change detection; a larger filtered register makes the poll fail with an explanation',
 	displayOptions: { show },
 });
 
@@ -41,9 +47,22 @@ export const properties: INodeProperties[] = [
 		default: ['created'],
 		options: [
 			{ name: 'Task Created', value: 'created', description: 'A task was created' },
-			{ name: 'Task Responsible Changed', value: 'responsibleChanged', description: 'A task\'s responsible user changed (from → to)' },
-			{ name: 'Task Status Changed', value: 'statusChanged', description: 'A task\'s status changed (from → to)' },
-			{ name: 'Task Updated', value: 'updated', description: 'Any listed field of a task changed; the item lists each changed field with its old and new value' },
+			{
+				name: 'Task Responsible Changed',
+				value: 'responsibleChanged',
+				description: "A task's responsible user changed (from → to)",
+			},
+			{
+				name: 'Task Status Changed',
+				value: 'statusChanged',
+				description: "A task's status changed (from → to)",
+			},
+			{
+				name: 'Task Updated',
+				value: 'updated',
+				description:
+					'Any listed field of a task changed; the item lists each changed field with its old and new value',
+			},
 		],
 		displayOptions: { show: { resource: ['task'] } },
 		description: 'Each change is reported once, as one item per event',
@@ -56,7 +75,11 @@ export const properties: INodeProperties[] = [
 		default: ['created'],
 		options: [
 			{ name: 'Contact Person Created', value: 'created' },
-			{ name: 'Contact Person Updated', value: 'updated', description: 'The item lists each changed field with its old and new value' },
+			{
+				name: 'Contact Person Updated',
+				value: 'updated',
+				description: 'The item lists each changed field with its old and new value',
+			},
 		],
 		displayOptions: { show: { resource: ['contactPerson'] } },
 	},
@@ -66,7 +89,9 @@ export const properties: INodeProperties[] = [
 		name: 'trackingNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { resource: ['task'], taskEvents: ['updated', 'statusChanged', 'responsibleChanged'] } },
+		displayOptions: {
+			show: { resource: ['task'], taskEvents: ['updated', 'statusChanged', 'responsibleChanged'] },
+		},
 	},
 	{
 		displayName: 'To Status Names or IDs',
@@ -105,8 +130,13 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		displayOptions: { show: { resource: ['contactPerson'] } },
-		options: [optionalLocator('client', 'company', 'Company', 'Only contact persons of this client')],
+		options: [
+			optionalLocator('client', 'company', 'Company', 'Only contact persons of this client'),
+		],
 	},
-	maxTrackedField({ resource: ['task'], taskEvents: ['updated', 'statusChanged', 'responsibleChanged'] }),
+	maxTrackedField({
+		resource: ['task'],
+		taskEvents: ['updated', 'statusChanged', 'responsibleChanged'],
+	}),
 	maxTrackedField({ resource: ['contactPerson'], contactEvents: ['updated'] }),
 ];

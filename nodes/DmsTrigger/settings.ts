@@ -22,10 +22,15 @@ const TASK_EVENTS: DmsEvent[] = ['created', 'updated', 'statusChanged', 'respons
 const CONTACT_EVENTS: DmsEvent[] = ['created', 'updated'];
 
 function ids(value: unknown, what: string): number[] {
-	const list = (Array.isArray(value) ? value : String(value ?? '').split(',')).map((entry) => String(entry).trim()).filter(Boolean);
+	const list = (Array.isArray(value) ? value : String(value ?? '').split(','))
+		.map((entry) => String(entry).trim())
+		.filter(Boolean);
 	const bad = list.find((entry) => !/^\d+$/.test(entry));
 	if (bad !== undefined) {
-		throw new PackError(`${what} must be numeric IDs, got "${bad}"`, { kind: 'input', description: `Pick the ${what.toLowerCase()} from the list or give its numeric ID.` });
+		throw new PackError(`${what} must be numeric IDs, got "${bad}"`, {
+			kind: 'input',
+			description: `Pick the ${what.toLowerCase()} from the list or give its numeric ID.`,
+		});
 	}
 	return list.map(Number);
 }
@@ -39,11 +44,14 @@ export function readSettings(ctx: IPollFunctions): DmsTriggerSettings {
 	const resource = ctx.getNodeParameter('resource', 'task') as DmsTriggerSettings['resource'];
 	const task = resource === 'task';
 	const allowed = task ? TASK_EVENTS : CONTACT_EVENTS;
-	const selected = (ctx.getNodeParameter(task ? 'taskEvents' : 'contactEvents', []) as string[]).filter((event): event is DmsEvent =>
-		allowed.includes(event as DmsEvent),
-	);
+	const selected = (
+		ctx.getNodeParameter(task ? 'taskEvents' : 'contactEvents', []) as string[]
+	).filter((event): event is DmsEvent => allowed.includes(event as DmsEvent));
 	if (!selected.length) {
-		throw new PackError('No event selected', { kind: 'input', description: 'Choose at least one event under "Trigger On".' });
+		throw new PackError('No event selected', {
+			kind: 'input',
+			description: 'Choose at least one event under "Trigger On".',
+		});
 	}
 	const events = new Set(selected);
 	const filters: Record<string, number[]> = {};
@@ -56,7 +64,9 @@ export function readSettings(ctx: IPollFunctions): DmsTriggerSettings {
 		const company = locatorId(ctx, 'contactFilters.company', 'Company');
 		if (company.length) filters.company = company;
 	}
-	const mode: DmsTrackingMode = [...events].some((event) => event !== 'created') ? 'full' : 'window';
+	const mode: DmsTrackingMode = [...events].some((event) => event !== 'created')
+		? 'full'
+		: 'window';
 	return {
 		resource,
 		section: task ? 'task' : 'contact_person',
@@ -64,7 +74,13 @@ export function readSettings(ctx: IPollFunctions): DmsTriggerSettings {
 		mode,
 		fields: trackedFields(events),
 		filters,
-		toStatuses: task && events.has('statusChanged') ? ids(ctx.getNodeParameter('toStatuses', []), 'To Status') : [],
-		maxTracked: mode === 'full' ? Number(ctx.getNodeParameter('maxTracked', DEFAULT_MAX_TRACKED)) : Number.POSITIVE_INFINITY,
+		toStatuses:
+			task && events.has('statusChanged')
+				? ids(ctx.getNodeParameter('toStatuses', []), 'To Status')
+				: [],
+		maxTracked:
+			mode === 'full'
+				? Number(ctx.getNodeParameter('maxTracked', DEFAULT_MAX_TRACKED))
+				: Number.POSITIVE_INFINITY,
 	};
 }

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchFolders } from '../shared/storage/folder-search';
@@ -12,11 +17,15 @@ export class CloudStorageESignature implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage E-Signature',
 		name: 'cloudStorageESignature',
-		icon: { light: 'file:../../icons/cloudStorageESignature.svg', dark: 'file:../../icons/cloudStorageESignature.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageESignature.svg',
+			dark: 'file:../../icons/cloudStorageESignature.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Have files in the cloud storage service signed electronically: list signatures, e-mail signing requests, or build a signing page',
+		description:
+			'Have files in the cloud storage service signed electronically: list signatures, e-mail signing requests, or build a signing page',
 		defaults: { name: 'Cloud Storage E-Signature' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { runPoll } from '../shared/node/poll';
@@ -11,7 +16,10 @@ export class CloudStorageESignatureTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage E-Signature Trigger',
 		name: 'cloudStorageESignatureTrigger',
-		icon: { light: 'file:../../icons/cloudStorageESignature.svg', dark: 'file:../../icons/cloudStorageESignature.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageESignature.svg',
+			dark: 'file:../../icons/cloudStorageESignature.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["watch"] === "files" ? "listed files" : "folder"}}',

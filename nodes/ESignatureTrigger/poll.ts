@@ -19,7 +19,6 @@ import { listScope } from '../shared/storage/scope-listing';
 import { mapBounded } from '../shared/transport/bounded';
 import { DEFAULT_MAX_DOWNLOAD_MB, DEFAULT_MAX_FILES } from './properties';
 
-
 /** Items a manual "Fetch Test Event" returns. */
 const SAMPLE_SIZE = 10;
 /** get_esignatures requests in flight at once. */
@@ -48,7 +47,8 @@ function readSettings(ctx: IPollFunctions): Settings {
 		maxFiles: Number(ctx.getNodeParameter('maxFiles', DEFAULT_MAX_FILES)),
 		download: download
 			? {
-					maxBytes: Number(ctx.getNodeParameter('maxDownloadMb', DEFAULT_MAX_DOWNLOAD_MB)) * 1024 * 1024,
+					maxBytes:
+						Number(ctx.getNodeParameter('maxDownloadMb', DEFAULT_MAX_DOWNLOAD_MB)) * 1024 * 1024,
 					property: String(ctx.getNodeParameter('binaryPropertyName', 'data')),
 				}
 			: undefined,
@@ -60,25 +60,45 @@ export function parseFileList(value: unknown): string[] {
 	const hashes: string[] = [];
 	for (const entry of splitList(String(value ?? '').replace(/\n/g, ','))) {
 		const link = /^https?:\/\//i.test(entry) ? parseLink(entry, 'file') : undefined;
-		const hash = link ? ('hash' in link ? link.hash : undefined) : /^https?:|[\s/?#]/i.test(entry) ? undefined : entry;
+		const hash = link
+			? 'hash' in link
+				? link.hash
+				: undefined
+			: /^https?:|[\s/?#]/i.test(entry)
+				? undefined
+				: entry;
 		if (!hash) {
 			throw new PackError(`"${entry}" is not a file hash or file link`, {
 				kind: 'input',
-				description: 'Give each file as its hash or its link https://<web host>/f/<hash> (path links /pa/… name a place, not a file, and are not accepted), separated by commas or new lines.',
+				description:
+					'Give each file as its hash or its link https://<web host>/f/<hash> (path links /pa/… name a place, not a file, and are not accepted), separated by commas or new lines.',
 			});
 		}
 		if (!hashes.includes(hash)) hashes.push(hash);
 	}
-	if (!hashes.length) throw new PackError('No file given', { kind: 'input', description: 'Enter at least one file hash or file link under "Files".' });
+	if (!hashes.length)
+		throw new PackError('No file given', {
+			kind: 'input',
+			description: 'Enter at least one file hash or file link under "Files".',
+		});
 	return hashes;
 }
 
-async function watchedFiles(ctx: IPollFunctions, account: StorageAccount, settings: Settings): Promise<{ files: WatchedFile[]; scope: string }> {
+async function watchedFiles(
+	ctx: IPollFunctions,
+	account: StorageAccount,
+	settings: Settings,
+): Promise<{ files: WatchedFile[]; scope: string }> {
 	if (settings.watch === 'files') {
-		return { files: parseFileList(ctx.getNodeParameter('files', '')).map((hash) => ({ hash })), scope: 'files' };
+		return {
+			files: parseFileList(ctx.getNodeParameter('files', '')).map((hash) => ({ hash })),
+			scope: 'files',
+		};
 	}
 	const listing = await listScope(ctx, account, settings.recursive);
-	const files = listing.entries.filter((entry) => entry.type === 'file').map(({ hash, name, path, size }) => ({ hash, name, path, size }));
+	const files = listing.entries
+		.filter((entry) => entry.type === 'file')
+		.map(({ hash, name, path, size }) => ({ hash, name, path, size }));
 	return { files, scope: `folder|${listing.root.hash}|${settings.recursive ? 'tree' : 'folder'}` };
 }
 
@@ -90,22 +110,43 @@ async function signaturesOf(
 	file: WatchedFile,
 	from: string | undefined,
 ): Promise<SignatureRecord[] | undefined> {
-	const { status, body } = await v2<unknown>(ctx, account, 'get_esignatures', { file_hash: file.hash, ...(from ? { from_date: from } : {}) }, { acceptStatuses: [405] });
+	const { status, body } = await v2<unknown>(
+		ctx,
+		account,
+		'get_esignatures',
+		{ file_hash: file.hash, ...(from ? { from_date: from } : {}) },
+		{ acceptStatuses: [405] },
+	);
 	if (status < 400) return recordsOf(body, file.hash);
 	if (settings.watch === 'folder') return undefined;
 	throw new PackError(`The watched file ${file.hash} was not found or cannot be viewed (405)`, {
 		kind: 'input',
 		httpCode: status,
-		description: 'Remove it from "Files" or check that this account may view it. Nothing was reported; signatures of the other files wait for the next successful poll.',
+		description:
+			'Remove it from "Files" or check that this account may view it. Nothing was reported; signatures of the other files wait for the next successful poll.',
 	});
 }
 
 /** Name and size for files watched by hash (the list gives neither); only files with a new signature are asked. */
-async function describe(ctx: IPollFunctions, account: StorageAccount, file: WatchedFile): Promise<WatchedFile> {
+async function describe(
+	ctx: IPollFunctions,
+	account: StorageAccount,
+	file: WatchedFile,
+): Promise<WatchedFile> {
 	if (file.name !== undefined) return file;
-	const { status, body } = await v2<IDataObject>(ctx, account, 'get_file_info', { file_hash: file.hash }, { acceptStatuses: [403, 404, 405] });
+	const { status, body } = await v2<IDataObject>(
+		ctx,
+		account,
+		'get_file_info',
+		{ file_hash: file.hash },
+		{ acceptStatuses: [403, 404, 405] },
+	);
 	if (status >= 400 || !body) return file;
-	return { ...file, name: String(body.name ?? ''), ...(body.size !== undefined ? { size: Number(body.size) } : {}) };
+	return {
+		...file,
+		name: String(body.name ?? ''),
+		...(body.size !== undefined ? { size: Number(body.size) } : {}),
+	};
 }
 
 async function eventItems(
@@ -120,7 +161,15 @@ async function eventItems(
 	const items: INodeExecutionData[] = [];
 	for (const record of orderSignatures(records)) {
 		let file = described.get(record.file_hash);
-		if (!file) described.set(record.file_hash, (file = await describe(ctx, account, files.get(record.file_hash) ?? { hash: record.file_hash })));
+		if (!file)
+			described.set(
+				record.file_hash,
+				(file = await describe(
+					ctx,
+					account,
+					files.get(record.file_hash) ?? { hash: record.file_hash },
+				)),
+			);
 		const json: IDataObject = {
 			event: 'signed',
 			file_hash: record.file_hash,
@@ -160,11 +209,14 @@ async function eventItems(
 
 function checkCap(settings: Settings, files: WatchedFile[]): void {
 	if (files.length <= settings.maxFiles) return;
-	throw new PackError(`${files.length} files are watched, more than the ${settings.maxFiles} allowed ("Max Watched Files")`, {
-		kind: 'input',
-		description:
-			'Each watched file costs one request per poll. Nothing was reported and nothing is lost: the next poll after a fix reports every signature since the last successful one (unless what is watched changed). Watch a smaller folder, turn off "Include Subfolders", or raise the limit.',
-	});
+	throw new PackError(
+		`${files.length} files are watched, more than the ${settings.maxFiles} allowed ("Max Watched Files")`,
+		{
+			kind: 'input',
+			description:
+				'Each watched file costs one request per poll. Nothing was reported and nothing is lost: the next poll after a fix reports every signature since the last successful one (unless what is watched changed). Watch a smaller folder, turn off "Include Subfolders", or raise the limit.',
+		},
+	);
 }
 
 export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
@@ -177,19 +229,30 @@ export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutio
 
 	if (ctx.getMode() === 'manual') {
 		// Every signature of the watched files, newest first; nothing is stored.
-		const all = (await mapBounded(files, CONCURRENCY, async (file) => (await signaturesOf(ctx, account, settings, file, undefined)) ?? [])).flat();
+		const all = (
+			await mapBounded(
+				files,
+				CONCURRENCY,
+				async (file) => (await signaturesOf(ctx, account, settings, file, undefined)) ?? [],
+			)
+		).flat();
 		const recent = orderSignatures(all).reverse().slice(0, SAMPLE_SIZE).reverse();
 		const items = await eventItems(ctx, account, settings, recent, byHash);
 		if (items.length) return [items.reverse()];
 		throw new PackError('No signature was found on the watched files', {
 			kind: 'input',
-			description: 'Have a watched file signed (or watch another folder), then fetch a test event again.',
+			description:
+				'Have a watched file signed (or watch another folder), then fetch a test event again.',
 		});
 	}
 
 	const staticData = ctx.getWorkflowStaticData('node');
 	const stored = isUsableState(staticData.state, scope) ? staticData.state : undefined;
-	const answers = await mapBounded(files, CONCURRENCY, async (file) => await signaturesOf(ctx, account, settings, file, fromDate(stored, file.hash)));
+	const answers = await mapBounded(
+		files,
+		CONCURRENCY,
+		async (file) => await signaturesOf(ctx, account, settings, file, fromDate(stored, file.hash)),
+	);
 	const next: EsignTriggerState = { v: 1, scope, files: {} };
 	const fresh: SignatureRecord[] = [];
 	files.forEach((file, index) => {
@@ -209,6 +272,7 @@ export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutio
 	});
 	const items = stored ? await eventItems(ctx, account, settings, fresh, byHash) : [];
 	// Every request is done: only now does the state move on. An unchanged state is not written.
-	if (JSON.stringify(next) !== JSON.stringify(staticData.state)) staticData.state = next as unknown as IDataObject;
+	if (JSON.stringify(next) !== JSON.stringify(staticData.state))
+		staticData.state = next as unknown as IDataObject;
 	return items.length ? [items] : null;
 }

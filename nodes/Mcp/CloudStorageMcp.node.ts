@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as docs from './actions/docs/Docs.resource';
@@ -13,18 +18,25 @@ export class CloudStorageMcp implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage MCP',
 		name: 'cloudStorageMcp',
-		icon: { light: 'file:../../icons/cloudStorageMcp.svg', dark: 'file:../../icons/cloudStorageMcp.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageMcp.svg',
+			dark: 'file:../../icons/cloudStorageMcp.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Read files and folders and search the API documentation through the service\'s read-only MCP endpoint',
+			"Read files and folders and search the API documentation through the service's read-only MCP endpoint",
 		defaults: { name: 'Cloud Storage MCP' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'cloudStorageBearerApi', required: true, displayOptions: { show: { authentication: ['bearerApi'] } } },
+			{
+				name: 'cloudStorageBearerApi',
+				required: true,
+				displayOptions: { show: { authentication: ['bearerApi'] } },
+			},
 		],
 		properties: [
 			{
@@ -32,8 +44,16 @@ export class CloudStorageMcp implements INodeType {
 				name: 'authentication',
 				type: 'options',
 				options: [
-					{ name: 'Bearer Token', value: 'bearerApi', description: 'Needed for the account\'s files and folders' },
-					{ name: 'None (Public Docs Only)', value: 'none', description: 'Documentation search and reading need no credential' },
+					{
+						name: 'Bearer Token',
+						value: 'bearerApi',
+						description: "Needed for the account's files and folders",
+					},
+					{
+						name: 'None (Public Docs Only)',
+						value: 'none',
+						description: 'Documentation search and reading need no credential',
+					},
 				],
 				default: 'bearerApi',
 			},
@@ -44,7 +64,7 @@ export class CloudStorageMcp implements INodeType {
 				default: '',
 				required: true,
 				placeholder: 'https://api.example.com',
-				description: 'The service\'s API address; the MCP endpoint is {base_url}/api/mcp',
+				description: "The service's API address; the MCP endpoint is {base_url}/api/mcp",
 				displayOptions: { show: { authentication: ['none'] } },
 			},
 			{

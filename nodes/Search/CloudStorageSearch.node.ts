@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { searchFolders } from '../shared/storage/folder-search';
@@ -12,10 +17,14 @@ export class CloudStorageSearch implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage Search',
 		name: 'cloudStorageSearch',
-		icon: { light: 'file:../../icons/cloudStorageSearch.svg', dark: 'file:../../icons/cloudStorageSearch.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorageSearch.svg',
+			dark: 'file:../../icons/cloudStorageSearch.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] === "fullSearch" ? "Full search" : "Search: " + $parameter["query"]}}',
+		subtitle:
+			'={{$parameter["operation"] === "fullSearch" ? "Full search" : "Search: " + $parameter["query"]}}',
 		description:
 			'Find files and folders in the cloud storage service by name, type, section or criteria; one item per result with its path, size, date and link',
 		defaults: { name: 'Cloud Storage Search' },

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as account from './actions/account/Account.resource';
@@ -15,11 +20,15 @@ export class CloudStorage implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage',
 		name: 'cloudStorage',
-		icon: { light: 'file:../../icons/cloudStorage.svg', dark: 'file:../../icons/cloudStorage.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorage.svg',
+			dark: 'file:../../icons/cloudStorage.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Upload, download, list, move and share files and folders in the cloud storage service; manage the account and end-to-end-encryption keys',
+		description:
+			'Upload, download, list, move and share files and folders in the cloud storage service; manage the account and end-to-end-encryption keys',
 		defaults: { name: 'Cloud Storage' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -28,7 +37,10 @@ export class CloudStorage implements INodeType {
 		properties: [
 			{
 				...storageAuthentication,
-				options: [...(storageAuthentication.options ?? []), { name: 'None (Public Links and Upload Keys)', value: 'none' }],
+				options: [
+					...(storageAuthentication.options ?? []),
+					{ name: 'None (Public Links and Upload Keys)', value: 'none' },
+				],
 			},
 			{
 				displayName: 'Base URL',

@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { runPoll } from '../shared/node/poll';
@@ -11,7 +16,10 @@ export class CloudStorageTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage Trigger',
 		name: 'cloudStorageTrigger',
-		icon: { light: 'file:../../icons/cloudStorage.svg', dark: 'file:../../icons/cloudStorage.dark.svg' },
+		icon: {
+			light: 'file:../../icons/cloudStorage.svg',
+			dark: 'file:../../icons/cloudStorage.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',

@@ -37,10 +37,17 @@ async function resolveGone(
 			changes.push({ event: 'fileDeleted', entry });
 			continue;
 		}
-		const { status, body } = await v2<IDataObject>(ctx, account, 'get_file_info', { file_hash: entry.hash }, {
-			acceptStatuses: [403, 404, 405],
-		});
-		const newParent = status < 400 ? (body?.parent_folder_hash as string | null | undefined) : undefined;
+		const { status, body } = await v2<IDataObject>(
+			ctx,
+			account,
+			'get_file_info',
+			{ file_hash: entry.hash },
+			{
+				acceptStatuses: [403, 404, 405],
+			},
+		);
+		const newParent =
+			status < 400 ? (body?.parent_folder_hash as string | null | undefined) : undefined;
 		if (!newParent) {
 			changes.push({ event: 'fileDeleted', entry });
 			continue;
@@ -64,11 +71,23 @@ async function resolveGone(
 }
 
 function sampleChanges(listing: ScopeListing, settings: TriggerSettings): Change[] {
-	const shown = (['fileCreated', 'fileUpdated', 'folderCreated'] as EventName[]).filter((event) => settings.events.has(event));
-	const allowed = new Set<EventName>(shown.length ? shown : ['fileCreated', 'fileUpdated', 'folderCreated']);
+	const shown = (['fileCreated', 'fileUpdated', 'folderCreated'] as EventName[]).filter((event) =>
+		settings.events.has(event),
+	);
+	const allowed = new Set<EventName>(
+		shown.length ? shown : ['fileCreated', 'fileUpdated', 'folderCreated'],
+	);
 	const changes: Change[] = [];
-	for (const entry of mostRecent({ ...listing, entries: listing.entries.filter((e) => settings.matches(e)) }, Infinity)) {
-		const event: EventName = entry.type === 'folder' ? 'folderCreated' : entry.created === entry.modified ? 'fileCreated' : 'fileUpdated';
+	for (const entry of mostRecent(
+		{ ...listing, entries: listing.entries.filter((e) => settings.matches(e)) },
+		Infinity,
+	)) {
+		const event: EventName =
+			entry.type === 'folder'
+				? 'folderCreated'
+				: entry.created === entry.modified
+					? 'fileCreated'
+					: 'fileUpdated';
 		if (allowed.has(event)) changes.push({ event, entry, at: entry.modified });
 		if (changes.length >= SAMPLE_SIZE) break;
 	}
@@ -94,11 +113,21 @@ export async function pollChanges(ctx: IPollFunctions): Promise<INodeExecutionDa
 	const listing = await listScope(ctx, account, settings.recursive);
 
 	if (ctx.getMode() === 'manual') {
-		const items = await eventItems(ctx, account, sampleChanges(listing, settings), listing, settings);
+		const items = await eventItems(
+			ctx,
+			account,
+			sampleChanges(listing, settings),
+			listing,
+			settings,
+		);
 		if (items.length) return [items];
-		throw new NodeOperationError(ctx.getNode(), 'Nothing matching the settings was found in the watched folder', {
-			description: 'Upload a file there (or loosen the filters), then fetch a test event again.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'Nothing matching the settings was found in the watched folder',
+			{
+				description: 'Upload a file there (or loosen the filters), then fetch a test event again.',
+			},
+		);
 	}
 
 	checkCap(ctx, listing, settings);
@@ -111,8 +140,13 @@ export async function pollChanges(ctx: IPollFunctions): Promise<INodeExecutionDa
 	}
 	const { changes, gone, next } = compare(staticData.state, listing, settings.mode);
 	const wanted = settings.events.has('fileDeleted') || settings.events.has('fileMoved') ? gone : [];
-	const all = orderChanges([...changes, ...(await resolveGone(ctx, account, wanted, listing, settings))]);
-	const selected = all.filter((change) => settings.events.has(change.event) && settings.matches(change.entry));
+	const all = orderChanges([
+		...changes,
+		...(await resolveGone(ctx, account, wanted, listing, settings)),
+	]);
+	const selected = all.filter(
+		(change) => settings.events.has(change.event) && settings.matches(change.entry),
+	);
 	const items = await eventItems(ctx, account, selected, listing, settings);
 	// Only now, with every request done, does the state move on: a failed poll is repeated in full.
 	staticData.state = next as unknown as IDataObject;

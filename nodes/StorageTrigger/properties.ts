@@ -2,9 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { storageAuthentication } from '../shared/storage/auth-fields';
 import { folderLocator } from '../shared/storage/locator-fields';
+import { downloadContentFields } from '../shared/storage/download-fields';
 
 export const DEFAULT_MAX_TRACKED = 10_000;
-export const DEFAULT_MAX_DOWNLOAD_MB = 50;
+export { DEFAULT_MAX_DOWNLOAD_MB } from '../shared/storage/download-fields';
 
 export const properties: INodeProperties[] = [
 	storageAuthentication,
@@ -16,16 +17,26 @@ export const properties: INodeProperties[] = [
 		default: ['fileCreated'],
 		options: [
 			{ name: 'File Created', value: 'fileCreated', description: 'A file was uploaded' },
-			{ name: 'File Deleted', value: 'fileDeleted', description: 'A file was deleted (or its folder was)' },
+			{
+				name: 'File Deleted',
+				value: 'fileDeleted',
+				description: 'A file was deleted (or its folder was)',
+			},
 			{
 				name: 'File Moved',
 				value: 'fileMoved',
-				description: 'A file moved within the watched folder, into it (or was restored) or out of it',
+				description:
+					'A file moved within the watched folder, into it (or was restored) or out of it',
 			},
-			{ name: 'File Updated', value: 'fileUpdated', description: 'A file\'s content was replaced or it was renamed' },
+			{
+				name: 'File Updated',
+				value: 'fileUpdated',
+				description: "A file's content was replaced or it was renamed",
+			},
 			{ name: 'Folder Created', value: 'folderCreated', description: 'A folder was created' },
 		],
-		description: 'Each change is reported once, as one item with the event, the item\'s fields, its parent folder and its link',
+		description:
+			"Each change is reported once, as one item with the event, the item's fields, its parent folder and its link",
 	},
 	{
 		displayName:
@@ -54,34 +65,15 @@ export const properties: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1 },
 		default: DEFAULT_MAX_TRACKED,
-		description: 'Most files and folders kept for deleted/moved detection; a larger watched folder makes the poll fail with an explanation',
+		description:
+			'Most files and folders kept for deleted/moved detection; a larger watched folder makes the poll fail with an explanation',
 		displayOptions: { show: { events: ['fileDeleted', 'fileMoved'] } },
 	},
-	{
+	...downloadContentFields({
 		displayName: 'Download File Content',
-		name: 'download',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to add the file\'s content as binary data to created and updated file events',
-	},
-	{
-		displayName: 'Max File Size (MB)',
-		name: 'maxDownloadMb',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: DEFAULT_MAX_DOWNLOAD_MB,
-		description: 'Larger files are reported without content (the item says so in "download_skipped")',
-		displayOptions: { show: { download: [true] } },
-	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put the file in',
-		displayOptions: { show: { download: [true] } },
-	},
+		description:
+			"Whether to add the file's content as binary data to created and updated file events",
+	}),
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -103,7 +95,8 @@ export const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'invoice-*',
-				description: 'Only items whose name matches; * stands for any characters, ? for one (case-insensitive)',
+				description:
+					'Only items whose name matches; * stands for any characters, ? for one (case-insensitive)',
 			},
 		],
 	},

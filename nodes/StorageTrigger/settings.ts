@@ -14,13 +14,21 @@ export interface TriggerSettings {
 	matches(entry: Pick<ListedEntry, 'name' | 'type'>): boolean;
 }
 
-const EVENTS: EventName[] = ['fileCreated', 'fileUpdated', 'folderCreated', 'fileDeleted', 'fileMoved'];
+const EVENTS: EventName[] = [
+	'fileCreated',
+	'fileUpdated',
+	'folderCreated',
+	'fileDeleted',
+	'fileMoved',
+];
 
 /** `*` and `?` wildcards, whole name, case-insensitive. */
 export function wildcardRegex(pattern: string): RegExp {
 	const body = pattern
 		.split('')
-		.map((char) => (char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\/-]/g, '\\$&')))
+		.map((char) =>
+			char === '*' ? '.*' : char === '?' ? '.' : char.replace(/[.+^${}()|[\]\\/-]/g, '\\$&'),
+		)
 		.join('');
 	return new RegExp(`^${body}$`, 'is');
 }
@@ -33,8 +41,8 @@ export function extensionList(value: string): string[] {
 }
 
 export function readSettings(ctx: IPollFunctions): TriggerSettings {
-	const selected = (ctx.getNodeParameter('events', []) as string[]).filter((event): event is EventName =>
-		EVENTS.includes(event as EventName),
+	const selected = (ctx.getNodeParameter('events', []) as string[]).filter(
+		(event): event is EventName => EVENTS.includes(event as EventName),
 	);
 	if (!selected.length) {
 		throw new NodeOperationError(ctx.getNode(), 'No event selected', {
@@ -42,8 +50,13 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		});
 	}
 	const events = new Set(selected);
-	const filters = ctx.getNodeParameter('filters', {}) as { namePattern?: string; extensions?: string };
-	const pattern = filters.namePattern?.trim() ? wildcardRegex(filters.namePattern.trim()) : undefined;
+	const filters = ctx.getNodeParameter('filters', {}) as {
+		namePattern?: string;
+		extensions?: string;
+	};
+	const pattern = filters.namePattern?.trim()
+		? wildcardRegex(filters.namePattern.trim())
+		: undefined;
 	const extensions = extensionList(filters.extensions ?? '');
 	const download = ctx.getNodeParameter('download', false) as boolean;
 	return {
@@ -53,7 +66,8 @@ export function readSettings(ctx: IPollFunctions): TriggerSettings {
 		maxTracked: Number(ctx.getNodeParameter('maxTrackedItems', DEFAULT_MAX_TRACKED)),
 		download: download
 			? {
-					maxBytes: Number(ctx.getNodeParameter('maxDownloadMb', DEFAULT_MAX_DOWNLOAD_MB)) * 1024 * 1024,
+					maxBytes:
+						Number(ctx.getNodeParameter('maxDownloadMb', DEFAULT_MAX_DOWNLOAD_MB)) * 1024 * 1024,
 					property: String(ctx.getNodeParameter('binaryPropertyName', 'data')),
 				}
 			: undefined,

@@ -10,14 +10,22 @@ import { table, type BenchContext, type Section } from './context.ts';
 type Logged = { method: string; start: number; end?: number; status?: number };
 
 /** Forwards every request to `target` unchanged and logs method, status and timing. */
-async function countingProxy(target: string): Promise<{ url: string; log: Logged[]; close(): Promise<void> }> {
+async function countingProxy(
+	target: string,
+): Promise<{ url: string; log: Logged[]; close(): Promise<void> }> {
 	const upstream = new URL(target);
 	const log: Logged[] = [];
 	const server: Server = createServer((req, res) => {
 		const entry: Logged = { method: req.method ?? '?', start: performance.now() };
 		log.push(entry);
 		const forward = request(
-			{ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+			{
+				host: upstream.hostname,
+				port: upstream.port,
+				method: req.method,
+				path: req.url,
+				headers: { ...req.headers, host: upstream.host },
+			},
 			(answer: IncomingMessage) => {
 				entry.status = answer.statusCode;
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -32,11 +40,27 @@ async function countingProxy(target: string): Promise<{ url: string; log: Logged
 	});
 	await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
 	const { port } = server.address() as AddressInfo;
-	return { url: `http://127.0.0.1:${port}/`, log, close: () => new Promise((done) => server.close(() => done())) };
+	return {
+		url: `http://127.0.0.1:${port}/`,
+		log,
+		close: () => new Promise((done) => server.close(() => done())),
+	};
 }
 
 const ics = (uid: string, summary: string, start: string) =>
-	['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//bench//EN', 'BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20300101T000000Z', `DTSTART:${start}`, `SUMMARY:${summary}`, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+	[
+		'BEGIN:VCALENDAR',
+		'VERSION:2.0',
+		'PRODID:-//bench//EN',
+		'BEGIN:VEVENT',
+		`UID:${uid}`,
+		'DTSTAMP:20300101T000000Z',
+		`DTSTART:${start}`,
+		`SUMMARY:${summary}`,
+		'END:VEVENT',
+		'END:VCALENDAR',
+		'',
+	].join('\r\n');
 
 function triggerWorkflow(calendarUrl: string, credential: { id: string; name: string }) {
 	return {
@@ -71,20 +95,32 @@ export async function benchCalendarTriggerPoll(ctx: BenchContext): Promise<Secti
 		console.error(`calendar trigger: ${eventCount} events...`);
 		for (let i = 0; i < eventCount; i++) {
 			const day = String((i % 28) + 1).padStart(2, '0');
-			const answer = await radicale.send('PUT', `${calendar}event-${i}.ics`, { body: ics(`event-${i}`, `Event ${i}`, `203003${day}T090000Z`), headers: { 'content-type': 'text/calendar' } });
+			const answer = await radicale.send('PUT', `${calendar}event-${i}.ics`, {
+				body: ics(`event-${i}`, `Event ${i}`, `203003${day}T090000Z`),
+				headers: { 'content-type': 'text/calendar' },
+			});
 			if (answer.status !== 201) throw new Error(`Radicale refused event ${i}: ${answer.status}`);
 		}
 		const calendarViaProxy = new URL(new URL(calendar).pathname, proxy.url).toString();
-		const credential = await ctx.n8n.client.createCredential('cloudStorageDavApi', 'Bench DAV', { davUrl: proxy.url, ...RADICALE_USER });
-		const workflow = await ctx.n8n.client.importWorkflow(triggerWorkflow(calendarViaProxy, { id: credential.id, name: credential.name }));
+		const credential = await ctx.n8n.client.createCredential('cloudStorageDavApi', 'Bench DAV', {
+			davUrl: proxy.url,
+			...RADICALE_USER,
+		});
+		const workflow = await ctx.n8n.client.importWorkflow(
+			triggerWorkflow(calendarViaProxy, { id: credential.id, name: credential.name }),
+		);
 		const client = ctx.n8n.client;
 
-		const waitFor = async <T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> => {
+		const waitFor = async <T>(
+			what: string,
+			check: () => T | undefined | Promise<T | undefined>,
+		): Promise<T> => {
 			const deadline = Date.now() + 120_000;
 			for (;;) {
 				const value = await check();
 				if (value) return value;
-				if (Date.now() > deadline) throw new Error(`calendar trigger: timed out waiting for ${what}`);
+				if (Date.now() > deadline)
+					throw new Error(`calendar trigger: timed out waiting for ${what}`);
 				await new Promise((done) => setTimeout(done, 20));
 			}
 		};
@@ -100,27 +136,44 @@ export async function benchCalendarTriggerPoll(ctx: BenchContext): Promise<Secti
 				if (!last || proxy.log.some((entry) => entry.end === undefined)) return undefined;
 				if (performance.now() - (last.end ?? 0) < 500) return undefined;
 				if (!first) return true;
-				return JSON.stringify((await client.getWorkflow(workflow.id)).staticData ?? {}) !== before || undefined;
+				return (
+					JSON.stringify((await client.getWorkflow(workflow.id)).staticData ?? {}) !== before ||
+					undefined
+				);
 			});
 			await client.deactivate(workflow.id);
 			const log = [...proxy.log];
-			return { requests: log.map((entry) => `${entry.method} ${entry.status}`), ms: Math.max(...log.map((entry) => entry.end ?? 0)) - log[0].start };
+			return {
+				requests: log.map((entry) => `${entry.method} ${entry.status}`),
+				ms: Math.max(...log.map((entry) => entry.end ?? 0)) - log[0].start,
+			};
 		};
 
 		const executionsBefore = (await client.listExecutionIds(workflow.id)).length;
 		const rows: string[][] = [];
 		const first = await poll(true);
-		rows.push(['first (records the state)', `${first.requests.length} (${first.requests.join(', ')})`, `${first.ms.toFixed(0)} ms`]);
+		rows.push([
+			'first (records the state)',
+			`${first.requests.length} (${first.requests.join(', ')})`,
+			`${first.ms.toFixed(0)} ms`,
+		]);
 		for (let round = 1; round <= 3; round++) {
 			const again = await poll(false);
-			rows.push([`nothing changed #${round}`, `${again.requests.length} (${again.requests.join(', ')})`, `${again.ms.toFixed(0)} ms`]);
+			rows.push([
+				`nothing changed #${round}`,
+				`${again.requests.length} (${again.requests.join(', ')})`,
+				`${again.ms.toFixed(0)} ms`,
+			]);
 		}
 		const emitted = (await client.listExecutionIds(workflow.id)).length - executionsBefore;
 		const intro =
 			`A calendar of ${eventCount} events on a real Radicale; the trigger watches created, updated and deleted events. Each poll is an activation (n8n polls once at once). ` +
 			'Requests and time (first request sent → last answer received) are measured by a counting proxy between n8n and Radicale. ' +
 			`Executions started by the polls with nothing changed: ${emitted}.`;
-		return { title: 'Calendar Trigger poll with nothing changed', markdown: [intro, '', table(['Poll', 'Requests', 'Time'], rows)].join('\n') };
+		return {
+			title: 'Calendar Trigger poll with nothing changed',
+			markdown: [intro, '', table(['Poll', 'Requests', 'Time'], rows)].join('\n'),
+		};
 	} finally {
 		await proxy.close();
 		await radicale.stop();

@@ -24,33 +24,52 @@ export interface BenchContext {
 	credential: CredentialRef;
 	account: { username: string; token: string };
 	/** Another n8n, freshly started with its own credential, for figures that depend on the process's history (peak RSS). */
-	freshN8n(options?: { mode?: N8nMode; env?: Record<string, string> }): Promise<{ n8n: N8nInstance; credential: CredentialRef }>;
+	freshN8n(options?: {
+		mode?: N8nMode;
+		env?: Record<string, string>;
+	}): Promise<{ n8n: N8nInstance; credential: CredentialRef }>;
 }
 
 /** A section's result: a Markdown block for the report (heading, notes, table). */
 export type Section = { title: string; markdown: string };
 
-export async function startContext(root: string): Promise<BenchContext & { stop(): Promise<void> }> {
+export async function startContext(
+	root: string,
+): Promise<BenchContext & { stop(): Promise<void> }> {
 	const work = mkdtempSync(join(tmpdir(), 'bench-'));
 	let offset = 0;
-	const sandbox = await startSandbox({ port: 0, dataDir: join(work, 'sandbox'), now: () => Date.now() + offset });
+	const sandbox = await startSandbox({
+		port: 0,
+		dataDir: join(work, 'sandbox'),
+		now: () => Date.now() + offset,
+	});
 	let n8n: N8nInstance | undefined;
 	try {
 		const paths = repoPaths(root);
 		// Metrics on: the transfer section reads n8n's live heap size from /metrics.
 		const launch = async (options: { mode?: N8nMode; env?: Record<string, string> } = {}) => {
-			const instance = await startN8n({ paths, mode: options.mode, env: { N8N_RESTRICT_FILE_ACCESS_TO: work, N8N_METRICS: 'true', ...options.env } });
+			const instance = await startN8n({
+				paths,
+				mode: options.mode,
+				env: { N8N_RESTRICT_FILE_ACCESS_TO: work, N8N_METRICS: 'true', ...options.env },
+			});
 			const created = await instance.client.createCredential('cloudStorageTokenApi', 'Bench', {
 				baseUrl: sandbox.baseUrl,
 				webUrl: sandbox.webUrl,
 				user: DEMO_ACCOUNT.username,
 				accessToken: DEMO_ACCOUNT.token,
 			});
-			return { n8n: instance, credential: { id: created.id, name: created.name, type: 'cloudStorageTokenApi' } };
+			return {
+				n8n: instance,
+				credential: { id: created.id, name: created.name, type: 'cloudStorageTokenApi' },
+			};
 		};
 		const first = await launch();
 		n8n = first.n8n;
-		const n8nVersion = String(JSON.parse(readFileSync(join(paths.runtimeDir, 'node_modules/n8n/package.json'), 'utf8')).version);
+		const n8nVersion = String(
+			JSON.parse(readFileSync(join(paths.runtimeDir, 'node_modules/n8n/package.json'), 'utf8'))
+				.version,
+		);
 		const started = n8n;
 		return {
 			root,
@@ -79,7 +98,12 @@ export async function startContext(root: string): Promise<BenchContext & { stop(
 }
 
 /** Runs an imported workflow manually and returns n8n's own execution time of one node plus its output. */
-export async function runNode(ctx: BenchContext, workflow: Record<string, unknown>, node: string, timeoutMs = 3_600_000) {
+export async function runNode(
+	ctx: BenchContext,
+	workflow: Record<string, unknown>,
+	node: string,
+	timeoutMs = 3_600_000,
+) {
 	try {
 		return await runNodeOnce(ctx, workflow, node, timeoutMs);
 	} catch (error) {
@@ -91,13 +115,22 @@ export async function runNode(ctx: BenchContext, workflow: Record<string, unknow
 	}
 }
 
-async function runNodeOnce(ctx: BenchContext, workflow: Record<string, unknown>, node: string, timeoutMs: number) {
+async function runNodeOnce(
+	ctx: BenchContext,
+	workflow: Record<string, unknown>,
+	node: string,
+	timeoutMs: number,
+) {
 	const imported = await ctx.n8n.client.importWorkflow(workflow);
 	const started = performance.now();
 	const result = await ctx.n8n.client.runWorkflow(imported.id, { timeoutMs });
 	const wallMs = performance.now() - started;
-	if (result.status !== 'success') throw new Error(`${node} failed: ${JSON.stringify(result).slice(0, 800)}`);
-	const runData = ((result.data.resultData as Record<string, unknown>).runData ?? {}) as Record<string, Array<{ executionTime?: number; startTime?: number }>>;
+	if (result.status !== 'success')
+		throw new Error(`${node} failed: ${JSON.stringify(result).slice(0, 800)}`);
+	const runData = ((result.data.resultData as Record<string, unknown>).runData ?? {}) as Record<
+		string,
+		Array<{ executionTime?: number; startTime?: number }>
+	>;
 	const ms = Number(runData[node]?.[0]?.executionTime ?? NaN);
 	/** When n8n started the node (epoch ms), so figures sampled inside n8n can be cut to the node's run. */
 	const startTime = Number(runData[node]?.[0]?.startTime ?? NaN);
@@ -105,4 +138,8 @@ async function runNodeOnce(ctx: BenchContext, workflow: Record<string, unknown>,
 }
 
 export const table = (header: string[], rows: Array<Array<string | number>>) =>
-	[`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+	[
+		`| ${header.join(' | ')} |`,
+		`|${header.map(() => '---').join('|')}|`,
+		...rows.map((row) => `| ${row.join(' | ')} |`),
+	].join('\n');

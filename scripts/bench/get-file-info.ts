@@ -3,18 +3,32 @@
 // Count: BENCH_INFO_ITEMS (default 1000).
 import { runNode, table, type BenchContext, type Section } from './context.ts';
 
-function workflow(ctx: BenchContext, name: string, hashes: string[], node: Record<string, unknown>) {
+function workflow(
+	ctx: BenchContext,
+	name: string,
+	hashes: string[],
+	node: Record<string, unknown>,
+) {
 	return {
 		name,
 		nodes: [
-			{ id: 'e0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: 'e0000000-0000-4000-8000-000000000001',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
 			{
 				id: 'e0000000-0000-4000-8000-000000000002',
 				name: 'Hashes',
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
 				position: [220, 0],
-				parameters: { jsCode: `return ${JSON.stringify(hashes)}.map((hash) => ({ json: { hash } }));` },
+				parameters: {
+					jsCode: `return ${JSON.stringify(hashes)}.map((hash) => ({ json: { hash } }));`,
+				},
 			},
 			{ id: 'e0000000-0000-4000-8000-000000000003', position: [440, 0], ...node },
 		],
@@ -32,12 +46,20 @@ export async function benchGetFileInfo(ctx: BenchContext): Promise<Section> {
 	const store = sandbox.store;
 	const demo = store.accountByLogin(account.username)!;
 	const folder = store.createFolder(demo, store.rootOf(demo), 'bench file info', 'PRIVATE');
-	const hashes = store.bulkCreate(demo, { folders: 0, filesPerFolder: count, parent: folder }).files.map((file) => file.hash);
+	const hashes = store
+		.bulkCreate(demo, { folders: 0, filesPerFolder: count, parent: folder })
+		.files.map((file) => file.hash);
 	const storage = workflow(ctx, 'Bench: Get File Info (Storage node)', hashes, {
 		name: 'Get File Info',
 		type: 'n8n-nodes-cloud-storage.cloudStorage',
 		typeVersion: 1,
-		parameters: { authentication: 'tokenApi', resource: 'file', operation: 'get', file: { __rl: true, mode: 'id', value: '={{ $json.hash }}' }, options: {} },
+		parameters: {
+			authentication: 'tokenApi',
+			resource: 'file',
+			operation: 'get',
+			file: { __rl: true, mode: 'id', value: '={{ $json.hash }}' },
+			options: {},
+		},
 		credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 	});
 	const http = workflow(ctx, 'Bench: Get File Info (HTTP Request node)', hashes, {
@@ -69,14 +91,25 @@ export async function benchGetFileInfo(ctx: BenchContext): Promise<Section> {
 			console.error(`get file info: ${label} (round ${round})...`);
 			sandbox.requests.clear();
 			const result = await runNode(ctx, flow, node);
-			const requests = sandbox.requests.list().filter((entry) => entry.action === 'get_file_info').length;
-			if (result.items.length !== count) throw new Error(`${label}: ${result.items.length} of ${count} items`);
+			const requests = sandbox.requests
+				.list()
+				.filter((entry) => entry.action === 'get_file_info').length;
+			if (result.items.length !== count)
+				throw new Error(`${label}: ${result.items.length} of ${count} items`);
 			if (round > 0) runs.push({ label, ms: result.ms, items: result.items.length, requests });
 		}
 	}
-	const rows = runs.map((run) => [run.label, run.items, run.requests, `${(run.ms / 1000).toFixed(2)} s`, `${(run.ms / run.items).toFixed(2)} ms`]);
-	const best = (label: string) => Math.min(...runs.filter((run) => run.label === label).map((run) => run.ms));
-	const ratio = best('Cloud Storage node, Get File Info') / best("n8n's HTTP Request node, same calls");
+	const rows = runs.map((run) => [
+		run.label,
+		run.items,
+		run.requests,
+		`${(run.ms / 1000).toFixed(2)} s`,
+		`${(run.ms / run.items).toFixed(2)} ms`,
+	]);
+	const best = (label: string) =>
+		Math.min(...runs.filter((run) => run.label === label).map((run) => run.ms));
+	const ratio =
+		best('Cloud Storage node, Get File Info') / best("n8n's HTTP Request node, same calls");
 	const markdown = [
 		`${count} input items, one file hash each, one \`get_file_info\` call per item, one after another; two measured rounds each, alternating (after one warm-up run each). ` +
 			"Time: n8n's own execution time of the node.",

@@ -17,13 +17,18 @@ const [direction, url, body, file, heapMb] = process.argv.slice(2);
 function holdHeap(mb: number): unknown[] {
 	const held: unknown[] = [];
 	const perObject = 140;
-	for (let i = 0; i < (mb * 1024 * 1024) / perObject; i++) held.push({ id: i, name: `n${i}`, tags: [i] });
+	for (let i = 0; i < (mb * 1024 * 1024) / perObject; i++)
+		held.push({ id: i, name: `n${i}`, tags: [i] });
 	return held;
 }
 
 async function download(): Promise<void> {
 	const response = await new Promise<IncomingMessage>((resolve, reject) => {
-		const req = request(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, resolve);
+		const req = request(
+			url,
+			{ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+			resolve,
+		);
 		req.on('error', reject);
 		req.end(body);
 	});
@@ -33,9 +38,16 @@ async function download(): Promise<void> {
 async function upload(): Promise<void> {
 	const form = new FormData();
 	for (const [name, value] of new URLSearchParams(body)) form.append(name, value);
-	form.append('file', createReadStream(file, { highWaterMark: 1024 * 1024 }), { filename: basename(file), knownLength: statSync(file).size });
+	form.append('file', createReadStream(file, { highWaterMark: 1024 * 1024 }), {
+		filename: basename(file),
+		knownLength: statSync(file).size,
+	});
 	const response = await new Promise<IncomingMessage>((resolve, reject) => {
-		const req = request(url, { method: 'POST', headers: { ...form.getHeaders(), 'content-length': form.getLengthSync() } }, resolve);
+		const req = request(
+			url,
+			{ method: 'POST', headers: { ...form.getHeaders(), 'content-length': form.getLengthSync() } },
+			resolve,
+		);
 		req.on('error', reject);
 		form.pipe(req);
 	});

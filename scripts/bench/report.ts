@@ -32,12 +32,18 @@ function machine(n8nVersion: string): string {
 	const cpu = cpus();
 	const os = (() => {
 		try {
-			return execFileSync('sh', ['-c', '. /etc/os-release && echo "$PRETTY_NAME"'], { encoding: 'utf8' }).trim();
+			return execFileSync('sh', ['-c', '. /etc/os-release && echo "$PRETTY_NAME"'], {
+				encoding: 'utf8',
+			}).trim();
 		} catch {
 			return process.platform;
 		}
 	})();
-	const curl = execFileSync('curl', ['--version'], { encoding: 'utf8' }).split('\n')[0].split(' ').slice(0, 2).join(' ');
+	const curl = execFileSync('curl', ['--version'], { encoding: 'utf8' })
+		.split('\n')[0]
+		.split(' ')
+		.slice(0, 2)
+		.join(' ');
 	return [
 		`- Date: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
 		`- CPU: ${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown'}`,
@@ -56,15 +62,16 @@ async function main() {
 	const ctx = await startContext(root);
 	const sections: Section[] = [];
 	const header = machine(ctx.n8nVersion);
-	const render = () => [
-		'# Benchmarks',
-		'',
-		'Written by `npm run bench` (`scripts/bench/report.ts`): every figure below comes from one run, side by side, with the same n8n version and sandbox, on this machine:',
-		'',
-		header,
-		'',
-		...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
-	].join('\n');
+	const render = () =>
+		[
+			'# Benchmarks',
+			'',
+			'Written by `npm run bench` (`scripts/bench/report.ts`): every figure below comes from one run, side by side, with the same n8n version and sandbox, on this machine:',
+			'',
+			header,
+			'',
+			...sections.flatMap((section) => [`## ${section.title}`, '', section.markdown, '']),
+		].join('\n');
 	try {
 		for (const [name, run] of chosen) {
 			const started = performance.now();

@@ -8,7 +8,10 @@ export function rssBytes(pid: number): number {
 }
 
 /** Runs `work` while sampling the RSS of `pid` every 20 ms; returns the work's result with the peak growth. */
-export async function withPeakRss<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; baseline: number; peakGrowth: number }> {
+export async function withPeakRss<T>(
+	pid: number,
+	work: () => Promise<T>,
+): Promise<{ result: T; baseline: number; peakGrowth: number }> {
 	const baseline = rssBytes(pid);
 	let peak = baseline;
 	const timer = setInterval(() => {

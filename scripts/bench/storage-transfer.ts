@@ -6,7 +6,14 @@
 // BENCH_QUEUE=0 skips the queue-mode rows.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	statSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -21,7 +28,8 @@ async function makeFile(path: string, bytes: number) {
 	const out = createWriteStream(path);
 	for (let written = 0; written < bytes; written += 4 * MB) {
 		const chunk = randomBytes(4 * MB);
-		if (!out.write(written + chunk.length <= bytes ? chunk : chunk.subarray(0, bytes - written))) await once(out, 'drain');
+		if (!out.write(written + chunk.length <= bytes ? chunk : chunk.subarray(0, bytes - written)))
+			await once(out, 'drain');
 	}
 	out.end();
 	await once(out, 'finish');
@@ -35,7 +43,10 @@ async function n8nHeapBytes(baseUrl: string): Promise<number> {
 	let least = Infinity;
 	for (let sample = 0; sample < 5; sample++) {
 		const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
-		const match = /^n8n_nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)|^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(metrics);
+		const match =
+			/^n8n_nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)|^nodejs_heap_size_used_bytes (\d+(?:\.\d+)?)/m.exec(
+				metrics,
+			);
 		if (!match) throw new Error('n8n /metrics has no heap size');
 		least = Math.min(least, Number(match[1] ?? match[2]));
 		await new Promise((resolve) => setTimeout(resolve, 200));
@@ -44,16 +55,31 @@ async function n8nHeapBytes(baseUrl: string): Promise<number> {
 }
 
 /** A bare Node.js transfer in its own process (see plain-transfer.ts); asynchronous like curl, for the same reason. */
-async function plainTransfer(root: string, direction: 'upload' | 'download', url: string, body: string, file: string, heapMb: number): Promise<number> {
+async function plainTransfer(
+	root: string,
+	direction: 'upload' | 'download',
+	url: string,
+	body: string,
+	file: string,
+	heapMb: number,
+): Promise<number> {
 	const script = join(root, 'scripts/bench/plain-transfer.ts');
-	const { stdout } = await promisify(execFile)(process.execPath, [script, direction, url, body, file, String(heapMb)], { maxBuffer: 1024 * 1024 });
+	const { stdout } = await promisify(execFile)(
+		process.execPath,
+		[script, direction, url, body, file, String(heapMb)],
+		{ maxBuffer: 1024 * 1024 },
+	);
 	return Number(stdout.trim().split(' ')[0]);
 }
 
 /** curl runs asynchronously: the sandbox lives in this process and must keep serving while curl talks to it. */
 async function curl(args: string[], output = '/dev/null'): Promise<number> {
 	const started = performance.now();
-	const { stdout } = await promisify(execFile)('curl', ['-sS', '-o', output, '-w', '%{http_code}', ...args], { maxBuffer: 1024 * 1024 });
+	const { stdout } = await promisify(execFile)(
+		'curl',
+		['-sS', '-o', output, '-w', '%{http_code}', ...args],
+		{ maxBuffer: 1024 * 1024 },
+	);
 	if (!/^2/.test(stdout)) throw new Error(`curl answered ${stdout}`);
 	return performance.now() - started;
 }
@@ -74,20 +100,36 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	// Each transfer runs in a freshly started n8n: a process keeps the memory an earlier transfer made it
 	// take, so in a shared one whichever ran second would look as if it needed none. A 1 MiB upload by the
 	// same kind of node first loads that node's code.
-	const timed = async (label: string, build: (flows: ReturnType<typeof transferWorkflows>) => Record<string, unknown>, node: string, env: Record<string, string> = {}) => {
+	const timed = async (
+		label: string,
+		build: (flows: ReturnType<typeof transferWorkflows>) => Record<string, unknown>,
+		node: string,
+		env: Record<string, string> = {},
+	) => {
 		console.error(`transfer: ${label}...`);
 		const loopDir = mkdtempSync(join(ctx.work, 'loop-'));
 		const fresh = await ctx.freshN8n({ env: { ...loopDelayEnv(ctx.root, loopDir), ...env } });
 		try {
 			const local = { ...ctx, n8n: fresh.n8n, credential: fresh.credential };
 			const warm = transferWorkflows({ file: warmFile, ...options, credential: fresh.credential });
-			await runNode(local, node.startsWith('HTTP') ? warm.httpUpload : warm.storageUpload, node.startsWith('HTTP') ? 'HTTP Upload' : 'Upload');
+			await runNode(
+				local,
+				node.startsWith('HTTP') ? warm.httpUpload : warm.storageUpload,
+				node.startsWith('HTTP') ? 'HTTP Upload' : 'Upload',
+			);
 			const workflow = build(transferWorkflows({ file, ...options, credential: fresh.credential }));
 			const heapBytes = await n8nHeapBytes(fresh.n8n.baseUrl);
-			const { result, peakGrowth } = await withPeakRss(fresh.n8n.main.pid, () => runNode(local, workflow, node));
+			const { result, peakGrowth } = await withPeakRss(fresh.n8n.main.pid, () =>
+				runNode(local, workflow, node),
+			);
 			// The preload writes its samples every 500 ms.
 			await new Promise((resolve) => setTimeout(resolve, 1200));
-			const loop = loopDelay(loopDir, fresh.n8n.main.pid, result.startTime, result.startTime + result.ms);
+			const loop = loopDelay(
+				loopDir,
+				fresh.n8n.main.pid,
+				result.startTime,
+				result.startTime + result.ms,
+			);
 			return { ms: result.ms, peakGrowth, items: result.items, heapBytes, loop };
 		} finally {
 			await fresh.n8n.stop();
@@ -96,16 +138,54 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	};
 
 	// The experiment first (worker thread with undici, opt-in), then the shipped default: streaming through n8n's request helper.
-	const workerUp = await timed('Storage node upload, worker thread', (flows) => flows.storageUpload, 'Upload', { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' });
+	const workerUp = await timed(
+		'Storage node upload, worker thread',
+		(flows) => flows.storageUpload,
+		'Upload',
+		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+	);
 	const storageUp = await timed('Storage node upload', (flows) => flows.storageUpload, 'Upload');
-	const httpUp = await timed('HTTP Request node upload', (flows) => flows.httpUpload, 'HTTP Upload');
-	const curlUp = await curl(['-F', `folder_hash=${folder.hash}`, '-F', `user=${account.username}`, '-F', `user_access_token=${account.token}`, '-F', `file=@${file}`, `${sandbox.baseUrl}/api_v2/upload_file`]);
+	const httpUp = await timed(
+		'HTTP Request node upload',
+		(flows) => flows.httpUpload,
+		'HTTP Upload',
+	);
+	const curlUp = await curl([
+		'-F',
+		`folder_hash=${folder.hash}`,
+		'-F',
+		`user=${account.username}`,
+		'-F',
+		`user_access_token=${account.token}`,
+		'-F',
+		`file=@${file}`,
+		`${sandbox.baseUrl}/api_v2/upload_file`,
+	]);
 	const fileHash = String(storageUp.items[0]?.json.hash);
-	const storageDown = await timed('Storage node download', (flows) => flows.storageDownload(fileHash), 'Download');
-	const httpDown = await timed('HTTP Request node download', (flows) => flows.httpDownload(fileHash), 'HTTP Download');
+	const storageDown = await timed(
+		'Storage node download',
+		(flows) => flows.storageDownload(fileHash),
+		'Download',
+	);
+	const httpDown = await timed(
+		'HTTP Request node download',
+		(flows) => flows.httpDownload(fileHash),
+		'HTTP Download',
+	);
 	// Into a file on the same disk, as n8n's binary store does: the same transfer, not a copy to /dev/null.
 	const curlCopy = join(ctx.work, 'curl-download.bin');
-	const curlDown = await curl(['-d', `file_hash=${fileHash}`, '-d', `user=${account.username}`, '-d', `user_access_token=${account.token}`, `${sandbox.baseUrl}/api_v2/download_file`], curlCopy);
+	const curlDown = await curl(
+		[
+			'-d',
+			`file_hash=${fileHash}`,
+			'-d',
+			`user=${account.username}`,
+			'-d',
+			`user_access_token=${account.token}`,
+			`${sandbox.baseUrl}/api_v2/download_file`,
+		],
+		curlCopy,
+	);
 	rmSync(curlCopy);
 	const heapMb = Math.round(storageDown.heapBytes / MB);
 	const auth = { user: account.username, user_access_token: account.token };
@@ -113,10 +193,27 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	const uploadForm = new URLSearchParams({ folder_hash: folder.hash, ...auth }).toString();
 	const plainCopy = join(ctx.work, 'plain-download.bin');
 	const plain: Record<string, number> = {};
-	for (const [label, heap] of [['empty', 0], ['held', heapMb]] as const) {
+	for (const [label, heap] of [
+		['empty', 0],
+		['held', heapMb],
+	] as const) {
 		console.error(`transfer: bare Node.js client, ${label} heap...`);
-		plain[`upload-${label}`] = await plainTransfer(ctx.root, 'upload', `${sandbox.baseUrl}/api_v2/upload_file`, uploadForm, file, heap);
-		plain[`download-${label}`] = await plainTransfer(ctx.root, 'download', `${sandbox.baseUrl}/api_v2/download_file`, downloadForm, plainCopy, heap);
+		plain[`upload-${label}`] = await plainTransfer(
+			ctx.root,
+			'upload',
+			`${sandbox.baseUrl}/api_v2/upload_file`,
+			uploadForm,
+			file,
+			heap,
+		);
+		plain[`download-${label}`] = await plainTransfer(
+			ctx.root,
+			'download',
+			`${sandbox.baseUrl}/api_v2/download_file`,
+			downloadForm,
+			plainCopy,
+			heap,
+		);
 		rmSync(plainCopy);
 	}
 	const bytes = statSync(file).size;
@@ -131,26 +228,67 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		loop ? `${loop.maxMs.toFixed(0)} ms` : '—',
 		loop ? `${loop.p99Ms.toFixed(0)} ms` : '—',
 	];
-	const queue = process.env.BENCH_QUEUE === '0' ? undefined : await benchQueueMode(ctx, folder.hash);
+	const queue =
+		process.env.BENCH_QUEUE === '0' ? undefined : await benchQueueMode(ctx, folder.hash);
 	const markdown = [
 		`${sizeMb} MiB (${bytes} bytes) of random bytes, uploaded from a file read by n8n's Read/Write Files node and downloaded into n8n's binary store (filesystem mode). ` +
 			"Node rows: n8n's own execution time of that node. Each transfer runs in a freshly started n8n (after a 1 MiB upload by the same node, which loads its code). RSS growth: that n8n main process's peak resident memory over its level before the transfer, sampled every 20 ms. " +
 			'curl runs on the same machine against the same sandbox, as the ceiling: it uploads the same file and downloads into a file on the same disk.',
 		'',
 		table(
-			['Transfer', 'Time', 'Throughput', 'Share of curl', 'Peak RSS growth', 'Event loop delay: max', 'p99'],
 			[
-				row('Upload: Cloud Storage node', storageUp.ms, curlUp, storageUp.peakGrowth, storageUp.loop),
-				row('Upload: Cloud Storage node, worker thread (undici; opt-in experiment)', workerUp.ms, curlUp, workerUp.peakGrowth, workerUp.loop),
+				'Transfer',
+				'Time',
+				'Throughput',
+				'Share of curl',
+				'Peak RSS growth',
+				'Event loop delay: max',
+				'p99',
+			],
+			[
+				row(
+					'Upload: Cloud Storage node',
+					storageUp.ms,
+					curlUp,
+					storageUp.peakGrowth,
+					storageUp.loop,
+				),
+				row(
+					'Upload: Cloud Storage node, worker thread (undici; opt-in experiment)',
+					workerUp.ms,
+					curlUp,
+					workerUp.peakGrowth,
+					workerUp.loop,
+				),
 				row("Upload: n8n's HTTP Request node", httpUp.ms, curlUp, httpUp.peakGrowth, httpUp.loop),
 				row('Upload: curl', curlUp, curlUp),
 				row('Upload: bare Node.js client, empty heap', plain['upload-empty'], curlUp),
-				row(`Upload: bare Node.js client holding ${heapMb} MiB of heap, as n8n's main does`, plain['upload-held'], curlUp),
-				row('Download: Cloud Storage node', storageDown.ms, curlDown, storageDown.peakGrowth, storageDown.loop),
-				row("Download: n8n's HTTP Request node", httpDown.ms, curlDown, httpDown.peakGrowth, httpDown.loop),
+				row(
+					`Upload: bare Node.js client holding ${heapMb} MiB of heap, as n8n's main does`,
+					plain['upload-held'],
+					curlUp,
+				),
+				row(
+					'Download: Cloud Storage node',
+					storageDown.ms,
+					curlDown,
+					storageDown.peakGrowth,
+					storageDown.loop,
+				),
+				row(
+					"Download: n8n's HTTP Request node",
+					httpDown.ms,
+					curlDown,
+					httpDown.peakGrowth,
+					httpDown.loop,
+				),
 				row('Download: curl', curlDown, curlDown),
 				row('Download: bare Node.js client, empty heap', plain['download-empty'], curlDown),
-				row(`Download: bare Node.js client holding ${heapMb} MiB of heap, as n8n's main does`, plain['download-held'], curlDown),
+				row(
+					`Download: bare Node.js client holding ${heapMb} MiB of heap, as n8n's main does`,
+					plain['download-held'],
+					curlDown,
+				),
 			],
 		),
 		'',
@@ -164,7 +302,10 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n, over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too.",
 		...(queue ? ['', queue] : []),
 	].join('\n');
-	return { title: `Storage: ${sizeMb >= 1024 ? `${sizeMb / 1024} GiB` : `${sizeMb} MiB`} upload and download`, markdown };
+	return {
+		title: `Storage: ${sizeMb >= 1024 ? `${sizeMb / 1024} GiB` : `${sizeMb} MiB`} upload and download`,
+		markdown,
+	};
 }
 
 interface LoopDelay {
@@ -175,7 +316,10 @@ interface LoopDelay {
 
 function loopDelayEnv(root: string, dir: string): Record<string, string> {
 	const preload = `--require ${join(root, 'scripts/bench/loop-delay.cjs')}`;
-	return { NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' '), BENCH_LOOP_DELAY_DIR: dir };
+	return {
+		NODE_OPTIONS: [process.env.NODE_OPTIONS, preload].filter(Boolean).join(' '),
+		BENCH_LOOP_DELAY_DIR: dir,
+	};
 }
 
 /** Max and p99 of the main process's timer lateness between `from` and `to` (epoch ms). */
@@ -189,7 +333,11 @@ function loopDelay(dir: string, pid: number, from: number, to: number): LoopDela
 		.map(([, delay]) => Math.max(0, delay))
 		.sort((a, b) => a - b);
 	if (delays.length === 0) return undefined;
-	return { maxMs: delays[delays.length - 1], p99Ms: delays[Math.min(delays.length - 1, Math.floor(delays.length * 0.99))], samples: delays.length };
+	return {
+		maxMs: delays[delays.length - 1],
+		p99Ms: delays[Math.min(delays.length - 1, Math.floor(delays.length * 0.99))],
+		samples: delays.length,
+	};
 }
 
 /**
@@ -209,12 +357,32 @@ async function benchQueueMode(ctx: BenchContext, folderHash: string): Promise<st
 	try {
 		const local = { ...ctx, n8n: fresh.n8n, credential: fresh.credential };
 		const worker = fresh.n8n.worker!.pid;
-		const flows = transferWorkflows({ file, folderHash, baseUrl: sandbox.baseUrl, account, credential: fresh.credential });
+		const flows = transferWorkflows({
+			file,
+			folderHash,
+			baseUrl: sandbox.baseUrl,
+			account,
+			credential: fresh.credential,
+		});
 		const up = await withPeakRss(worker, () => runNode(local, flows.storageUpload, 'Upload'));
 		const hash = String(up.result.items[0]?.json.hash);
-		rows.push([`Upload ${underMb} MiB: Cloud Storage node`, 'works', `${(up.result.ms / 1000).toFixed(2)} s`, `${((underMb / up.result.ms) * 1000).toFixed(1)} MiB/s`, `${(up.peakGrowth / MB).toFixed(1)} MiB`]);
-		const down = await withPeakRss(worker, () => runNode(local, flows.storageDownload(hash), 'Download'));
-		rows.push([`Download ${underMb} MiB: Cloud Storage node`, 'works', `${(down.result.ms / 1000).toFixed(2)} s`, `${((underMb / down.result.ms) * 1000).toFixed(1)} MiB/s`, `${(down.peakGrowth / MB).toFixed(1)} MiB`]);
+		rows.push([
+			`Upload ${underMb} MiB: Cloud Storage node`,
+			'works',
+			`${(up.result.ms / 1000).toFixed(2)} s`,
+			`${((underMb / up.result.ms) * 1000).toFixed(1)} MiB/s`,
+			`${(up.peakGrowth / MB).toFixed(1)} MiB`,
+		]);
+		const down = await withPeakRss(worker, () =>
+			runNode(local, flows.storageDownload(hash), 'Download'),
+		);
+		rows.push([
+			`Download ${underMb} MiB: Cloud Storage node`,
+			'works',
+			`${(down.result.ms / 1000).toFixed(2)} s`,
+			`${((underMb / down.result.ms) * 1000).toFixed(1)} MiB/s`,
+			`${(down.peakGrowth / MB).toFixed(1)} MiB`,
+		]);
 		rmSync(file);
 
 		// The over-cap file is put straight into the sandbox (curl), then downloaded by the node.
@@ -222,19 +390,37 @@ async function benchQueueMode(ctx: BenchContext, folderHash: string): Promise<st
 		await makeFile(big, overMb * MB);
 		const { stdout } = await promisify(execFile)(
 			'curl',
-			['-sS', '-F', `folder_hash=${folderHash}`, '-F', `user=${account.username}`, '-F', `user_access_token=${account.token}`, '-F', `file=@${big}`, `${sandbox.baseUrl}/api_v2/upload_file`],
+			[
+				'-sS',
+				'-F',
+				`folder_hash=${folderHash}`,
+				'-F',
+				`user=${account.username}`,
+				'-F',
+				`user_access_token=${account.token}`,
+				'-F',
+				`file=@${big}`,
+				`${sandbox.baseUrl}/api_v2/upload_file`,
+			],
 			{ maxBuffer: 1024 * 1024 },
 		);
 		rmSync(big);
-		const bigHash = String((JSON.parse(stdout) as { file_hash?: string; hash?: string }).file_hash ?? (JSON.parse(stdout) as { hash?: string }).hash);
+		const bigHash = String(
+			(JSON.parse(stdout) as { file_hash?: string; hash?: string }).file_hash ??
+				(JSON.parse(stdout) as { hash?: string }).hash,
+		);
 		sandbox.requests.clear();
 		const imported = await fresh.n8n.client.importWorkflow(flows.storageDownload(bigHash));
 		const started = performance.now();
 		const result = await fresh.n8n.client.runWorkflow(imported.id, { timeoutMs: 600_000 });
 		const ms = performance.now() - started;
 		const actions = sandbox.requests.list().map((entry) => entry.action);
-		const failure = ((result.data.resultData as Record<string, unknown>).error ?? {}) as { message?: string; description?: string };
-		const error = [failure.message, failure.description].filter(Boolean).join(' — ') || '(no message)';
+		const failure = ((result.data.resultData as Record<string, unknown>).error ?? {}) as {
+			message?: string;
+			description?: string;
+		};
+		const error =
+			[failure.message, failure.description].filter(Boolean).join(' — ') || '(no message)';
 		rows.push([
 			`Download ${overMb} MiB: Cloud Storage node`,
 			result.status === 'success' ? 'worked (unexpected)' : `fails: "${error}"`,

@@ -13,7 +13,12 @@ import type { BenchContext, Section } from './context.ts';
 
 const rounds = 3;
 
-function triggerWorkflow(name: string, folderHash: string, events: string[], credential: { id: string; name: string }) {
+function triggerWorkflow(
+	name: string,
+	folderHash: string,
+	events: string[],
+	credential: { id: string; name: string },
+) {
 	return {
 		name,
 		nodes: [
@@ -54,25 +59,47 @@ export async function benchStorageTriggerPoll(ctx: BenchContext): Promise<Sectio
 		const top = store.createFolder(demo, store.rootOf(demo), 'bench tree', 'PRIVATE');
 		const built = store.bulkCreate(demo, { folders: folderCount, filesPerFolder, parent: top });
 		ctx.setClockOffset(0);
-		lines.push(`Tree: ${built.folders.length} folders, ${built.files.length} files below one watched folder.`, '');
+		lines.push(
+			`Tree: ${built.folders.length} folders, ${built.files.length} files below one watched folder.`,
+			'',
+		);
 
 		// The bare tree request, for scale.
 		const started = performance.now();
 		const treeQuery = new URLSearchParams({ Hash: top.hash, DeleteKey: top.editKey });
-		const treeText = await (await fetch(`${sandbox.baseUrl}/api/get_upload_tree.php?${treeQuery}`)).text();
-		lines.push(`Bare tree request with fetch (no n8n): ${(performance.now() - started).toFixed(0)} ms, ${(treeText.length / 1024).toFixed(0)} KiB.`, '');
+		const treeText = await (
+			await fetch(`${sandbox.baseUrl}/api/get_upload_tree.php?${treeQuery}`)
+		).text();
+		lines.push(
+			`Bare tree request with fetch (no n8n): ${(performance.now() - started).toFixed(0)} ms, ${(treeText.length / 1024).toFixed(0)} KiB.`,
+			'',
+		);
 
 		let serial = 0;
 		const changeTen = () => {
 			// 3 uploads, 3 renames, 2 replacements, 1 deletion, 1 move: 10 changes in 10 folders.
 			serial++;
-			const folders = Array.from({ length: 10 }, (_, i) => built.folders[(serial * 10 + i) % built.folders.length]);
-			for (const folder of folders.slice(0, 3)) store.bulkCreate(demo, { folders: 0, filesPerFolder: 1, parent: folder, filePrefix: `new ${serial} ` });
-			for (const folder of folders.slice(3, 6)) store.renameFile(store.filesIn(folder.id)[0], `renamed ${serial}.txt`);
+			const folders = Array.from(
+				{ length: 10 },
+				(_, i) => built.folders[(serial * 10 + i) % built.folders.length],
+			);
+			for (const folder of folders.slice(0, 3))
+				store.bulkCreate(demo, {
+					folders: 0,
+					filesPerFolder: 1,
+					parent: folder,
+					filePrefix: `new ${serial} `,
+				});
+			for (const folder of folders.slice(3, 6))
+				store.renameFile(store.filesIn(folder.id)[0], `renamed ${serial}.txt`);
 			for (const folder of folders.slice(6, 8)) {
 				const tmpPath = join(work, `replacement-${serial}-${folder.id}`);
 				writeFileSync(tmpPath, `replaced ${serial}\n`);
-				store.replaceContent(store.filesIn(folder.id)[0], { tmpPath, size: 11, sha256: '0'.repeat(64) });
+				store.replaceContent(store.filesIn(folder.id)[0], {
+					tmpPath,
+					size: 11,
+					sha256: '0'.repeat(64),
+				});
 			}
 			trashFile(store, store.filesIn(folders[8].id)[0]);
 			store.moveFile(store.filesIn(folders[9].id)[0], folders[0]);
@@ -93,19 +120,29 @@ export async function benchStorageTriggerPoll(ctx: BenchContext): Promise<Sectio
 			const before = JSON.stringify((await n8n.client.getWorkflow(id)).staticData ?? {});
 			const executionsBefore = (await n8n.client.listExecutionIds(id)).length;
 			await n8n.client.activate(id);
-			await waitFor(() => sandbox.requests.list().some((entry) => entry.action === 'get_upload_tree' && entry.status !== null));
+			await waitFor(() =>
+				sandbox.requests
+					.list()
+					.some((entry) => entry.action === 'get_upload_tree' && entry.status !== null),
+			);
 			const answeredAt = Date.now();
 			const firstAt = sandbox.requests.list()[0].at;
 			const staticData = await waitFor(async () => {
 				const current = (await n8n.client.getWorkflow(id)).staticData ?? {};
 				const saved = JSON.stringify(current) !== before;
-				const executed = !emits || (await n8n.client.listExecutionIds(id)).length > executionsBefore;
+				const executed =
+					!emits || (await n8n.client.listExecutionIds(id)).length > executionsBefore;
 				return saved && executed ? current : undefined;
 			});
 			const savedAt = Date.now();
 			const requests = sandbox.requests.list().map((entry) => entry.action ?? entry.path);
 			await n8n.client.deactivate(id);
-			return { ms: answeredAt - firstAt, savedMs: savedAt - firstAt, requests, staticBytes: JSON.stringify(staticData).length };
+			return {
+				ms: answeredAt - firstAt,
+				savedMs: savedAt - firstAt,
+				requests,
+				staticBytes: JSON.stringify(staticData).length,
+			};
 		};
 
 		const rows = [
@@ -117,9 +154,13 @@ export async function benchStorageTriggerPoll(ctx: BenchContext): Promise<Sectio
 			['all five', ['fileCreated', 'fileUpdated', 'folderCreated', 'fileDeleted', 'fileMoved']],
 		] as const) {
 			console.error(`storage trigger: ${label}...`);
-			const workflow = await n8n.client.importWorkflow(triggerWorkflow(`Bench: ${label}`, top.hash, [...events], credential));
+			const workflow = await n8n.client.importWorkflow(
+				triggerWorkflow(`Bench: ${label}`, top.hash, [...events], credential),
+			);
 			const row = (poll: string, result: Awaited<ReturnType<typeof activation>>) =>
-				rows.push(`| ${label} | ${poll} | ${result.requests.length} (${result.requests.join(', ')}) | ${result.ms} ms | ${result.savedMs} ms | ${(result.staticBytes / 1024).toFixed(1)} KiB |`);
+				rows.push(
+					`| ${label} | ${poll} | ${result.requests.length} (${result.requests.join(', ')}) | ${result.ms} ms | ${result.savedMs} ms | ${(result.staticBytes / 1024).toFixed(1)} KiB |`,
+				);
 			row('first (records the state)', await activation(workflow.id, false));
 			for (let round = 1; round <= rounds; round++) {
 				changeTen();
@@ -129,7 +170,10 @@ export async function benchStorageTriggerPoll(ctx: BenchContext): Promise<Sectio
 		lines.push(rows.join('\n'));
 	}
 	const intro =
-		"n8n polls at most once a minute, but activating a workflow runs one poll at once with the stored static data, so each poll here is an activation. " +
-		'Requests: from the sandbox\'s request log. Time: from the poll\'s first request reaching the sandbox to the tree\'s answer, and to the new static data being visible over n8n\'s REST API (polled, so ± 100 ms).';
-	return { title: `Storage Trigger poll over ${(folderCount * filesPerFolder).toLocaleString('en')} files / ${folderCount} folders, 10 changes`, markdown: [intro, '', ...lines].join('\n') };
+		'n8n polls at most once a minute, but activating a workflow runs one poll at once with the stored static data, so each poll here is an activation. ' +
+		"Requests: from the sandbox's request log. Time: from the poll's first request reaching the sandbox to the tree's answer, and to the new static data being visible over n8n's REST API (polled, so ± 100 ms).";
+	return {
+		title: `Storage Trigger poll over ${(folderCount * filesPerFolder).toLocaleString('en')} files / ${folderCount} folders, 10 changes`,
+		markdown: [intro, '', ...lines].join('\n'),
+	};
 }

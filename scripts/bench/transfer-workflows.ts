@@ -11,27 +11,66 @@ interface Options {
 	credential: Credential;
 }
 
-const start = { id: 'b0000000-0000-4000-8000-000000000001', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const start = {
+	id: 'b0000000-0000-4000-8000-000000000001',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 
-function node(name: string, type: string, typeVersion: number, index: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) {
-	return { id: `b0000000-0000-4000-8000-${String(index + 10).padStart(12, '0')}`, name, type, typeVersion, position: [index * 220, 0], parameters, ...extra };
+function node(
+	name: string,
+	type: string,
+	typeVersion: number,
+	index: number,
+	parameters: Record<string, unknown>,
+	extra: Record<string, unknown> = {},
+) {
+	return {
+		id: `b0000000-0000-4000-8000-${String(index + 10).padStart(12, '0')}`,
+		name,
+		type,
+		typeVersion,
+		position: [index * 220, 0],
+		parameters,
+		...extra,
+	};
 }
 
 function linear(name: string, nodes: Array<Record<string, unknown>>) {
 	const all = [start, ...nodes];
 	const connections = Object.fromEntries(
-		all.slice(0, -1).map((current, i) => [current.name, { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] }]),
+		all
+			.slice(0, -1)
+			.map((current, i) => [
+				current.name,
+				{ main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] },
+			]),
 	);
 	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
 }
 
 export function transferWorkflows({ file, folderHash, baseUrl, account, credential }: Options) {
-	const readFile = node('Read File', 'n8n-nodes-base.readWriteFile', 1, 1, { operation: 'read', fileSelector: file, options: {} });
+	const readFile = node('Read File', 'n8n-nodes-base.readWriteFile', 1, 1, {
+		operation: 'read',
+		fileSelector: file,
+		options: {},
+	});
 	const storage = (name: string, parameters: Record<string, unknown>) =>
-		node(name, 'n8n-nodes-cloud-storage.cloudStorage', 1, 2, { authentication: 'tokenApi', ...parameters }, {
-			credentials: { [credential.type]: { id: credential.id, name: credential.name } },
-		});
-	const http = (name: string, parameters: Record<string, unknown>) => node(name, 'n8n-nodes-base.httpRequest', 4.2, 2, parameters);
+		node(
+			name,
+			'n8n-nodes-cloud-storage.cloudStorage',
+			1,
+			2,
+			{ authentication: 'tokenApi', ...parameters },
+			{
+				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+			},
+		);
+	const http = (name: string, parameters: Record<string, unknown>) =>
+		node(name, 'n8n-nodes-base.httpRequest', 4.2, 2, parameters);
 	const auth = [
 		{ name: 'user', value: account.username },
 		{ name: 'user_access_token', value: account.token },
@@ -40,7 +79,13 @@ export function transferWorkflows({ file, folderHash, baseUrl, account, credenti
 	return {
 		storageUpload: linear('Bench: Storage upload', [
 			readFile,
-			storage('Upload', { resource: 'file', operation: 'upload', folder: { __rl: true, mode: 'id', value: folderHash }, binaryPropertyName: 'data', options: {} }),
+			storage('Upload', {
+				resource: 'file',
+				operation: 'upload',
+				folder: { __rl: true, mode: 'id', value: folderHash },
+				binaryPropertyName: 'data',
+				options: {},
+			}),
 		]),
 		httpUpload: linear('Bench: HTTP Request upload', [
 			readFile,
@@ -60,7 +105,14 @@ export function transferWorkflows({ file, folderHash, baseUrl, account, credenti
 			}),
 		]),
 		storageDownload: (hash: string) =>
-			linear('Bench: Storage download', [storage('Download', { resource: 'file', operation: 'download', file: fileFlow(hash), binaryPropertyName: 'data' })]),
+			linear('Bench: Storage download', [
+				storage('Download', {
+					resource: 'file',
+					operation: 'download',
+					file: fileFlow(hash),
+					binaryPropertyName: 'data',
+				}),
+			]),
 		httpDownload: (hash: string) =>
 			linear('Bench: HTTP Request download', [
 				http('HTTP Download', {
@@ -69,7 +121,9 @@ export function transferWorkflows({ file, folderHash, baseUrl, account, credenti
 					sendBody: true,
 					contentType: 'form-urlencoded',
 					bodyParameters: { parameters: [{ name: 'file_hash', value: hash }, ...auth] },
-					options: { response: { response: { responseFormat: 'file', outputPropertyName: 'data' } } },
+					options: {
+						response: { response: { responseFormat: 'file', outputPropertyName: 'data' } },
+					},
 				}),
 			]),
 	};

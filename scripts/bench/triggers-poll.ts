@@ -9,7 +9,12 @@ import { table, type BenchContext, type Section } from './context.ts';
 
 const QUIET_POLLS = 3;
 
-function workflow(name: string, type: string, parameters: Record<string, unknown>, credential: { id: string; name: string }) {
+function workflow(
+	name: string,
+	type: string,
+	parameters: Record<string, unknown>,
+	credential: { id: string; name: string },
+) {
 	return {
 		name,
 		nodes: [
@@ -30,7 +35,8 @@ function workflow(name: string, type: string, parameters: Record<string, unknown
 
 /** Waits until `expected` requests are answered and no other comes for 500 ms; returns when the last was seen (± 5 ms). */
 async function settle(ctx: BenchContext, expected: number): Promise<number> {
-	const answered = () => ctx.sandbox.requests.list().filter((entry) => entry.status !== null).length;
+	const answered = () =>
+		ctx.sandbox.requests.list().filter((entry) => entry.status !== null).length;
 	const deadline = Date.now() + 300_000;
 	let last = -1;
 	let stableSince = Date.now();
@@ -41,7 +47,8 @@ async function settle(ctx: BenchContext, expected: number): Promise<number> {
 			stableSince = Date.now();
 		}
 		if (count >= expected && Date.now() - stableSince >= 500) return stableSince;
-		if (Date.now() > deadline) throw new Error(`timed out: ${count} of ${expected} requests answered`);
+		if (Date.now() > deadline)
+			throw new Error(`timed out: ${count} of ${expected} requests answered`);
 		await new Promise((done) => setTimeout(done, 5));
 	}
 }
@@ -54,10 +61,21 @@ async function poll(ctx: BenchContext, id: string, expected: number) {
 	const list = ctx.sandbox.requests.list();
 	await ctx.n8n.client.deactivate(id);
 	const counts = new Map<string, number>();
-	for (const entry of list) counts.set(String(entry.action ?? entry.path), (counts.get(String(entry.action ?? entry.path)) ?? 0) + 1);
+	for (const entry of list)
+		counts.set(
+			String(entry.action ?? entry.path),
+			(counts.get(String(entry.action ?? entry.path)) ?? 0) + 1,
+		);
 	const ms = lastAnswer - Math.min(...list.map((entry) => entry.at));
-	const staticBytes = JSON.stringify((await ctx.n8n.client.getWorkflow(id)).staticData ?? {}).length;
-	return { requests: list.length, detail: [...counts].map(([action, n]) => `${n} ${action}`).join(', '), ms, staticBytes };
+	const staticBytes = JSON.stringify(
+		(await ctx.n8n.client.getWorkflow(id)).staticData ?? {},
+	).length;
+	return {
+		requests: list.length,
+		detail: [...counts].map(([action, n]) => `${n} ${action}`).join(', '),
+		ms,
+		staticBytes,
+	};
 }
 
 export async function benchDmsTriggerPoll(ctx: BenchContext): Promise<Section> {
@@ -66,12 +84,25 @@ export async function benchDmsTriggerPoll(ctx: BenchContext): Promise<Section> {
 	const { sandbox, n8n, credential } = ctx;
 	const auth = { user: ctx.account.username, user_access_token: ctx.account.token };
 	const total = async () =>
-		((await (await fetch(`${sandbox.baseUrl}/api_dvs/task/get_documents`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...auth, limit: 1 }) })).json()) as { total: number }).total;
+		(
+			(await (
+				await fetch(`${sandbox.baseUrl}/api_dvs/task/get_documents`, {
+					method: 'POST',
+					headers: { 'Content-Type': 'application/json' },
+					body: JSON.stringify({ ...auth, limit: 1 }),
+				})
+			).json()) as { total: number }
+		).total;
 	const seeded = await total();
-	if (seeded < taskCount) await fetch(`${sandbox.baseUrl}/__sandbox/dms/tasks`, { method: 'POST', body: JSON.stringify({ count: taskCount - seeded }) });
+	if (seeded < taskCount)
+		await fetch(`${sandbox.baseUrl}/__sandbox/dms/tasks`, {
+			method: 'POST',
+			body: JSON.stringify({ count: taskCount - seeded }),
+		});
 	const tasks = await total();
 	const pages = Math.ceil(tasks / 200);
-	if (latencyMs > 0) sandbox.faults.add([{ match: { path: 'get_documents' }, fault: 'slow', delayMs: latencyMs }]);
+	if (latencyMs > 0)
+		sandbox.faults.add([{ match: { path: 'get_documents' }, fault: 'slow', delayMs: latencyMs }]);
 	const rows: Array<Array<string | number>> = [];
 	try {
 		for (const [label, events, expected] of [
@@ -80,13 +111,30 @@ export async function benchDmsTriggerPoll(ctx: BenchContext): Promise<Section> {
 		] as const) {
 			console.error(`dms trigger: ${label}...`);
 			const imported = await n8n.client.importWorkflow(
-				workflow(`Bench DMS Trigger: ${label}`, 'cloudStorageDmsTrigger', { resource: 'task', taskEvents: [...events], maxTracked: Math.max(10_000, tasks) }, credential),
+				workflow(
+					`Bench DMS Trigger: ${label}`,
+					'cloudStorageDmsTrigger',
+					{ resource: 'task', taskEvents: [...events], maxTracked: Math.max(10_000, tasks) },
+					credential,
+				),
 			);
 			const first = await poll(ctx, imported.id, expected);
-			rows.push([label, 'first (records the state)', `${first.requests} (${first.detail})`, `${first.ms} ms`, `${(first.staticBytes / 1024).toFixed(1)} KiB`]);
+			rows.push([
+				label,
+				'first (records the state)',
+				`${first.requests} (${first.detail})`,
+				`${first.ms} ms`,
+				`${(first.staticBytes / 1024).toFixed(1)} KiB`,
+			]);
 			for (let round = 1; round <= QUIET_POLLS; round++) {
 				const quiet = await poll(ctx, imported.id, expected);
-				rows.push([label, `quiet #${round}`, `${quiet.requests} (${quiet.detail})`, `${quiet.ms} ms`, `${(quiet.staticBytes / 1024).toFixed(1)} KiB`]);
+				rows.push([
+					label,
+					`quiet #${round}`,
+					`${quiet.requests} (${quiet.detail})`,
+					`${quiet.ms} ms`,
+					`${(quiet.staticBytes / 1024).toFixed(1)} KiB`,
+				]);
 			}
 		}
 	} finally {
@@ -94,8 +142,13 @@ export async function benchDmsTriggerPoll(ctx: BenchContext): Promise<Section> {
 	}
 	const intro =
 		`${tasks.toLocaleString('en')} tasks; get_documents answers delayed by ${latencyMs} ms. Created only stops at the first task older than its cursor; Updated reads the whole register (${pages} pages, 4 at a time). ` +
-		'Time: from the poll\'s first request reaching the sandbox to its last answer. A quiet poll leaves the static data as it was (n8n does not save the workflow).';
-	return { title: `DMS Trigger quiet poll over ${tasks.toLocaleString('en')} tasks`, markdown: [intro, '', table(['Events', 'Poll', 'Requests', 'Time', 'Static data'], rows)].join('\n') };
+		"Time: from the poll's first request reaching the sandbox to its last answer. A quiet poll leaves the static data as it was (n8n does not save the workflow).";
+	return {
+		title: `DMS Trigger quiet poll over ${tasks.toLocaleString('en')} tasks`,
+		markdown: [intro, '', table(['Events', 'Poll', 'Requests', 'Time', 'Static data'], rows)].join(
+			'\n',
+		),
+	};
 }
 
 export async function benchESignatureTriggerPoll(ctx: BenchContext): Promise<Section> {
@@ -105,30 +158,62 @@ export async function benchESignatureTriggerPoll(ctx: BenchContext): Promise<Sec
 	const store = sandbox.store;
 	const demo = store.accountByLogin(ctx.account.username)!;
 	const folder = store.createFolder(demo, store.rootOf(demo), 'bench signatures', 'PRIVATE');
-	const { files } = store.bulkCreate(demo, { folders: 0, filesPerFolder: fileCount, parent: folder, filePrefix: 'contract ' });
+	const { files } = store.bulkCreate(demo, {
+		folders: 0,
+		filesPerFolder: fileCount,
+		parent: folder,
+		filePrefix: 'contract ',
+	});
 	// A tenth of the files already signed: their requests carry from_date.
 	for (const file of files.filter((_, i) => i % 10 === 0)) {
-		await fetch(`${sandbox.baseUrl}/__sandbox/signatures`, { method: 'POST', body: JSON.stringify({ file_hash: file.hash, signer_name: 'Earlier Signer' }) });
+		await fetch(`${sandbox.baseUrl}/__sandbox/signatures`, {
+			method: 'POST',
+			body: JSON.stringify({ file_hash: file.hash, signer_name: 'Earlier Signer' }),
+		});
 	}
-	if (latencyMs > 0) sandbox.faults.add([{ match: { path: 'get_esignatures' }, fault: 'slow', delayMs: latencyMs }]);
+	if (latencyMs > 0)
+		sandbox.faults.add([{ match: { path: 'get_esignatures' }, fault: 'slow', delayMs: latencyMs }]);
 	const rows: Array<Array<string | number>> = [];
 	try {
 		const imported = await n8n.client.importWorkflow(
-			workflow('Bench E-Signature Trigger', 'cloudStorageESignatureTrigger', { authentication: 'tokenApi', watch: 'folder', folder: { __rl: true, mode: 'id', value: folder.hash }, includeSubfolders: false }, credential),
+			workflow(
+				'Bench E-Signature Trigger',
+				'cloudStorageESignatureTrigger',
+				{
+					authentication: 'tokenApi',
+					watch: 'folder',
+					folder: { __rl: true, mode: 'id', value: folder.hash },
+					includeSubfolders: false,
+				},
+				credential,
+			),
 		);
 		const expected = fileCount + 1;
 		console.error('esignature trigger...');
 		const first = await poll(ctx, imported.id, expected);
-		rows.push(['first (records the state)', `${first.requests} (${first.detail})`, `${first.ms} ms`, `${(first.staticBytes / 1024).toFixed(1)} KiB`]);
+		rows.push([
+			'first (records the state)',
+			`${first.requests} (${first.detail})`,
+			`${first.ms} ms`,
+			`${(first.staticBytes / 1024).toFixed(1)} KiB`,
+		]);
 		for (let round = 1; round <= QUIET_POLLS; round++) {
 			const quiet = await poll(ctx, imported.id, expected);
-			rows.push([`quiet #${round}`, `${quiet.requests} (${quiet.detail})`, `${quiet.ms} ms`, `${(quiet.staticBytes / 1024).toFixed(1)} KiB`]);
+			rows.push([
+				`quiet #${round}`,
+				`${quiet.requests} (${quiet.detail})`,
+				`${quiet.ms} ms`,
+				`${(quiet.staticBytes / 1024).toFixed(1)} KiB`,
+			]);
 		}
 	} finally {
 		sandbox.faults.clear();
 	}
 	const intro =
 		`${fileCount} files in one watched folder (no subfolders), ${Math.ceil(fileCount / 10)} of them signed before; get_esignatures answers delayed by ${latencyMs} ms, 4 in flight at once. ` +
-		'One listing plus one get_esignatures per file. Time: from the poll\'s first request reaching the sandbox to its last answer.';
-	return { title: `E-Signature Trigger quiet poll over ${fileCount} files`, markdown: [intro, '', table(['Poll', 'Requests', 'Time', 'Static data'], rows)].join('\n') };
+		"One listing plus one get_esignatures per file. Time: from the poll's first request reaching the sandbox to its last answer.";
+	return {
+		title: `E-Signature Trigger quiet poll over ${fileCount} files`,
+		markdown: [intro, '', table(['Poll', 'Requests', 'Time', 'Static data'], rows)].join('\n'),
+	};
 }

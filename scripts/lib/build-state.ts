@@ -7,7 +7,10 @@ function newestMtime(path: string): number {
 	if (!existsSync(path)) return 0;
 	const stat = statSync(path);
 	if (!stat.isDirectory()) return stat.mtimeMs;
-	return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestMtime(join(path, entry))), stat.mtimeMs);
+	return readdirSync(path).reduce(
+		(newest, entry) => Math.max(newest, newestMtime(join(path, entry))),
+		stat.mtimeMs,
+	);
 }
 
 export function buildState(root: string): { state: 'ok' | 'missing' | 'stale'; detail: string } {
@@ -17,7 +20,9 @@ export function buildState(root: string): { state: 'ok' | 'missing' | 'stale'; d
 	if (missing.length > 0) return { state: 'missing', detail: `missing ${missing.join(', ')}` };
 
 	const built = Math.min(...listed.map((file) => statSync(join(root, file)).mtimeMs));
-	const sources = Math.max(...['nodes', 'credentials', 'icons', 'package.json'].map((p) => newestMtime(join(root, p))));
+	const sources = Math.max(
+		...['nodes', 'credentials', 'icons', 'package.json'].map((p) => newestMtime(join(root, p))),
+	);
 	if (sources > built) return { state: 'stale', detail: 'sources changed after the last build' };
 	return { state: 'ok', detail: '' };
 }

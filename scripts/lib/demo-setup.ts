@@ -8,7 +8,13 @@ export type DemoServices = {
 	sandbox: { baseUrl: string; webUrl: string };
 	account: { id: number; username: string; password: string; token: string };
 	/** The DAV server, with the calendar and address book the examples work in. */
-	dav?: { url: string; username: string; password: string; calendarUrl: string; addressBookUrl: string };
+	dav?: {
+		url: string;
+		username: string;
+		password: string;
+		calendarUrl: string;
+		addressBookUrl: string;
+	};
 };
 
 /** An event and a contact as another client writes them (with properties n8n does not know, which must survive). */
@@ -27,14 +33,25 @@ export const FOREIGN_EVENT = [
 	'END:VCALENDAR',
 	'',
 ].join('\r\n');
-export const FOREIGN_CONTACT = ['BEGIN:VCARD', 'VERSION:3.0', 'UID:other-client-contact', 'FN:Ada Lovelace', 'X-OTHER-CLIENT-FIELD:keep-me-too', 'END:VCARD', ''].join('\r\n');
+export const FOREIGN_CONTACT = [
+	'BEGIN:VCARD',
+	'VERSION:3.0',
+	'UID:other-client-contact',
+	'FN:Ada Lovelace',
+	'X-OTHER-CLIENT-FIELD:keep-me-too',
+	'END:VCARD',
+	'',
+].join('\r\n');
 export const AGREEMENT_PDF = '%PDF-1.7 agreement';
 
 /** What the examples' `REPLACE_ME: …` values become, keyed by the text after the prefix. */
 export type ExampleValues = Record<string, string>;
 
 async function ok(response: Response, what: string): Promise<Response> {
-	if (!response.ok) throw new Error(`${what} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+	if (!response.ok)
+		throw new Error(
+			`${what} answered ${response.status}: ${(await response.text()).slice(0, 200)}`,
+		);
 	return response;
 }
 
@@ -42,20 +59,44 @@ async function ok(response: Response, what: string): Promise<Response> {
  * Creates in the services what the examples need (a PDF to sign, an event and a contact written by "another
  * client") and returns the values their placeholders take. Idempotent: a restart finds and reuses them.
  */
-export async function prepareExampleData({ sandbox, account, dav }: DemoServices): Promise<ExampleValues> {
+export async function prepareExampleData({
+	sandbox,
+	account,
+	dav,
+}: DemoServices): Promise<ExampleValues> {
 	const auth = { user: account.username, user_access_token: account.token };
 	const v2 = async (action: string, body: URLSearchParams | FormData) =>
-		(await ok(await fetch(`${sandbox.baseUrl}/api_v2/${action}`, { method: 'POST', body }), action)).json();
-	const login = await ok(await fetch(`${sandbox.baseUrl}/api/authenticate_user.php`, { method: 'POST', body: new URLSearchParams(auth) }), 'authenticate_user');
-	const rootHash = ((await login.json()) as { UserData: { root_upload_hash: string } }).UserData.root_upload_hash;
-	const root = (await v2('get_folder_content', new URLSearchParams({ ...auth, folder_hash: rootHash }))) as Array<{ type: string; name: string; hash: string }>;
+		(
+			await ok(await fetch(`${sandbox.baseUrl}/api_v2/${action}`, { method: 'POST', body }), action)
+		).json();
+	const login = await ok(
+		await fetch(`${sandbox.baseUrl}/api/authenticate_user.php`, {
+			method: 'POST',
+			body: new URLSearchParams(auth),
+		}),
+		'authenticate_user',
+	);
+	const rootHash = ((await login.json()) as { UserData: { root_upload_hash: string } }).UserData
+		.root_upload_hash;
+	const root = (await v2(
+		'get_folder_content',
+		new URLSearchParams({ ...auth, folder_hash: rootHash }),
+	)) as Array<{ type: string; name: string; hash: string }>;
 	let folder = root.find((entry) => entry.type === 'folder' && entry.name === 'Examples')?.hash;
-	folder ??= ((await v2('create_folder', new URLSearchParams({ ...auth, folder_name: 'Examples' }))) as { folder_hash: string }).folder_hash;
-	const inFolder = (await v2('get_folder_content', new URLSearchParams({ ...auth, folder_hash: folder }))) as Array<{ type: string; name: string; hash: string }>;
+	folder ??= (
+		(await v2('create_folder', new URLSearchParams({ ...auth, folder_name: 'Examples' }))) as {
+			folder_hash: string;
+		}
+	).folder_hash;
+	const inFolder = (await v2(
+		'get_folder_content',
+		new URLSearchParams({ ...auth, folder_hash: folder }),
+	)) as Array<{ type: string; name: string; hash: string }>;
 	let pdf = inFolder.find((entry) => entry.type === 'file' && entry.name === 'agreement.pdf')?.hash;
 	if (!pdf) {
 		const form = new FormData();
-		for (const [key, value] of Object.entries({ ...auth, folder_hash: folder })) form.append(key, value);
+		for (const [key, value] of Object.entries({ ...auth, folder_hash: folder }))
+			form.append(key, value);
 		form.append('file', new Blob([AGREEMENT_PDF], { type: 'application/pdf' }), 'agreement.pdf');
 		pdf = ((await v2('upload_file', form)) as { file_hash: string }).file_hash;
 	}
@@ -67,13 +108,24 @@ export async function prepareExampleData({ sandbox, account, dav }: DemoServices
 	if (dav) {
 		const authorization = `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}`;
 		const put = async (url: string, body: string, type: string) => {
-			await ok(await fetch(url, { method: 'PUT', body, headers: { authorization, 'content-type': type } }), `PUT ${url}`);
+			await ok(
+				await fetch(url, { method: 'PUT', body, headers: { authorization, 'content-type': type } }),
+				`PUT ${url}`,
+			);
 			return url;
 		};
 		values['the URL of the calendar to watch'] = dav.calendarUrl;
 		values['the URL of the address book to watch'] = dav.addressBookUrl;
-		values['the URL of an event another calendar client wrote (Get Events shows it)'] = await put(new URL('foreign.ics', dav.calendarUrl).href, FOREIGN_EVENT, 'text/calendar');
-		values['the URL of a contact another client wrote (Get Contacts shows it)'] = await put(new URL('foreign.vcf', dav.addressBookUrl).href, FOREIGN_CONTACT, 'text/vcard');
+		values['the URL of an event another calendar client wrote (Get Events shows it)'] = await put(
+			new URL('foreign.ics', dav.calendarUrl).href,
+			FOREIGN_EVENT,
+			'text/calendar',
+		);
+		values['the URL of a contact another client wrote (Get Contacts shows it)'] = await put(
+			new URL('foreign.vcf', dav.addressBookUrl).href,
+			FOREIGN_CONTACT,
+			'text/vcard',
+		);
 	}
 	return values;
 }
@@ -106,7 +158,12 @@ function demoCredentialSpecs({ sandbox, account, dav }: DemoServices): Credentia
 			type: 'cloudStorageBearerApi',
 			name: 'Cloud Storage demo (API token)',
 			// The sandbox serves every API of the service from one address, the hosted AI included.
-			data: { userId: String(account.id), apiToken: account.token, baseUrl: sandbox.baseUrl, aiUrl: sandbox.baseUrl },
+			data: {
+				userId: String(account.id),
+				apiToken: account.token,
+				baseUrl: sandbox.baseUrl,
+				aiUrl: sandbox.baseUrl,
+			},
 		},
 	];
 	if (dav) {
@@ -124,7 +181,9 @@ export async function upsertDemoCredentials(client: N8nClient, services: DemoSer
 	const existing = await client.listCredentials();
 	const byType: Record<string, CredentialRef> = {};
 	for (const spec of demoCredentialSpecs(services)) {
-		const found = existing.find((credential) => credential.name === spec.name && credential.type === spec.type);
+		const found = existing.find(
+			(credential) => credential.name === spec.name && credential.type === spec.type,
+		);
 		if (found) await client.updateCredential(found, spec.data);
 		byType[spec.type] = found ?? (await client.createCredential(spec.type, spec.name, spec.data));
 	}

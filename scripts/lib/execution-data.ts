@@ -6,7 +6,13 @@ import { join } from 'node:path';
 
 type Json = Record<string, unknown>;
 
-export type BinarySummary = { id?: string; fileName?: string; mimeType?: string; fileSize?: string; bytes?: number };
+export type BinarySummary = {
+	id?: string;
+	fileName?: string;
+	mimeType?: string;
+	fileSize?: string;
+	bytes?: number;
+};
 export type ItemSummary = { json: Json; binary?: Record<string, BinarySummary> };
 export type NodeRunSummary = {
 	status?: string;
@@ -31,8 +37,9 @@ export type ExecutionSummary = {
 let parseFlatted: ((text: string) => unknown) | undefined;
 
 function flattedFromRuntime(runtimeDir: string) {
-	parseFlatted ??= (createRequire(join(runtimeDir, 'package.json'))('flatted') as { parse(text: string): unknown })
-		.parse;
+	parseFlatted ??= (
+		createRequire(join(runtimeDir, 'package.json'))('flatted') as { parse(text: string): unknown }
+	).parse;
 	return parseFlatted;
 }
 
@@ -62,7 +69,9 @@ function summarizeRun(run: Json): NodeRunSummary {
 
 export function summarizeExecution(execution: Json, runtimeDir: string): ExecutionSummary {
 	const raw = execution.data;
-	const data = (typeof raw === 'string' ? flattedFromRuntime(runtimeDir)(raw) : (raw ?? {})) as Json;
+	const data = (
+		typeof raw === 'string' ? flattedFromRuntime(runtimeDir)(raw) : (raw ?? {})
+	) as Json;
 	const resultData = (data.resultData ?? {}) as Json;
 	const runData = (resultData.runData ?? {}) as Record<string, Json[]>;
 	const error = resultData.error as Json | undefined;
@@ -73,15 +82,27 @@ export function summarizeExecution(execution: Json, runtimeDir: string): Executi
 		finished: Boolean(execution.finished),
 		lastNodeExecuted: resultData.lastNodeExecuted as string | undefined,
 		...(error
-			? { error: { message: String(error.message ?? ''), node: (error.node as Json | undefined)?.name as string } }
+			? {
+					error: {
+						message: String(error.message ?? ''),
+						node: (error.node as Json | undefined)?.name as string,
+					},
+				}
 			: {}),
-		nodes: Object.fromEntries(Object.entries(runData).map(([name, runs]) => [name, runs.map(summarizeRun)])),
+		nodes: Object.fromEntries(
+			Object.entries(runData).map(([name, runs]) => [name, runs.map(summarizeRun)]),
+		),
 		data,
 	};
 }
 
 /** The items a node emitted on one output (default: main output of its first run). */
-export function itemsOf(execution: ExecutionSummary, node: string, output = 0, run = 0): ItemSummary[] {
+export function itemsOf(
+	execution: ExecutionSummary,
+	node: string,
+	output = 0,
+	run = 0,
+): ItemSummary[] {
 	const runs = execution.nodes[node];
 	if (!runs) {
 		throw new Error(
@@ -97,7 +118,10 @@ export function describeErrors(execution: ExecutionSummary): string {
 	const lines = Object.entries(execution.nodes).flatMap(([name, runs]) =>
 		runs
 			.filter((run) => run.error)
-			.map((run) => `${name}: ${run.error!.message}${run.error!.description ? ` (${run.error!.description})` : ''}`),
+			.map(
+				(run) =>
+					`${name}: ${run.error!.message}${run.error!.description ? ` (${run.error!.description})` : ''}`,
+			),
 	);
 	if (execution.error && lines.length === 0)
 		lines.push(`${execution.error.node ?? 'workflow'}: ${execution.error.message}`);

@@ -42,7 +42,8 @@ export class N8nClient {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`n8n ${method} ${path} answered ${response.status}: ${text.slice(0, 2000)}`);
+		if (!response.ok)
+			throw new Error(`n8n ${method} ${path} answered ${response.status}: ${text.slice(0, 2000)}`);
 		const parsed = text ? JSON.parse(text) : {};
 		return ('data' in parsed ? parsed.data : parsed) as T;
 	}
@@ -51,7 +52,10 @@ export class N8nClient {
 	async fetch(path: string, init: RequestInit = {}): Promise<Response> {
 		const headers = new Headers(init.headers);
 		if (this.cookie) headers.set('cookie', this.cookie);
-		const response = await fetchOnFreshSocketIfClosed(`${this.baseUrl}${path}`, { ...init, headers });
+		const response = await fetchOnFreshSocketIfClosed(`${this.baseUrl}${path}`, {
+			...init,
+			headers,
+		});
 		const auth = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
 		if (auth) this.cookie = auth.split(';')[0];
 		return response;
@@ -65,7 +69,10 @@ export class N8nClient {
 		if (settings.userManagement?.showSetupOnFirstLoad) {
 			await this.request('POST', '/rest/owner/setup', owner);
 		}
-		await this.request('POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+		await this.request('POST', '/rest/login', {
+			emailOrLdapLoginId: owner.email,
+			password: owner.password,
+		});
 	}
 
 	// ---- Credentials ----
@@ -92,10 +99,20 @@ export class N8nClient {
 	 * n8n's "Test credential" button: runs the credential type's `test` on the server. Like the editor, it sends
 	 * the stored data as read back (secrets redacted; n8n restores them); without `data` n8n tests nothing useful.
 	 */
-	async testCredential(credential: CredentialRef): Promise<{ status: 'OK' | 'Error'; message: string }> {
-		const stored = await this.request<Json>('GET', `/rest/credentials/${credential.id}?includeData=true`);
+	async testCredential(
+		credential: CredentialRef,
+	): Promise<{ status: 'OK' | 'Error'; message: string }> {
+		const stored = await this.request<Json>(
+			'GET',
+			`/rest/credentials/${credential.id}?includeData=true`,
+		);
 		return await this.request('POST', '/rest/credentials/test', {
-			credentials: { id: credential.id, name: credential.name, type: credential.type, data: stored.data },
+			credentials: {
+				id: credential.id,
+				name: credential.name,
+				type: credential.type,
+				data: stored.data,
+			},
 		});
 	}
 
@@ -105,7 +122,10 @@ export class N8nClient {
 	 * Creates a workflow from exported JSON. `credentials` maps a credential type to the credential that every
 	 * node asking for that type should use (exported JSON names credentials the importing instance lacks).
 	 */
-	async importWorkflow(workflow: Json, options: { credentials?: Record<string, CredentialRef>; name?: string } = {}) {
+	async importWorkflow(
+		workflow: Json,
+		options: { credentials?: Record<string, CredentialRef>; name?: string } = {},
+	) {
 		const nodes = (workflow.nodes as Json[]).map((node) => {
 			if (!node.credentials || !options.credentials) return node;
 			const credentials = { ...node.credentials };
@@ -148,12 +168,16 @@ export class N8nClient {
 	// ---- Executions ----
 
 	/** Runs a workflow as the editor's "Execute workflow" button does, and waits for the execution to end. */
-	async runWorkflow(id: string, options: { trigger?: string; timeoutMs?: number } = {}): Promise<ExecutionSummary> {
+	async runWorkflow(
+		id: string,
+		options: { trigger?: string; timeoutMs?: number } = {},
+	): Promise<ExecutionSummary> {
 		const trigger = options.trigger ?? (await this.findManualTrigger(id));
 		const started = await this.request<Json>('POST', `/rest/workflows/${id}/run`, {
 			triggerToStartFrom: { name: trigger },
 		});
-		if (!started.executionId) throw new Error(`n8n did not start workflow ${id}: ${JSON.stringify(started)}`);
+		if (!started.executionId)
+			throw new Error(`n8n did not start workflow ${id}: ${JSON.stringify(started)}`);
 		return await this.waitForExecution(String(started.executionId), options.timeoutMs);
 	}
 
@@ -164,19 +188,24 @@ export class N8nClient {
 			const response = await this.fetch(`/rest/executions/${executionId}`);
 			if (response.ok) {
 				const execution = ((await response.json()) as Json).data as Json;
-				if (FINAL_STATUSES.includes(execution.status)) return summarizeExecution(execution, this.runtimeDir);
+				if (FINAL_STATUSES.includes(execution.status))
+					return summarizeExecution(execution, this.runtimeDir);
 			} else if (response.status !== 404) {
 				throw new Error(
 					`n8n GET /rest/executions/${executionId} answered ${response.status}: ${await response.text()}`,
 				);
 			}
-			if (Date.now() > deadline) throw new Error(`Execution ${executionId} did not finish within ${timeoutMs} ms`);
+			if (Date.now() > deadline)
+				throw new Error(`Execution ${executionId} did not finish within ${timeoutMs} ms`);
 			await delay(250);
 		}
 	}
 
 	async getExecution(executionId: string): Promise<ExecutionSummary> {
-		return summarizeExecution(await this.request('GET', `/rest/executions/${executionId}`), this.runtimeDir);
+		return summarizeExecution(
+			await this.request('GET', `/rest/executions/${executionId}`),
+			this.runtimeDir,
+		);
 	}
 
 	/** Execution ids of a workflow, newest first. */
@@ -189,8 +218,11 @@ export class N8nClient {
 	/** The bytes of a binary property, as the editor's download button fetches them. */
 	async downloadBinary(binary: { id?: string }): Promise<Buffer> {
 		if (!binary.id) throw new Error('This binary has no id (it was kept in memory, not stored)');
-		const response = await this.fetch(`/rest/binary-data?id=${encodeURIComponent(binary.id)}&action=download`);
-		if (!response.ok) throw new Error(`Binary download answered ${response.status}: ${await response.text()}`);
+		const response = await this.fetch(
+			`/rest/binary-data?id=${encodeURIComponent(binary.id)}&action=download`,
+		);
+		if (!response.ok)
+			throw new Error(`Binary download answered ${response.status}: ${await response.text()}`);
 		return Buffer.from(await response.arrayBuffer());
 	}
 
@@ -222,8 +254,11 @@ export class N8nClient {
 
 	private async findManualTrigger(workflowId: string): Promise<string> {
 		const workflow = await this.getWorkflow(workflowId);
-		const trigger = (workflow.nodes as Json[]).find((node) => node.type === 'n8n-nodes-base.manualTrigger');
-		if (!trigger) throw new Error(`Workflow ${workflowId} has no Manual Trigger; pass options.trigger`);
+		const trigger = (workflow.nodes as Json[]).find(
+			(node) => node.type === 'n8n-nodes-base.manualTrigger',
+		);
+		if (!trigger)
+			throw new Error(`Workflow ${workflowId} has no Manual Trigger; pass options.trigger`);
 		return trigger.name;
 	}
 }

@@ -61,7 +61,11 @@ export function linkPackage(userFolder: string, root: string) {
 	symlinkSync(root, link, 'dir');
 }
 
-function baseEnv(paths: RepoPaths, userFolder: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+function baseEnv(
+	paths: RepoPaths,
+	userFolder: string,
+	extra: Record<string, string>,
+): NodeJS.ProcessEnv {
 	// Jest sets NODE_ENV=test, which makes n8n refuse to load nodes and silences its log.
 	const { NODE_ENV: _nodeEnv, JEST_WORKER_ID: _jestWorker, ...inherited } = process.env;
 	return {
@@ -110,7 +114,8 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		// Worker first, then main, then Redis: each still finds what it depends on while shutting down.
 		for (const item of started.reverse()) await item.stop().catch(() => undefined);
 		started.length = 0;
-		if (ownsFolder && process.env.N8N_E2E_KEEP_TMP !== '1') rmSync(userFolder, { recursive: true, force: true });
+		if (ownsFolder && process.env.N8N_E2E_KEEP_TMP !== '1')
+			rmSync(userFolder, { recursive: true, force: true });
 	};
 
 	try {
@@ -148,22 +153,31 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			// Started after main, which has run the database migrations the workers would otherwise race.
 			for (let n = 1; n <= (options.workers ?? 1); n++) {
 				const healthPort = await freePort();
-				const worker = spawnLogged(`n8n worker${n > 1 ? ` ${n}` : ''}`, paths.node, [paths.n8nMain, 'worker'], {
-					cwd: userFolder,
-					logFile: join(userFolder, n > 1 ? `n8n-worker-${n}.log` : 'n8n-worker.log'),
-					env: baseEnv(paths, userFolder, {
-						N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-						QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-						QUEUE_HEALTH_CHECK_PORT: String(healthPort),
-						...env,
-					}),
-				});
+				const worker = spawnLogged(
+					`n8n worker${n > 1 ? ` ${n}` : ''}`,
+					paths.node,
+					[paths.n8nMain, 'worker'],
+					{
+						cwd: userFolder,
+						logFile: join(userFolder, n > 1 ? `n8n-worker-${n}.log` : 'n8n-worker.log'),
+						env: baseEnv(paths, userFolder, {
+							N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+							QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+							QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+							...env,
+						}),
+					},
+				);
 				started.push(worker);
 				workers.push(worker);
-				await waitUntil('the n8n worker to be ready', () => isReady(`http://127.0.0.1:${healthPort}/healthz/readiness`), {
-					process: worker,
-					timeoutMs: startTimeoutMs,
-				});
+				await waitUntil(
+					'the n8n worker to be ready',
+					() => isReady(`http://127.0.0.1:${healthPort}/healthz/readiness`),
+					{
+						process: worker,
+						timeoutMs: startTimeoutMs,
+					},
+				);
 			}
 		}
 
@@ -185,7 +199,9 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			redis,
 			packageNodeTypes,
 			workerRanExecution: (executionId) =>
-				workerLogs.some((log) => new RegExp(`execution ${executionId}\\b`).test(readFileSync(log, 'utf8'))),
+				workerLogs.some((log) =>
+					new RegExp(`execution ${executionId}\\b`).test(readFileSync(log, 'utf8')),
+				),
 			stop,
 		};
 	} catch (error) {
@@ -195,7 +211,11 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 }
 
 /** Fails unless n8n lists every node of the package's `n8n.nodes`; a broken build only shows up in n8n's log. */
-async function assertPackageLoaded(client: N8nClient, paths: RepoPaths, main: ManagedProcess): Promise<string[]> {
+async function assertPackageLoaded(
+	client: N8nClient,
+	paths: RepoPaths,
+	main: ManagedProcess,
+): Promise<string[]> {
 	const manifest = JSON.parse(readFileSync(join(paths.root, 'package.json'), 'utf8'));
 	const expected: number = manifest.n8n?.nodes?.length ?? 0;
 	const response = await client.fetch('/types/nodes.json');

@@ -46,7 +46,11 @@ export function spawnLogged(
 	options: { env: NodeJS.ProcessEnv; cwd?: string; logFile: string },
 ): ManagedProcess {
 	const fd = openSync(options.logFile, 'a');
-	const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', fd, fd] });
+	const child = spawn(command, args, {
+		cwd: options.cwd,
+		env: options.env,
+		stdio: ['ignore', fd, fd],
+	});
 	closeSync(fd);
 	// Children must not keep the caller alive (Jest would wait forever on one a failed test left behind).
 	child.unref();
@@ -136,8 +140,12 @@ export async function waitUntil(
 		}
 		if (await check().catch(() => false)) return;
 		if (Date.now() > deadline) {
-			const logInfo = options.process ? ` Log ${options.process.logFile}:\n${tailFile(options.process.logFile)}` : '';
-			throw new Error(`Timed out after ${options.timeoutMs} ms waiting for ${description}.${logInfo}`);
+			const logInfo = options.process
+				? ` Log ${options.process.logFile}:\n${tailFile(options.process.logFile)}`
+				: '';
+			throw new Error(
+				`Timed out after ${options.timeoutMs} ms waiting for ${description}.${logInfo}`,
+			);
 		}
 		await delay(options.intervalMs ?? 250);
 	}

@@ -24,11 +24,25 @@ function answersPing(port: number): Promise<boolean> {
 
 export async function startRedis(dir: string): Promise<Redis> {
 	const port = await freePort();
-	const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'];
+	const args = [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--dir',
+		dir,
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+	];
 	const child = spawnLogged('redis-server', 'redis-server', args, {
 		env: process.env,
 		logFile: join(dir, 'redis.log'),
 	});
-	await waitUntil(`redis on port ${port}`, () => answersPing(port), { process: child, timeoutMs: 15_000 });
+	await waitUntil(`redis on port ${port}`, () => answersPing(port), {
+		process: child,
+		timeoutMs: 15_000,
+	});
 	return { port, process: child, stop: () => child.stop() };
 }

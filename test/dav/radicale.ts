@@ -9,7 +9,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnLogged, waitUntil, type ManagedProcess } from '../../scripts/lib/processes.ts';
+import {
+	freePort,
+	spawnLogged,
+	waitUntil,
+	type ManagedProcess,
+} from '../../scripts/lib/processes.ts';
 
 export const RADICALE_USER = { username: 'alice', password: 'alice-dav-pass-1' };
 export const RADICALE_OTHER_USER = { username: 'bob', password: 'bob-dav-pass-1' };
@@ -31,11 +36,22 @@ export interface Radicale {
 	dir: string;
 	process: ManagedProcess;
 	/** MKCALENDAR `/<user>/<name>/`; returns its URL. */
-	mkcalendar(name: string, options?: { user?: string; displayName?: string; components?: string[] }): Promise<string>;
+	mkcalendar(
+		name: string,
+		options?: { user?: string; displayName?: string; components?: string[] },
+	): Promise<string>;
 	/** Extended MKCOL of an address book `/<user>/<name>/`; returns its URL. */
 	mkaddressbook(name: string, options?: { user?: string; displayName?: string }): Promise<string>;
 	/** A raw request as another DAV client would send it (Basic auth of `user`, default alice). */
-	send(method: string, url: string, options?: { body?: string; headers?: Record<string, string>; user?: string }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>;
+	send(
+		method: string,
+		url: string,
+		options?: { body?: string; headers?: Record<string, string>; user?: string },
+	): Promise<{
+		status: number;
+		headers: Record<string, string | string[] | undefined>;
+		body: string;
+	}>;
 	stop(): Promise<void>;
 }
 
@@ -45,14 +61,19 @@ export function radicaleInstalled(): boolean {
 
 export async function startRadicale(options: RadicaleOptions = {}): Promise<Radicale> {
 	if (!radicaleInstalled()) {
-		throw new Error('Radicale is not installed: run `node scripts/ensure-system-packages.mjs` (Debian python3-radicale) first.');
+		throw new Error(
+			'Radicale is not installed: run `node scripts/ensure-system-packages.mjs` (Debian python3-radicale) first.',
+		);
 	}
 	const ownDir = !options.dir;
 	const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'radicale-'));
 	mkdirSync(join(dir, 'collections'), { recursive: true });
 	const port = options.port ?? (await freePort());
 	const users = options.users ?? [RADICALE_USER, RADICALE_OTHER_USER];
-	writeFileSync(join(dir, 'users'), users.map((user) => `${user.username}:${user.password}`).join('\n') + '\n');
+	writeFileSync(
+		join(dir, 'users'),
+		users.map((user) => `${user.username}:${user.password}`).join('\n') + '\n',
+	);
 	const config = [
 		'[server]',
 		`hosts = 127.0.0.1:${port}`,
@@ -73,10 +94,15 @@ export async function startRadicale(options: RadicaleOptions = {}): Promise<Radi
 	].join('\n');
 	writeFileSync(join(dir, 'config'), config + '\n');
 
-	const child = spawnLogged('radicale', PYTHON, ['-m', 'radicale', '--config', join(dir, 'config')], {
-		env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' },
-		logFile: join(dir, 'radicale.log'),
-	});
+	const child = spawnLogged(
+		'radicale',
+		PYTHON,
+		['-m', 'radicale', '--config', join(dir, 'config')],
+		{
+			env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' },
+			logFile: join(dir, 'radicale.log'),
+		},
+	);
 	const url = `http://127.0.0.1:${port}/`;
 	const [first] = users;
 	const authOf = (name = first.username) => {
@@ -86,7 +112,8 @@ export async function startRadicale(options: RadicaleOptions = {}): Promise<Radi
 
 	const send: Radicale['send'] = (method, target, sendOptions = {}) =>
 		new Promise((resolve, reject) => {
-			const body = sendOptions.body === undefined ? undefined : Buffer.from(sendOptions.body, 'utf8');
+			const body =
+				sendOptions.body === undefined ? undefined : Buffer.from(sendOptions.body, 'utf8');
 			const req = request(
 				new URL(target, url),
 				{
@@ -100,7 +127,13 @@ export async function startRadicale(options: RadicaleOptions = {}): Promise<Radi
 				(res) => {
 					const chunks: Buffer[] = [];
 					res.on('data', (chunk: Buffer) => chunks.push(chunk));
-					res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+					res.on('end', () =>
+						resolve({
+							status: res.statusCode ?? 0,
+							headers: res.headers,
+							body: Buffer.concat(chunks).toString('utf8'),
+						}),
+					);
 					res.on('error', reject);
 				},
 			);
@@ -121,7 +154,8 @@ export async function startRadicale(options: RadicaleOptions = {}): Promise<Radi
 	}
 
 	const expectCreated = (what: string, response: { status: number; body: string }) => {
-		if (response.status !== 201) throw new Error(`Radicale refused to create ${what}: ${response.status} ${response.body}`);
+		if (response.status !== 201)
+			throw new Error(`Radicale refused to create ${what}: ${response.status} ${response.body}`);
 	};
 
 	return {
@@ -133,13 +167,22 @@ export async function startRadicale(options: RadicaleOptions = {}): Promise<Radi
 		async mkcalendar(name, calendarOptions = {}) {
 			const user = calendarOptions.user ?? first.username;
 			const target = `${url}${user}/${name}/`;
-			const components = (calendarOptions.components ?? ['VEVENT', 'VTODO']).map((comp) => `<C:comp name="${comp}"/>`).join('');
+			const components = (calendarOptions.components ?? ['VEVENT', 'VTODO'])
+				.map((comp) => `<C:comp name="${comp}"/>`)
+				.join('');
 			const body =
 				'<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>' +
 				`<D:displayname>${calendarOptions.displayName ?? name}</D:displayname>` +
 				`<C:supported-calendar-component-set>${components}</C:supported-calendar-component-set>` +
 				'</D:prop></D:set></C:mkcalendar>';
-			expectCreated(`calendar ${name}`, await send('MKCALENDAR', target, { body, user, headers: { 'content-type': 'application/xml' } }));
+			expectCreated(
+				`calendar ${name}`,
+				await send('MKCALENDAR', target, {
+					body,
+					user,
+					headers: { 'content-type': 'application/xml' },
+				}),
+			);
 			return target;
 		},
 		async mkaddressbook(name, bookOptions = {}) {
@@ -150,7 +193,10 @@ export async function startRadicale(options: RadicaleOptions = {}): Promise<Radi
 				'<D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>' +
 				`<D:displayname>${bookOptions.displayName ?? name}</D:displayname>` +
 				'</D:prop></D:set></D:mkcol>';
-			expectCreated(`address book ${name}`, await send('MKCOL', target, { body, user, headers: { 'content-type': 'application/xml' } }));
+			expectCreated(
+				`address book ${name}`,
+				await send('MKCOL', target, { body, user, headers: { 'content-type': 'application/xml' } }),
+			);
 			return target;
 		},
 		async stop() {

@@ -18,6 +18,16 @@ export interface DavServerKind {
 }
 
 export const DAV_SERVERS: DavServerKind[] = [
-	{ name: 'Radicale', start: () => startRadicale(), ignoresComponentSet: false, noAuthentication: false },
-	{ name: 'Xandikos', start: () => startXandikos(), ignoresComponentSet: true, noAuthentication: true },
+	{
+		name: 'Radicale',
+		start: () => startRadicale(),
+		ignoresComponentSet: false,
+		noAuthentication: false,
+	},
+	{
+		name: 'Xandikos',
+		start: () => startXandikos(),
+		ignoresComponentSet: true,
+		noAuthentication: true,
+	},
 ];

@@ -28,33 +28,49 @@ export function xandikosInstalled(): boolean {
 
 export async function startXandikos(): Promise<Xandikos> {
 	if (!xandikosInstalled()) {
-		throw new Error('Xandikos is not installed: run `node scripts/ensure-system-packages.mjs` (Debian xandikos) first.');
+		throw new Error(
+			'Xandikos is not installed: run `node scripts/ensure-system-packages.mjs` (Debian xandikos) first.',
+		);
 	}
 	const dir = mkdtempSync(join(tmpdir(), 'xandikos-'));
 	const port = await freePort();
-	const child = spawnLogged('xandikos', XANDIKOS, ['-d', join(dir, 'data'), '--autocreate', '-l', '127.0.0.1', '-p', String(port)], {
-		env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' },
-		logFile: join(dir, 'xandikos.log'),
-	});
+	const child = spawnLogged(
+		'xandikos',
+		XANDIKOS,
+		['-d', join(dir, 'data'), '--autocreate', '-l', '127.0.0.1', '-p', String(port)],
+		{
+			env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, LANG: 'C.UTF-8' },
+			logFile: join(dir, 'xandikos.log'),
+		},
+	);
 	const url = `http://127.0.0.1:${port}/`;
 
 	const send: Xandikos['send'] = (method, target, sendOptions = {}) =>
 		new Promise((resolve, reject) => {
-			const body = sendOptions.body === undefined ? undefined : Buffer.from(sendOptions.body, 'utf8');
+			const body =
+				sendOptions.body === undefined ? undefined : Buffer.from(sendOptions.body, 'utf8');
 			const req = request(
 				new URL(target, url),
 				{
 					method,
 					headers: {
 						// Xandikos refuses a body without a type (415); another client always sends one.
-						...(body ? { 'content-length': String(body.length), 'content-type': 'application/xml' } : {}),
+						...(body
+							? { 'content-length': String(body.length), 'content-type': 'application/xml' }
+							: {}),
 						...sendOptions.headers,
 					},
 				},
 				(res) => {
 					const chunks: Buffer[] = [];
 					res.on('data', (chunk: Buffer) => chunks.push(chunk));
-					res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+					res.on('end', () =>
+						resolve({
+							status: res.statusCode ?? 0,
+							headers: res.headers,
+							body: Buffer.concat(chunks).toString('utf8'),
+						}),
+					);
 					res.on('error', reject);
 				},
 			);
@@ -63,7 +79,11 @@ export async function startXandikos(): Promise<Xandikos> {
 		});
 
 	try {
-		await waitUntil('Xandikos to answer', async () => (await send('OPTIONS', url)).status < 500, { process: child, timeoutMs: 15_000, intervalMs: 50 });
+		await waitUntil('Xandikos to answer', async () => (await send('OPTIONS', url)).status < 500, {
+			process: child,
+			timeoutMs: 15_000,
+			intervalMs: 50,
+		});
 	} catch (error) {
 		await child.stop();
 		rmSync(dir, { recursive: true, force: true });
@@ -71,7 +91,8 @@ export async function startXandikos(): Promise<Xandikos> {
 	}
 
 	const expectCreated = (what: string, response: { status: number; body: string }) => {
-		if (response.status !== 201) throw new Error(`Xandikos refused to create ${what}: ${response.status} ${response.body}`);
+		if (response.status !== 201)
+			throw new Error(`Xandikos refused to create ${what}: ${response.status} ${response.body}`);
 	};
 
 	return {
@@ -87,7 +108,10 @@ export async function startXandikos(): Promise<Xandikos> {
 				'<?xml version="1.0" encoding="utf-8"?><C:mkcalendar xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:set><D:prop>' +
 				`<D:displayname>${calendarOptions.displayName ?? name}</D:displayname>` +
 				'</D:prop></D:set></C:mkcalendar>';
-			expectCreated(`calendar ${name}`, await send('MKCALENDAR', target, { body, headers: { 'content-type': 'application/xml' } }));
+			expectCreated(
+				`calendar ${name}`,
+				await send('MKCALENDAR', target, { body, headers: { 'content-type': 'application/xml' } }),
+			);
 			return target;
 		},
 		async mkaddressbook(name, bookOptions = {}) {
@@ -97,7 +121,10 @@ export async function startXandikos(): Promise<Xandikos> {
 				'<D:resourcetype><D:collection/><CR:addressbook/></D:resourcetype>' +
 				`<D:displayname>${bookOptions.displayName ?? name}</D:displayname>` +
 				'</D:prop></D:set></D:mkcol>';
-			expectCreated(`address book ${name}`, await send('MKCOL', target, { body, headers: { 'content-type': 'application/xml' } }));
+			expectCreated(
+				`address book ${name}`,
+				await send('MKCOL', target, { body, headers: { 'content-type': 'application/xml' } }),
+			);
 			return target;
 		},
 		async stop() {

@@ -17,7 +17,10 @@ let credentials: Record<string, { id: string; name: string; type: string }>;
 beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	n8n = await startN8n({ mode: 'regular' });
-	credentials = await createServiceCredentials(n8n.client, sandbox, ['cloudStorageBearerApi', 'cloudStorageTokenApi']);
+	credentials = await createServiceCredentials(n8n.client, sandbox, [
+		'cloudStorageBearerApi',
+		'cloudStorageTokenApi',
+	]);
 });
 afterAll(async () => {
 	await n8n?.stop();
@@ -26,23 +29,43 @@ afterAll(async () => {
 
 describe('AI in n8n', () => {
 	it("passes n8n's credential test for the Bearer credential, and fails it for a wrong token", async () => {
-		expect(await n8n.client.testCredential(credentials.cloudStorageBearerApi)).toMatchObject({ status: 'OK' });
-		const wrong = await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox, { name: 'Wrong bearer', data: { apiToken: 'not-the-token' } });
+		expect(await n8n.client.testCredential(credentials.cloudStorageBearerApi)).toMatchObject({
+			status: 'OK',
+		});
+		const wrong = await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox, {
+			name: 'Wrong bearer',
+			data: { apiToken: 'not-the-token' },
+		});
 		expect(await n8n.client.testCredential(wrong)).toMatchObject({ status: 'Error' });
 	});
 
-	it('loads the Model list from the service\'s listing when it answers one, and offers free entry always', async () => {
+	it("loads the Model list from the service's listing when it answers one, and offers free entry always", async () => {
 		const ask = async (type: string) =>
-			await n8n.client.request<Array<{ name: string; value: string }>>('POST', '/rest/dynamic-node-parameters/options', {
-				nodeTypeAndVersion: { name: `n8n-nodes-cloud-storage.${type}`, version: 1 },
-				credentials: { cloudStorageBearerApi: { id: credentials.cloudStorageBearerApi.id, name: credentials.cloudStorageBearerApi.name } },
-				path: 'parameters.model',
-				methodName: 'getModels',
-				currentNodeParameters: type === 'cloudStorageAi' ? { resource: 'text', operation: 'generate' } : {},
-			});
+			await n8n.client.request<Array<{ name: string; value: string }>>(
+				'POST',
+				'/rest/dynamic-node-parameters/options',
+				{
+					nodeTypeAndVersion: { name: `n8n-nodes-cloud-storage.${type}`, version: 1 },
+					credentials: {
+						cloudStorageBearerApi: {
+							id: credentials.cloudStorageBearerApi.id,
+							name: credentials.cloudStorageBearerApi.name,
+						},
+					},
+					path: 'parameters.model',
+					methodName: 'getModels',
+					currentNodeParameters:
+						type === 'cloudStorageAi' ? { resource: 'text', operation: 'generate' } : {},
+				},
+			);
 		const listed = await ask('cloudStorageAi');
-		expect(listed.map((option) => option.value)).toEqual([...['gpt-oss:20b', 'qwen3:8b', 'gemma3n:12b', 'phi4:14b', 'qwen2.5vl:27b', 'qwen3-vl:30b'], 'custom']);
-		expect((await ask('cloudStorageAiChatModel')).map((option) => option.value)).toContain('custom');
+		expect(listed.map((option) => option.value)).toEqual([
+			...['gpt-oss:20b', 'qwen3:8b', 'gemma3n:12b', 'phi4:14b', 'qwen2.5vl:27b', 'qwen3-vl:30b'],
+			'custom',
+		]);
+		expect((await ask('cloudStorageAiChatModel')).map((option) => option.value)).toContain(
+			'custom',
+		);
 		setModelListing(sandbox.store, false);
 		try {
 			// No listing is not an error: only free entry is offered.
@@ -54,7 +77,9 @@ describe('AI in n8n', () => {
 	});
 
 	it("runs n8n's AI Agent with the Chat Model and the Storage node as a tool", async () => {
-		const workflow = await n8n.client.importWorkflow(loadWorkflow('ai-agent-storage-tool.json'), { credentials });
+		const workflow = await n8n.client.importWorkflow(loadWorkflow('ai-agent-storage-tool.json'), {
+			credentials,
+		});
 		const execution = await n8n.client.runWorkflow(workflow.id);
 		expect(describeErrors(execution)).toBe('');
 		expect(execution.status).toBe('success');
@@ -64,12 +89,17 @@ describe('AI in n8n', () => {
 		expect(String(answer.json.output)).toContain(DEMO_ACCOUNT.rootHash);
 		const calls = sandbox.requests.list().filter((entry) => entry.api === 'ai');
 		expect(calls.map((entry) => entry.status)).toEqual([200, 200]);
-		expect(sandbox.requests.list().some((entry) => entry.action === 'get_folder_info' && entry.status === 200)).toBe(true);
+		expect(
+			sandbox.requests
+				.list()
+				.some((entry) => entry.action === 'get_folder_info' && entry.status === 200),
+		).toBe(true);
 	});
 
 	it('generates (streamed), chats with a JSON schema, and uses the MCP endpoint in both modes', async () => {
 		const definition = loadWorkflow('ai-nodes.json');
-		for (const node of definition.nodes) if (node.name === 'Search Docs') node.parameters.baseUrl = sandbox.baseUrl;
+		for (const node of definition.nodes)
+			if (node.name === 'Search Docs') node.parameters.baseUrl = sandbox.baseUrl;
 		const workflow = await n8n.client.importWorkflow(definition, { credentials });
 		const execution = await n8n.client.runWorkflow(workflow.id);
 		expect(describeErrors(execution)).toBe('');
@@ -81,15 +111,30 @@ describe('AI in n8n', () => {
 			thinking: 'Thought (low) about: Write one line about folders',
 			usage: { promptTokens: 7 },
 		});
-		expect(itemsOf(execution, 'Chat JSON')[0].json).toMatchObject({ content: { summary: 'sample', score: 42 }, thinking: '' });
-		expect(itemsOf(execution, 'Search Docs').map((item) => item.json.uri)).toContain('docs://ai-api');
-		expect(itemsOf(execution, 'Root Folder')[0].json).toMatchObject({ tool: 'storage_get_root_folder', result: { hash: DEMO_ACCOUNT.rootHash } });
+		expect(itemsOf(execution, 'Chat JSON')[0].json).toMatchObject({
+			content: { summary: 'sample', score: 42 },
+			thinking: '',
+		});
+		expect(itemsOf(execution, 'Search Docs').map((item) => item.json.uri)).toContain(
+			'docs://ai-api',
+		);
+		expect(itemsOf(execution, 'Root Folder')[0].json).toMatchObject({
+			tool: 'storage_get_root_folder',
+			result: { hash: DEMO_ACCOUNT.rootHash },
+		});
 		expect(String(JSON.stringify(itemsOf(execution, 'Read Doc')[0].json))).toContain('# AI API');
 
 		const mcp = sandbox.requests.list().filter((entry) => entry.api === 'mcp');
 		expect(mcp.map((entry) => entry.action)).toEqual(
-			expect.arrayContaining(['tools/call', 'initialize', 'notifications/initialized', 'resources/read']),
+			expect.arrayContaining([
+				'tools/call',
+				'initialize',
+				'notifications/initialized',
+				'resources/read',
+			]),
 		);
-		expect(mcp.every((entry) => entry.credentialsInUrl.length === 0 && !entry.url.includes('?'))).toBe(true);
+		expect(
+			mcp.every((entry) => entry.credentialsInUrl.length === 0 && !entry.url.includes('?')),
+		).toBe(true);
 	});
 });

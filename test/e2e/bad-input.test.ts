@@ -5,7 +5,14 @@
  */
 import { startSandbox } from '../sandbox/server';
 import { createServiceCredential } from './harness/credentials';
-import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type N8nInstance } from './harness/n8n';
+import {
+	describeErrors,
+	itemsOf,
+	loadWorkflow,
+	startN8n,
+	type CredentialRef,
+	type N8nInstance,
+} from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
@@ -16,10 +23,22 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	n8n = await startN8n({ mode: 'regular' });
 	credentials = {
-		cloudStorageTokenApi: await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox),
-		cloudStorageBearerApi: await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox),
+		cloudStorageTokenApi: await createServiceCredential(
+			n8n.client,
+			'cloudStorageTokenApi',
+			sandbox,
+		),
+		cloudStorageBearerApi: await createServiceCredential(
+			n8n.client,
+			'cloudStorageBearerApi',
+			sandbox,
+		),
 		// Never contacted: every DAV case here must fail before a request (a request would fail as unreachable).
-		cloudStorageDavApi: await n8n.client.createCredential('cloudStorageDavApi', 'DAV', { davUrl: 'https://dav.example.test/', username: 'alice', password: 'dav-pass' }),
+		cloudStorageDavApi: await n8n.client.createCredential('cloudStorageDavApi', 'DAV', {
+			davUrl: 'https://dav.example.test/',
+			username: 'alice',
+			password: 'dav-pass',
+		}),
 	};
 });
 afterAll(async () => {
@@ -27,7 +46,10 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-const errorOf = (execution: Awaited<ReturnType<N8nInstance['client']['runWorkflow']>>, node: string) => {
+const errorOf = (
+	execution: Awaited<ReturnType<N8nInstance['client']['runWorkflow']>>,
+	node: string,
+) => {
 	const [item] = itemsOf(execution, node);
 	return `${item?.json.error ?? ''} | ${item?.json.description ?? ''}`;
 };
@@ -38,13 +60,19 @@ it('reports every bad input clearly, sends nothing and keeps n8n running', async
 	const execution = await n8n.client.runWorkflow(workflow.id);
 
 	expect(errorOf(execution, 'Malformed Hash')).toMatch(/"ab\/cd" is not a file hash/);
-	expect(errorOf(execution, 'Upload Into ROOT')).toMatch(/cannot be uploaded directly into ROOT|No binary property "data"/);
+	expect(errorOf(execution, 'Upload Into ROOT')).toMatch(
+		/cannot be uploaded directly into ROOT|No binary property "data"/,
+	);
 	expect(errorOf(execution, 'Garbage iCalendar')).toMatch(/iCalendar data could not be parsed/);
-	expect(errorOf(execution, 'Impossible Date')).toMatch(/"2030-13-45T99:00" is not a valid date or time/);
+	expect(errorOf(execution, 'Impossible Date')).toMatch(
+		/"2030-13-45T99:00" is not a valid date or time/,
+	);
 	expect(errorOf(execution, 'Bad Arguments')).toMatch(/arguments are not valid JSON/);
 	expect(errorOf(execution, 'Bad Messages')).toMatch(/messages JSON is not valid JSON/);
 	expect(execution.status).toBe('error');
-	expect(describeErrors(execution)).toMatch(/^Bad Task ID: The task ID must be a positive whole number \(got "T-12"\)/m);
+	expect(describeErrors(execution)).toMatch(
+		/^Bad Task ID: The task ID must be a positive whole number \(got "T-12"\)/m,
+	);
 	const stopped = execution.nodes['Bad Task ID'][0].error as Record<string, unknown>;
 	expect(JSON.stringify(execution.data)).toMatch(/"itemIndex":\s*0/);
 	expect(stopped.message).toBeDefined();

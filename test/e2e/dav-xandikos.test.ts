@@ -6,7 +6,14 @@
  * another client wrote keeping their unknown properties.
  */
 import { startXandikos, type Xandikos } from '../dav/xandikos';
-import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type N8nInstance } from './harness/n8n';
+import {
+	describeErrors,
+	itemsOf,
+	loadWorkflow,
+	startN8n,
+	type CredentialRef,
+	type N8nInstance,
+} from './harness/n8n';
 
 let xandikos: Xandikos;
 let n8n: N8nInstance;
@@ -20,59 +27,126 @@ beforeAll(async () => {
 	book = await xandikos.mkaddressbook('contacts', { displayName: 'Contacts' });
 	n8n = await startN8n({ mode: 'regular' });
 	// Xandikos does no authentication of its own; the credential is sent and ignored.
-	credential = await n8n.client.createCredential('cloudStorageDavApi', 'DAV', { davUrl: xandikos.url, username: 'user', password: 'unused-by-xandikos' });
+	credential = await n8n.client.createCredential('cloudStorageDavApi', 'DAV', {
+		davUrl: xandikos.url,
+		username: 'user',
+		password: 'unused-by-xandikos',
+	});
 });
 afterAll(async () => {
 	await n8n?.stop();
 	await xandikos?.stop();
 });
 
-const FOREIGN_EVENT = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Other Client//EN', 'BEGIN:VEVENT', 'UID:other-client-event', 'DTSTAMP:20300101T000000Z', 'DTSTART:20300110T100000Z', 'DTEND:20300110T110000Z', 'SUMMARY:Written elsewhere', 'X-OTHER-CLIENT-FLAG:keep-me', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
-const FOREIGN_CONTACT = ['BEGIN:VCARD', 'VERSION:3.0', 'UID:other-client-contact', 'FN:Ada Lovelace', 'X-OTHER-CLIENT-FIELD:keep-me-too', 'END:VCARD', ''].join('\r\n');
+const FOREIGN_EVENT = [
+	'BEGIN:VCALENDAR',
+	'VERSION:2.0',
+	'PRODID:-//Other Client//EN',
+	'BEGIN:VEVENT',
+	'UID:other-client-event',
+	'DTSTAMP:20300101T000000Z',
+	'DTSTART:20300110T100000Z',
+	'DTEND:20300110T110000Z',
+	'SUMMARY:Written elsewhere',
+	'X-OTHER-CLIENT-FLAG:keep-me',
+	'END:VEVENT',
+	'END:VCALENDAR',
+	'',
+].join('\r\n');
+const FOREIGN_CONTACT = [
+	'BEGIN:VCARD',
+	'VERSION:3.0',
+	'UID:other-client-contact',
+	'FN:Ada Lovelace',
+	'X-OTHER-CLIENT-FIELD:keep-me-too',
+	'END:VCARD',
+	'',
+].join('\r\n');
 
 function roundTrip(withDescription: boolean) {
 	const workflow = loadWorkflow('dav-roundtrip.json');
 	for (const node of workflow.nodes) {
-		if (String(node.parameters.eventUrl).startsWith('REPLACE_ME')) node.parameters.eventUrl = `${calendar}foreign.ics`;
-		if (String(node.parameters.contactUrl).startsWith('REPLACE_ME')) node.parameters.contactUrl = `${book}foreign.vcf`;
+		if (String(node.parameters.eventUrl).startsWith('REPLACE_ME'))
+			node.parameters.eventUrl = `${calendar}foreign.ics`;
+		if (String(node.parameters.contactUrl).startsWith('REPLACE_ME'))
+			node.parameters.contactUrl = `${book}foreign.vcf`;
 		if (!withDescription && node.name === 'Update Calendar') node.parameters.updateFields = {};
 	}
 	return workflow;
 }
 
 it('stops at Update Calendar with the refused description named (Xandikos 0.2.8: 409)', async () => {
-	const imported = await n8n.client.importWorkflow(roundTrip(true), { credentials: { cloudStorageDavApi: credential } });
+	const imported = await n8n.client.importWorkflow(roundTrip(true), {
+		credentials: { cloudStorageDavApi: credential },
+	});
 	const execution = await n8n.client.runWorkflow(imported.id);
 	expect(execution.status).toBe('error');
-	expect(describeErrors(execution)).toMatch(/Update Calendar.*Updating the calendar was refused by the server: calendar-description \(409\)/s);
+	expect(describeErrors(execution)).toMatch(
+		/Update Calendar.*Updating the calendar was refused by the server: calendar-description \(409\)/s,
+	);
 });
 
 it('runs every other Calendar and Contacts operation; foreign objects keep unknown properties', async () => {
-	await xandikos.send('PUT', `${calendar}foreign.ics`, { body: FOREIGN_EVENT, headers: { 'content-type': 'text/calendar' } });
-	await xandikos.send('PUT', `${book}foreign.vcf`, { body: FOREIGN_CONTACT, headers: { 'content-type': 'text/vcard' } });
-	const imported = await n8n.client.importWorkflow(roundTrip(false), { credentials: { cloudStorageDavApi: credential } });
+	await xandikos.send('PUT', `${calendar}foreign.ics`, {
+		body: FOREIGN_EVENT,
+		headers: { 'content-type': 'text/calendar' },
+	});
+	await xandikos.send('PUT', `${book}foreign.vcf`, {
+		body: FOREIGN_CONTACT,
+		headers: { 'content-type': 'text/vcard' },
+	});
+	const imported = await n8n.client.importWorkflow(roundTrip(false), {
+		credentials: { cloudStorageDavApi: credential },
+	});
 	const execution = await n8n.client.runWorkflow(imported.id);
 	expect(describeErrors(execution)).toBe('');
 	expect(execution.status).toBe('success');
 
 	const json = (node: string) => itemsOf(execution, node).map((item) => item.json);
-	expect(json('List Calendars')).toEqual(expect.arrayContaining([expect.objectContaining({ url: calendar, displayName: 'Work' })]));
-	expect(json('Update Calendar')[0]).toMatchObject({ displayName: 'E2E calendar (renamed)', color: '#00AA00FF' });
+	expect(json('List Calendars')).toEqual(
+		expect.arrayContaining([expect.objectContaining({ url: calendar, displayName: 'Work' })]),
+	);
+	expect(json('Update Calendar')[0]).toMatchObject({
+		displayName: 'E2E calendar (renamed)',
+		color: '#00AA00FF',
+	});
 	const created = json('Create Event')[0];
-	expect(created).toMatchObject({ summary: 'E2E event – Grüße', start: '2030-05-01T07:00:00.000Z', timezone: 'Europe/Berlin', recurring: true, reminders: [15] });
+	expect(created).toMatchObject({
+		summary: 'E2E event – Grüße',
+		start: '2030-05-01T07:00:00.000Z',
+		timezone: 'Europe/Berlin',
+		recurring: true,
+		reminders: [15],
+	});
 	const updated = json('Update Event')[0];
-	expect(updated).toMatchObject({ url: created.url, summary: 'E2E event (updated)', location: 'Room 1' });
-	expect(json('Get Event')).toEqual([expect.objectContaining({ url: created.url, etag: updated.etag })]);
-	expect(json('Get Occurrences').map((item) => item.start)).toEqual(['2030-05-01T07:00:00.000Z', '2030-05-02T07:00:00.000Z', '2030-05-03T07:00:00.000Z']);
+	expect(updated).toMatchObject({
+		url: created.url,
+		summary: 'E2E event (updated)',
+		location: 'Room 1',
+	});
+	expect(json('Get Event')).toEqual([
+		expect.objectContaining({ url: created.url, etag: updated.etag }),
+	]);
+	expect(json('Get Occurrences').map((item) => item.start)).toEqual([
+		'2030-05-01T07:00:00.000Z',
+		'2030-05-02T07:00:00.000Z',
+		'2030-05-03T07:00:00.000Z',
+	]);
 	expect(json('Delete Event')).toEqual([{ deleted: true, url: created.url, etag: updated.etag }]);
 	expect((await xandikos.send('GET', String(created.url))).status).toBe(404);
 
-	expect(json('List Address Books')).toEqual([expect.objectContaining({ url: book, displayName: 'Contacts' })]);
+	expect(json('List Address Books')).toEqual([
+		expect.objectContaining({ url: book, displayName: 'Contacts' }),
+	]);
 	const contact = json('Create Contact')[0];
 	expect(contact).toMatchObject({ fullName: 'Zoë Ündercut', organization: 'ACME' });
 	// Xandikos answers 500 to every addressbook-query: the node reads the book and matches itself.
 	expect(json('Search Contacts').map((item) => item.fullName)).toEqual(['Zoë Ündercut']);
-	expect(json('Get Contacts').map((item) => item.fullName).sort()).toEqual(['Ada Lovelace', 'Zoë Ündercut']);
+	expect(
+		json('Get Contacts')
+			.map((item) => item.fullName)
+			.sort(),
+	).toEqual(['Ada Lovelace', 'Zoë Ündercut']);
 	expect(json('Update Contact')[0]).toMatchObject({ title: 'CTO', organization: 'ACME' });
 	expect(json('Delete Contact')[0]).toMatchObject({ deleted: true, url: contact.url });
 

@@ -3,7 +3,13 @@
  * data prepared in the sandbox and Radicale (scripts/lib/demo-setup.ts), the same placeholder filling. Each
  * workflow with a Manual Trigger runs without a node error; each trigger or webhook workflow activates.
  */
-import { AGREEMENT_PDF, importExampleWorkflows, prepareExampleData, upsertDemoCredentials, type DemoServices } from '../../scripts/lib/demo-setup.ts';
+import {
+	AGREEMENT_PDF,
+	importExampleWorkflows,
+	prepareExampleData,
+	upsertDemoCredentials,
+	type DemoServices,
+} from '../../scripts/lib/demo-setup.ts';
 import { startRadicale, RADICALE_USER, type Radicale } from '../dav/radicale';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { describeErrors, paths, startN8n, type N8nInstance } from './harness/n8n';
@@ -30,12 +36,19 @@ beforeAll(async () => {
 	n8n = await startN8n({ mode: 'regular' });
 	const credentials = await upsertDemoCredentials(n8n.client, services);
 	const values = await prepareExampleData(services);
-	const imported = await importExampleWorkflows(n8n.client, paths.workflowsDir, credentials, values);
+	const imported = await importExampleWorkflows(
+		n8n.client,
+		paths.workflowsDir,
+		credentials,
+		values,
+	);
 	workflows = [];
 	for (const ref of await n8n.client.listWorkflows()) {
 		if (!imported.includes(ref.name)) continue;
 		const workflow = await n8n.client.getWorkflow(ref.id);
-		const manual = (workflow.nodes as Array<{ type: string; name: string }>).find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+		const manual = (workflow.nodes as Array<{ type: string; name: string }>).find(
+			(node) => node.type === 'n8n-nodes-base.manualTrigger',
+		);
 		workflows.push({ id: ref.id, name: ref.name, manualTrigger: manual?.name });
 	}
 });
@@ -47,21 +60,31 @@ afterAll(async () => {
 
 it('imports every example of test/e2e/workflows', async () => {
 	const { readdirSync } = await import('node:fs');
-	expect(workflows).toHaveLength(readdirSync(paths.workflowsDir).filter((name) => name.endsWith('.json')).length);
+	expect(workflows).toHaveLength(
+		readdirSync(paths.workflowsDir).filter((name) => name.endsWith('.json')).length,
+	);
 });
 
 it('prepares the data the examples work on, idempotently', async () => {
 	const again = await prepareExampleData(services);
 	const pdf = sandbox.store.file(again['the hash of a PDF file in your storage']);
 	expect(pdf).toBeDefined();
-	expect((await radicale.send('GET', again['the URL of an event another calendar client wrote (Get Events shows it)'])).status).toBe(200);
+	expect(
+		(
+			await radicale.send(
+				'GET',
+				again['the URL of an event another calendar client wrote (Get Events shows it)'],
+			)
+		).status,
+	).toBe(200);
 	expect(AGREEMENT_PDF).toMatch(/^%PDF/);
 });
 
 // The bad-input example ends on purpose with one node that stops the workflow (no Continue On Fail), to show
 // such an error; every other node of it turns its error into an item.
 const INTENDED_STOP: Record<string, RegExp> = {
-	'Bad input: clear errors, nothing sent, n8n keeps running': /^Bad Task ID: The task ID must be a positive whole number \(got "T-12"\)[^\n]*$/,
+	'Bad input: clear errors, nothing sent, n8n keeps running':
+		/^Bad Task ID: The task ID must be a positive whole number \(got "T-12"\)[^\n]*$/,
 };
 
 it('runs every manually started example without a node error, and activates every trigger and webhook example', async () => {
@@ -72,8 +95,10 @@ it('runs every manually started example without a node error, and activates ever
 			const errors = describeErrors(execution);
 			const intended = INTENDED_STOP[workflow.name];
 			if (intended) {
-				if (execution.status !== 'error' || !intended.test(errors)) failures.push(`${workflow.name} (${execution.status}): ${errors}`);
-			} else if (errors || execution.status !== 'success') failures.push(`${workflow.name} (${execution.status}): ${errors}`);
+				if (execution.status !== 'error' || !intended.test(errors))
+					failures.push(`${workflow.name} (${execution.status}): ${errors}`);
+			} else if (errors || execution.status !== 'success')
+				failures.push(`${workflow.name} (${execution.status}): ${errors}`);
 		} else {
 			try {
 				await n8n.client.activate(workflow.id);

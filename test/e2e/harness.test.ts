@@ -28,10 +28,18 @@ describe('n8n harness, regular mode', () => {
 
 		expect(describeErrors(execution)).toBe('');
 		expect(execution).toMatchObject({ status: 'success', mode: 'manual' });
-		expect(itemsOf(execution, 'Make data')).toEqual([{ json: { greeting: 'hello from the task runner', n: 42 } }]);
+		expect(itemsOf(execution, 'Make data')).toEqual([
+			{ json: { greeting: 'hello from the task runner', n: 42 } },
+		]);
 		const [file] = itemsOf(execution, 'To file');
-		expect(file.binary?.data).toMatchObject({ fileName: 'greeting.txt', mimeType: 'text/plain', bytes: 26 });
-		expect((await n8n.client.downloadBinary(file.binary!.data)).toString()).toBe('hello from the task runner');
+		expect(file.binary?.data).toMatchObject({
+			fileName: 'greeting.txt',
+			mimeType: 'text/plain',
+			bytes: 26,
+		});
+		expect((await n8n.client.downloadBinary(file.binary!.data)).toString()).toBe(
+			'hello from the task runner',
+		);
 	});
 
 	it('reports the failing node and its message', async () => {
@@ -39,7 +47,9 @@ describe('n8n harness, regular mode', () => {
 		const execution = await n8n.client.runWorkflow(workflow.id);
 
 		expect(execution.status).toBe('error');
-		expect(execution.nodes.Fail[0].error?.message).toContain('deliberate failure from the harness test');
+		expect(execution.nodes.Fail[0].error?.message).toContain(
+			'deliberate failure from the harness test',
+		);
 		expect(describeErrors(execution)).toContain('Fail: ');
 	});
 
@@ -59,12 +69,16 @@ describe('n8n harness, regular mode', () => {
 	});
 
 	it('creates a credential and runs its test on the server', async () => {
-		const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Unreachable service', {
-			baseUrl: 'http://127.0.0.1:9/api',
-			webUrl: 'http://127.0.0.1:9',
-			user: 'nobody',
-			accessToken: 'no-token',
-		});
+		const credential = await n8n.client.createCredential(
+			'cloudStorageTokenApi',
+			'Unreachable service',
+			{
+				baseUrl: 'http://127.0.0.1:9/api',
+				webUrl: 'http://127.0.0.1:9',
+				user: 'nobody',
+				accessToken: 'no-token',
+			},
+		);
 		expect(credential).toMatchObject({ id: expect.any(String), type: 'cloudStorageTokenApi' });
 		expect(await n8n.client.testCredential(credential)).toMatchObject({ status: 'Error' });
 	});
@@ -83,6 +97,8 @@ describe('n8n harness, queue mode', () => {
 		expect(execution.status).toBe('success');
 		expect(n8n.workerRanExecution(execution.id)).toBe(true);
 		const [file] = itemsOf(execution, 'To file');
-		expect((await n8n.client.downloadBinary(file.binary!.data)).toString()).toBe('hello from the task runner');
+		expect((await n8n.client.downloadBinary(file.binary!.data)).toString()).toBe(
+			'hello from the task runner',
+		);
 	});
 });

@@ -8,7 +8,15 @@
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { createFolder, uploadOk } from '../unit/sandbox/helpers';
 import { createServiceCredential } from './harness/credentials';
-import { describeErrors, itemsOf, loadWorkflow, startN8n, type CredentialRef, type ExecutionSummary, type N8nInstance } from './harness/n8n';
+import {
+	describeErrors,
+	itemsOf,
+	loadWorkflow,
+	startN8n,
+	type CredentialRef,
+	type ExecutionSummary,
+	type N8nInstance,
+} from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
@@ -21,17 +29,35 @@ beforeAll(async () => {
 	sandbox = await startSandbox({ port: 0 });
 	const invoices = await createFolder(sandbox, { folder_name: 'Invoices' });
 	invoicesHash = invoices.folder_hash;
-	const march = await createFolder(sandbox, { folder_name: 'March', parent_folder_hash: invoicesHash });
+	const march = await createFolder(sandbox, {
+		folder_name: 'March',
+		parent_folder_hash: invoicesHash,
+	});
 	await uploadOk(sandbox, invoicesHash, 'invoice january.pdf', '%PDF-1.7 january');
 	await uploadOk(sandbox, march.folder_hash, 'invoice march.pdf', '%PDF-1.7 march');
 	await uploadOk(sandbox, march.folder_hash, 'invoice scan.png', 'png');
 	const demo = sandbox.store.accountByLogin(DEMO_ACCOUNT.username)!;
-	pagedHashes = sandbox.store.bulkCreate(demo, { folders: 5, filesPerFolder: 500, folderPrefix: 'Paged ', filePrefix: 'pagedoc ' }).files.map((file) => file.hash);
+	pagedHashes = sandbox.store
+		.bulkCreate(demo, {
+			folders: 5,
+			filesPerFolder: 500,
+			folderPrefix: 'Paged ',
+			filePrefix: 'pagedoc ',
+		})
+		.files.map((file) => file.hash);
 
 	n8n = await startN8n({ mode: 'regular' });
 	credentials = {
-		cloudStorageTokenApi: await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox),
-		cloudStorageBearerApi: await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox),
+		cloudStorageTokenApi: await createServiceCredential(
+			n8n.client,
+			'cloudStorageTokenApi',
+			sandbox,
+		),
+		cloudStorageBearerApi: await createServiceCredential(
+			n8n.client,
+			'cloudStorageBearerApi',
+			sandbox,
+		),
 	};
 });
 afterAll(async () => {
@@ -39,19 +65,27 @@ afterAll(async () => {
 	await sandbox?.close();
 });
 
-const names = (execution: ExecutionSummary, node: string) => itemsOf(execution, node).map((item) => item.json.name);
-const searchLog = () => sandbox.requests.list().filter((entry) => entry.path === '/ajax/search.php');
+const names = (execution: ExecutionSummary, node: string) =>
+	itemsOf(execution, node).map((item) => item.json.name);
+const searchLog = () =>
+	sandbox.requests.list().filter((entry) => entry.path === '/ajax/search.php');
 
 async function runSearchWorkflow(): Promise<ExecutionSummary> {
 	const definition = loadWorkflow('search.json');
-	for (const node of definition.nodes) if (node.name === 'In Folder') node.parameters.folder.value = invoicesHash;
+	for (const node of definition.nodes)
+		if (node.name === 'In Folder') node.parameters.folder.value = invoicesHash;
 	const workflow = await n8n.client.importWorkflow(definition, { credentials });
 	return await n8n.client.runWorkflow(workflow.id);
 }
 
 function expectSearchResults(execution: ExecutionSummary) {
 	expect(describeErrors(execution)).toBe('');
-	expect(names(execution, 'Search Invoices')).toEqual(['invoice january.pdf', 'invoice march.pdf', 'invoice scan.png', 'Invoices']);
+	expect(names(execution, 'Search Invoices')).toEqual([
+		'invoice january.pdf',
+		'invoice march.pdf',
+		'invoice scan.png',
+		'Invoices',
+	]);
 	const [first] = itemsOf(execution, 'Search Invoices');
 	expect(first.json).toMatchObject({
 		type: 'file',
@@ -73,12 +107,22 @@ describe('Search in n8n', () => {
 		sandbox.requests.clear();
 		const execution = await runSearchWorkflow();
 		expectSearchResults(execution);
-		expect(itemsOf(execution, 'Short Query')[0].json).toMatchObject({ error: 'Query "x" is too short' });
-		expect(itemsOf(execution, 'No Section')[0].json).toMatchObject({ error: 'Choose at least one section to search' });
-		expect(itemsOf(execution, 'Bad JSON')[0].json).toMatchObject({ error: 'The search JSON is not valid JSON' });
+		expect(itemsOf(execution, 'Short Query')[0].json).toMatchObject({
+			error: 'Query "x" is too short',
+		});
+		expect(itemsOf(execution, 'No Section')[0].json).toMatchObject({
+			error: 'Choose at least one section to search',
+		});
+		expect(itemsOf(execution, 'Bad JSON')[0].json).toMatchObject({
+			error: 'The search JSON is not valid JSON',
+		});
 		// 1 + 1 + 1 + 1 requests, 3 pages of 1,000 for the 2,500 results, none for the three bad inputs.
 		expect(searchLog().map((entry) => entry.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
-		expect(searchLog().every((entry) => entry.authMethod?.startsWith('session') && entry.credentialsInUrl.length === 0)).toBe(true);
+		expect(
+			searchLog().every(
+				(entry) => entry.authMethod?.startsWith('session') && entry.credentialsInUrl.length === 0,
+			),
+		).toBe(true);
 		expect(JSON.stringify(execution)).not.toContain(DEMO_ACCOUNT.token);
 	});
 
@@ -88,12 +132,18 @@ describe('Search in n8n', () => {
 		const execution = await runSearchWorkflow();
 		expectSearchResults(execution);
 		const log = sandbox.requests.list().map((entry) => `${entry.path} ${entry.status}`);
-		expect(log.slice(0, 3)).toEqual(['/ajax/search.php 401', '/api/authenticate_user.php 200', '/ajax/search.php 200']);
+		expect(log.slice(0, 3)).toEqual([
+			'/ajax/search.php 401',
+			'/api/authenticate_user.php 200',
+			'/ajax/search.php 200',
+		]);
 		expect(searchLog().filter((entry) => entry.status === 401)).toHaveLength(1);
 	});
 
 	it("answers n8n's AI Agent as a tool", async () => {
-		const workflow = await n8n.client.importWorkflow(loadWorkflow('search-agent-tool.json'), { credentials });
+		const workflow = await n8n.client.importWorkflow(loadWorkflow('search-agent-tool.json'), {
+			credentials,
+		});
 		const execution = await n8n.client.runWorkflow(workflow.id);
 		expect(describeErrors(execution)).toBe('');
 		const [answer] = itemsOf(execution, 'AI Agent');

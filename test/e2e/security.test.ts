@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { startRadicale, RADICALE_USER, type Radicale } from '../dav/radicale';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { createServiceCredentials } from './harness/credentials';
-import { itemsOf, loadWorkflow, startN8n, type CredentialRef, type ExecutionSummary, type N8nInstance } from './harness/n8n';
+import {
+	itemsOf,
+	loadWorkflow,
+	startN8n,
+	type CredentialRef,
+	type ExecutionSummary,
+	type N8nInstance,
+} from './harness/n8n';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
@@ -28,8 +35,16 @@ beforeAll(async () => {
 	book = await radicale.mkaddressbook('contacts', { displayName: 'Contacts' });
 	n8n = await startN8n({ mode: 'regular' });
 	credentials = {
-		...(await createServiceCredentials(n8n.client, sandbox, ['cloudStorageTokenApi', 'cloudStoragePasswordApi', 'cloudStorageBearerApi'])),
-		cloudStorageDavApi: await n8n.client.createCredential('cloudStorageDavApi', 'DAV', { davUrl: radicale.url, username: RADICALE_USER.username, password: RADICALE_USER.password }),
+		...(await createServiceCredentials(n8n.client, sandbox, [
+			'cloudStorageTokenApi',
+			'cloudStoragePasswordApi',
+			'cloudStorageBearerApi',
+		])),
+		cloudStorageDavApi: await n8n.client.createCredential('cloudStorageDavApi', 'DAV', {
+			davUrl: radicale.url,
+			username: RADICALE_USER.username,
+			password: RADICALE_USER.password,
+		}),
 	};
 });
 afterAll(async () => {
@@ -45,7 +60,8 @@ async function run(definition: Record<string, any>) {
 	return execution;
 }
 
-const FOREIGN_EVENT = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Other//EN\r\nBEGIN:VEVENT\r\nUID:sec-1\r\nDTSTAMP:20300101T000000Z\r\nDTSTART:20300110T100000Z\r\nDTEND:20300110T110000Z\r\nSUMMARY:S\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
+const FOREIGN_EVENT =
+	'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Other//EN\r\nBEGIN:VEVENT\r\nUID:sec-1\r\nDTSTAMP:20300101T000000Z\r\nDTSTART:20300110T100000Z\r\nDTEND:20300110T110000Z\r\nSUMMARY:S\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
 const FOREIGN_CONTACT = 'BEGIN:VCARD\r\nVERSION:3.0\r\nUID:sec-2\r\nFN:Sec\r\nEND:VCARD\r\n';
 
 const PASSWORD = { cloudStoragePasswordApi: { id: '', name: 'Password' } };
@@ -54,8 +70,23 @@ const PASSWORD = { cloudStoragePasswordApi: { id: '', name: 'Password' } };
 const passwordWorkflow = {
 	name: 'Password credential',
 	nodes: [
-		{ id: 'a1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		{ id: 'a2', name: 'List Root', type: 'n8n-nodes-cloud-storage.cloudStorage', typeVersion: 1, position: [220, 0], parameters: { authentication: 'passwordApi', resource: 'folder', operation: 'listRoot' }, credentials: PASSWORD },
+		{
+			id: 'a1',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'a2',
+			name: 'List Root',
+			type: 'n8n-nodes-cloud-storage.cloudStorage',
+			typeVersion: 1,
+			position: [220, 0],
+			parameters: { authentication: 'passwordApi', resource: 'folder', operation: 'listRoot' },
+			credentials: PASSWORD,
+		},
 		{
 			id: 'a3',
 			name: 'Missing File',
@@ -64,39 +95,70 @@ const passwordWorkflow = {
 			position: [440, 0],
 			onError: 'continueRegularOutput',
 			credentials: PASSWORD,
-			parameters: { authentication: 'passwordApi', resource: 'file', operation: 'get', file: { __rl: true, mode: 'id', value: 'NoSuchFile' } },
+			parameters: {
+				authentication: 'passwordApi',
+				resource: 'file',
+				operation: 'get',
+				file: { __rl: true, mode: 'id', value: 'NoSuchFile' },
+			},
 		},
 	],
-	connections: { Start: { main: [[{ node: 'List Root', type: 'main', index: 0 }]] }, 'List Root': { main: [[{ node: 'Missing File', type: 'main', index: 0 }]] } },
+	connections: {
+		Start: { main: [[{ node: 'List Root', type: 'main', index: 0 }]] },
+		'List Root': { main: [[{ node: 'Missing File', type: 'main', index: 0 }]] },
+	},
 	settings: { executionOrder: 'v1' },
 };
 
 it('runs workflows of every node with known secrets', async () => {
-	await radicale.send('PUT', `${calendar}foreign.ics`, { body: FOREIGN_EVENT, headers: { 'content-type': 'text/calendar' } });
-	await radicale.send('PUT', `${book}foreign.vcf`, { body: FOREIGN_CONTACT, headers: { 'content-type': 'text/vcard' } });
+	await radicale.send('PUT', `${calendar}foreign.ics`, {
+		body: FOREIGN_EVENT,
+		headers: { 'content-type': 'text/calendar' },
+	});
+	await radicale.send('PUT', `${book}foreign.vcf`, {
+		body: FOREIGN_CONTACT,
+		headers: { 'content-type': 'text/vcard' },
+	});
 	const dav = loadWorkflow('dav-roundtrip.json');
 	for (const node of dav.nodes) {
-		if (String(node.parameters.eventUrl).startsWith('REPLACE_ME')) node.parameters.eventUrl = `${calendar}foreign.ics`;
-		if (String(node.parameters.contactUrl).startsWith('REPLACE_ME')) node.parameters.contactUrl = `${book}foreign.vcf`;
+		if (String(node.parameters.eventUrl).startsWith('REPLACE_ME'))
+			node.parameters.eventUrl = `${calendar}foreign.ics`;
+		if (String(node.parameters.contactUrl).startsWith('REPLACE_ME'))
+			node.parameters.contactUrl = `${book}foreign.vcf`;
 	}
 	const ai = loadWorkflow('ai-nodes.json');
-	for (const node of ai.nodes) if (node.name === 'Search Docs') node.parameters.baseUrl = sandbox.baseUrl;
+	for (const node of ai.nodes)
+		if (node.name === 'Search Docs') node.parameters.baseUrl = sandbox.baseUrl;
 	const search = loadWorkflow('search.json');
-	for (const node of search.nodes) if (node.name === 'In Folder') node.parameters.folder.value = DEMO_ACCOUNT.rootHash;
+	for (const node of search.nodes)
+		if (node.name === 'In Folder') node.parameters.folder.value = DEMO_ACCOUNT.rootHash;
 
-	for (const definition of [loadWorkflow('storage-operations.json'), passwordWorkflow, loadWorkflow('dms-task-roundtrip.json'), loadWorkflow('dms-input-errors.json'), search, ai, dav]) {
+	for (const definition of [
+		loadWorkflow('storage-operations.json'),
+		passwordWorkflow,
+		loadWorkflow('dms-task-roundtrip.json'),
+		loadWorkflow('dms-input-errors.json'),
+		search,
+		ai,
+		dav,
+	]) {
 		await run(definition);
 	}
 	// The runs did real work (a scan of nothing would prove nothing).
 	expect(itemsOf(executions[0], 'Upload')).toHaveLength(1);
-	expect(itemsOf(executions[1], 'Missing File')[0].json.error).toMatch(/\(404\)|not found|refused/i);
+	expect(itemsOf(executions[1], 'Missing File')[0].json.error).toMatch(
+		/\(404\)|not found|refused/i,
+	);
 	expect(sandbox.requests.list().length).toBeGreaterThan(50);
 });
 
 it('leaves no secret in any URL, log line or execution data', () => {
-	const sessionIds = [...(sandbox.sessions as unknown as { sessions: Map<string, unknown> }).sessions.keys()];
+	const sessionIds = [
+		...(sandbox.sessions as unknown as { sessions: Map<string, unknown> }).sessions.keys(),
+	];
 	expect(sessionIds.length).toBeGreaterThan(0);
-	const basic = (user: string, password: string) => Buffer.from(`${user}:${password}`).toString('base64');
+	const basic = (user: string, password: string) =>
+		Buffer.from(`${user}:${password}`).toString('base64');
 	const secrets = [
 		DEMO_ACCOUNT.token,
 		DEMO_ACCOUNT.password,
@@ -115,19 +177,33 @@ it('leaves no secret in any URL, log line or execution data', () => {
 		'/api/get_ids_and_keys_from_paths.php': ['add_key'],
 	};
 	const misplaced = log.filter(
-		(entry) => entry.credentialsInUrl.length > 0 || entry.keysInUrl.some((name) => !(documentedQueryKeys[entry.path] ?? []).includes(name)),
+		(entry) =>
+			entry.credentialsInUrl.length > 0 ||
+			entry.keysInUrl.some((name) => !(documentedQueryKeys[entry.path] ?? []).includes(name)),
 	);
 	expect(misplaced.map((entry) => `${entry.method} ${entry.url}`)).toEqual([]);
-	const dmsAndMcp = log.filter((entry) => entry.api === 'dms' || entry.api === 'mcp' || /^\/api(_dvs)?\/mcp|^\/api_dvs\//.test(entry.path));
+	const dmsAndMcp = log.filter(
+		(entry) =>
+			entry.api === 'dms' ||
+			entry.api === 'mcp' ||
+			/^\/api(_dvs)?\/mcp|^\/api_dvs\//.test(entry.path),
+	);
 	expect(dmsAndMcp.length).toBeGreaterThan(0);
 	expect(dmsAndMcp.filter((entry) => entry.url.includes('?'))).toEqual([]);
 
 	const produced: Array<[string, string]> = [
 		['n8n-main.log', readFileSync(join(n8n.userFolder, 'n8n-main.log'), 'utf8')],
-		...executions.map((execution, index): [string, string] => [`execution ${index + 1}`, JSON.stringify(execution)]),
+		...executions.map((execution, index): [string, string] => [
+			`execution ${index + 1}`,
+			JSON.stringify(execution),
+		]),
 	];
 	expect(produced[0][1].length).toBeGreaterThan(0);
 	expect(executions.every((execution) => Object.keys(execution.nodes).length > 1)).toBe(true);
-	const leaks = produced.flatMap(([where, text]) => secrets.filter((secret) => text.includes(secret)).map((secret) => `${where}: ${secret.slice(0, 4)}…`));
+	const leaks = produced.flatMap(([where, text]) =>
+		secrets
+			.filter((secret) => text.includes(secret))
+			.map((secret) => `${where}: ${secret.slice(0, 4)}…`),
+	);
 	expect(leaks).toEqual([]);
 });

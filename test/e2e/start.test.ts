@@ -54,19 +54,35 @@ const listening = (port: number) =>
 
 async function startAndStop(signal: NodeJS.Signals) {
 	const dir = mkdtempSync(join(tmpdir(), 'npm-start-'));
-	const ports = { N8N_PORT: await freePort(), SANDBOX_PORT: await freePort(), DAV_PORT: await freePort() };
-	const env = { ...process.env, START_DIR: dir, ...Object.fromEntries(Object.entries(ports).map(([key, value]) => [key, String(value)])) };
-	const npm: ChildProcess = spawn('npm', ['start'], { cwd: paths.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const ports = {
+		N8N_PORT: await freePort(),
+		SANDBOX_PORT: await freePort(),
+		DAV_PORT: await freePort(),
+	};
+	const env = {
+		...process.env,
+		START_DIR: dir,
+		...Object.fromEntries(Object.entries(ports).map(([key, value]) => [key, String(value)])),
+	};
+	const npm: ChildProcess = spawn('npm', ['start'], {
+		cwd: paths.root,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	let output = '';
 	npm.stdout!.on('data', (chunk) => (output += chunk));
 	npm.stderr!.on('data', (chunk) => (output += chunk));
 	let started: number[] = [];
-	const exited = new Promise<number | string>((resolve) => npm.on('exit', (code, name) => resolve(name ?? code ?? -1)));
+	const exited = new Promise<number | string>((resolve) =>
+		npm.on('exit', (code, name) => resolve(name ?? code ?? -1)),
+	);
 	try {
 		// Synchronised on the line `npm start` prints once everything is up.
 		await new Promise<void>((resolve, reject) => {
 			npm.stdout!.on('data', () => output.includes('Press Ctrl-C to stop') && resolve());
-			void exited.then((code) => reject(new Error(`npm start ended (${code}) before it was ready:\n${output}`)));
+			void exited.then((code) =>
+				reject(new Error(`npm start ended (${code}) before it was ready:\n${output}`)),
+			);
 		});
 		expect(output).toContain('CalDAV/CardDAV:');
 		started = descendants(npm.pid!);
@@ -83,7 +99,10 @@ async function startAndStop(signal: NodeJS.Signals) {
 		for (const port of Object.values(ports)) expect(await listening(port)).toBe(false);
 	} finally {
 		// Only on a failure: whatever this run started and is still running.
-		const leftovers = npm.exitCode === null && npm.signalCode === null ? [...descendants(npm.pid!), npm.pid!] : started.filter(alive);
+		const leftovers =
+			npm.exitCode === null && npm.signalCode === null
+				? [...descendants(npm.pid!), npm.pid!]
+				: started.filter(alive);
 		for (const pid of leftovers) {
 			try {
 				process.kill(pid, 'SIGKILL');

@@ -7,7 +7,14 @@
  */
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { createServiceCredential } from './harness/credentials';
-import { describeErrors, itemsOf, loadWorkflow, startN8n, type ExecutionSummary, type N8nInstance } from './harness/n8n';
+import {
+	describeErrors,
+	itemsOf,
+	loadWorkflow,
+	startN8n,
+	type ExecutionSummary,
+	type N8nInstance,
+} from './harness/n8n';
 
 jest.setTimeout(180_000);
 
@@ -31,7 +38,9 @@ const one = (execution: ExecutionSummary, node: string) => {
 
 it('runs every file and folder operation in one workflow', async () => {
 	const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox);
-	const workflow = await n8n.client.importWorkflow(loadWorkflow('storage-operations.json'), { credentials: { [credential.type]: credential } });
+	const workflow = await n8n.client.importWorkflow(loadWorkflow('storage-operations.json'), {
+		credentials: { [credential.type]: credential },
+	});
 	const execution = await n8n.client.runWorkflow(workflow.id);
 	expect(describeErrors(execution)).toBe('');
 
@@ -40,16 +49,27 @@ it('runs every file and folder operation in one workflow', async () => {
 	expect(path).toMatchObject({ name: 'docs', path: expect.stringMatching(/^E2E .*\/docs$/) });
 	expect(one(execution, 'Find by Name')).toMatchObject({ found: true, hash: uploaded.hash });
 	expect(one(execution, 'Rename')).toMatchObject({ name: 'invoice-2026.txt' });
-	expect(one(execution, 'Move')).toMatchObject({ moved: true, parent_folder_hash: one(execution, 'Create Archive').hash });
+	expect(one(execution, 'Move')).toMatchObject({
+		moved: true,
+		parent_folder_hash: one(execution, 'Create Archive').hash,
+	});
 	expect(one(execution, 'Replace Content')).toMatchObject({ hash: uploaded.hash, replaced: true });
 	expect(one(execution, 'Check Bytes')).toEqual({ sameBytes: true, name: 'invoice-2026.txt' });
-	expect(one(execution, 'Get With Details')).toMatchObject({ access_rights: expect.any(Object), details: expect.any(Object) });
-	expect(itemsOf(execution, 'Get Tree').map((item) => item.json.path)).toEqual(expect.arrayContaining(['archive', 'archive/invoice-2026.txt']));
+	expect(one(execution, 'Get With Details')).toMatchObject({
+		access_rights: expect.any(Object),
+		details: expect.any(Object),
+	});
+	expect(itemsOf(execution, 'Get Tree').map((item) => item.json.path)).toEqual(
+		expect.arrayContaining(['archive', 'archive/invoice-2026.txt']),
+	);
 	expect(one(execution, 'Restore File')).toMatchObject({ hash: uploaded.hash, restored: true });
 	expect(String(one(execution, 'Folder Keys').add_files_key)).toMatch(/^[0-9a-f]{32}$/);
 	expect(one(execution, 'Account')).toMatchObject({ UserName: DEMO_ACCOUNT.username });
 	expect(one(execution, 'Usage')).toHaveProperty('quota_mb');
-	expect(one(execution, 'Get File Key')).toMatchObject({ encryptionKey: 'wrapped-key==', keySignature: 'signature==' });
+	expect(one(execution, 'Get File Key')).toMatchObject({
+		encryptionKey: 'wrapped-key==',
+		keySignature: 'signature==',
+	});
 	expect(JSON.stringify(execution)).not.toContain(DEMO_ACCOUNT.token);
 });
 
@@ -65,34 +85,96 @@ it('works without an account: anonymous folder, upload by key, public listing, L
 		parameters: { ...base, ...parameters },
 	});
 	const nodes = [
-		{ id: '6b7e0c3d-0000-4000-8000-000000000000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		storage('Anonymous Folder', 1, { resource: 'folder', operation: 'createAnonymous', name: 'Drop', accessType: 'LINK' }),
-		{ id: '6b7e0c3d-0000-4000-8000-000000000002', name: 'Make File', type: 'n8n-nodes-base.convertToFile', typeVersion: 1.1, position: [440, 0], parameters: { operation: 'toText', sourceProperty: 'hash', options: { fileName: 'hash.txt' } } },
-		storage('Upload by Key', 3, { resource: 'file', operation: 'upload', folder: rl("={{ $('Anonymous Folder').item.json.hash }}"), binaryPropertyName: 'data', options: { uploadKey: "={{ $('Anonymous Folder').item.json.add_files_key }}" } }),
+		{
+			id: '6b7e0c3d-0000-4000-8000-000000000000',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		storage('Anonymous Folder', 1, {
+			resource: 'folder',
+			operation: 'createAnonymous',
+			name: 'Drop',
+			accessType: 'LINK',
+		}),
+		{
+			id: '6b7e0c3d-0000-4000-8000-000000000002',
+			name: 'Make File',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			position: [440, 0],
+			parameters: {
+				operation: 'toText',
+				sourceProperty: 'hash',
+				options: { fileName: 'hash.txt' },
+			},
+		},
+		storage('Upload by Key', 3, {
+			resource: 'file',
+			operation: 'upload',
+			folder: rl("={{ $('Anonymous Folder').item.json.hash }}"),
+			binaryPropertyName: 'data',
+			options: { uploadKey: "={{ $('Anonymous Folder').item.json.add_files_key }}" },
+		}),
 		// Files only: the documented listing cannot tell a subfolder from a file, so only then is each link known.
-		storage('List Public', 4, { resource: 'folder', operation: 'listPublic', folder: rl("={{ $('Anonymous Folder').item.json.link }}", 'url'), includeFolders: false }),
-		storage('Download Link', 5, { resource: 'file', operation: 'download', file: rl('={{ $json.link }}', 'url'), binaryPropertyName: 'data' }),
+		storage('List Public', 4, {
+			resource: 'folder',
+			operation: 'listPublic',
+			folder: rl("={{ $('Anonymous Folder').item.json.link }}", 'url'),
+			includeFolders: false,
+		}),
+		storage('Download Link', 5, {
+			resource: 'file',
+			operation: 'download',
+			file: rl('={{ $json.link }}', 'url'),
+			binaryPropertyName: 'data',
+		}),
 	];
-	const connections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]));
-	const workflow = await n8n.client.importWorkflow({ name: 'Anonymous storage', nodes, connections, settings: { executionOrder: 'v1' } });
+	const connections = Object.fromEntries(
+		nodes
+			.slice(0, -1)
+			.map((node, i) => [
+				node.name,
+				{ main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] },
+			]),
+	);
+	const workflow = await n8n.client.importWorkflow({
+		name: 'Anonymous storage',
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	});
 	const execution = await n8n.client.runWorkflow(workflow.id);
 	expect(describeErrors(execution)).toBe('');
 	const folder = one(execution, 'Anonymous Folder');
 	expect(folder).toMatchObject({ anonymous: true });
 	expect(one(execution, 'List Public')).toMatchObject({ name: 'hash.txt', type: 'file' });
 	const downloaded = itemsOf(execution, 'Download Link')[0];
-	expect((await n8n.client.downloadBinary(downloaded.binary!.data)).toString()).toBe(String(folder.hash));
+	expect((await n8n.client.downloadBinary(downloaded.binary!.data)).toString()).toBe(
+		String(folder.hash),
+	);
 });
 
 it('moves a file into ROOT, and Find by Name reads the documented 405 as not found', async () => {
-	const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (token, ROOT move)', {
-		baseUrl: sandbox.baseUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	const credential = await n8n.client.createCredential(
+		'cloudStorageTokenApi',
+		'Cloud Storage (token, ROOT move)',
+		{
+			baseUrl: sandbox.baseUrl,
+			webUrl: sandbox.webUrl,
+			user: DEMO_ACCOUNT.username,
+			accessToken: DEMO_ACCOUNT.token,
+		},
+	);
 	const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
-	const storage = (name: string, index: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+	const storage = (
+		name: string,
+		index: number,
+		parameters: Record<string, unknown>,
+		extra: Record<string, unknown> = {},
+	) => ({
 		id: `7c8f1d4e-0000-4000-8000-${String(index).padStart(12, '0')}`,
 		name,
 		type: 'n8n-nodes-cloud-storage.cloudStorage',
@@ -103,22 +185,96 @@ it('moves a file into ROOT, and Find by Name reads the documented 405 as not fou
 		...extra,
 	});
 	const nodes = [
-		{ id: '7c8f1d4e-0000-4000-8000-000000000000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		storage('Folder', 1, { resource: 'folder', operation: 'create', name: `E2E root move ${Date.now()}` }),
-		{ id: '7c8f1d4e-0000-4000-8000-000000000002', name: 'Make File', type: 'n8n-nodes-base.convertToFile', typeVersion: 1.1, position: [440, 0], parameters: { operation: 'toText', sourceProperty: 'hash', options: { fileName: `to-root-${Date.now()}.txt` } } },
-		storage('Upload', 3, { resource: 'file', operation: 'upload', folder: rl("={{ $('Folder').item.json.hash }}"), binaryPropertyName: 'data' }),
-		storage('Find Missing', 4, { resource: 'file', operation: 'findByName', folder: rl("={{ $('Folder').item.json.hash }}"), name: 'no-such-file.txt' }),
-		storage('Find Missing Strict', 5, { resource: 'file', operation: 'findByName', folder: rl("={{ $('Folder').item.json.hash }}"), name: 'no-such-file.txt', failIfMissing: true }, { onError: 'continueRegularOutput' }),
-		storage('Move to ROOT', 6, { resource: 'file', operation: 'move', file: rl("={{ $('Upload').item.json.hash }}"), targetFolder: rl('ROOT') }),
-		storage('Get After Move', 7, { resource: 'file', operation: 'get', file: rl("={{ $('Upload').item.json.hash }}") }),
+		{
+			id: '7c8f1d4e-0000-4000-8000-000000000000',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		storage('Folder', 1, {
+			resource: 'folder',
+			operation: 'create',
+			name: `E2E root move ${Date.now()}`,
+		}),
+		{
+			id: '7c8f1d4e-0000-4000-8000-000000000002',
+			name: 'Make File',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			position: [440, 0],
+			parameters: {
+				operation: 'toText',
+				sourceProperty: 'hash',
+				options: { fileName: `to-root-${Date.now()}.txt` },
+			},
+		},
+		storage('Upload', 3, {
+			resource: 'file',
+			operation: 'upload',
+			folder: rl("={{ $('Folder').item.json.hash }}"),
+			binaryPropertyName: 'data',
+		}),
+		storage('Find Missing', 4, {
+			resource: 'file',
+			operation: 'findByName',
+			folder: rl("={{ $('Folder').item.json.hash }}"),
+			name: 'no-such-file.txt',
+		}),
+		storage(
+			'Find Missing Strict',
+			5,
+			{
+				resource: 'file',
+				operation: 'findByName',
+				folder: rl("={{ $('Folder').item.json.hash }}"),
+				name: 'no-such-file.txt',
+				failIfMissing: true,
+			},
+			{ onError: 'continueRegularOutput' },
+		),
+		storage('Move to ROOT', 6, {
+			resource: 'file',
+			operation: 'move',
+			file: rl("={{ $('Upload').item.json.hash }}"),
+			targetFolder: rl('ROOT'),
+		}),
+		storage('Get After Move', 7, {
+			resource: 'file',
+			operation: 'get',
+			file: rl("={{ $('Upload').item.json.hash }}"),
+		}),
 	];
-	const connections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]));
-	const workflow = await n8n.client.importWorkflow({ name: 'ROOT move and Find by Name 405', nodes, connections, settings: { executionOrder: 'v1' } });
+	const connections = Object.fromEntries(
+		nodes
+			.slice(0, -1)
+			.map((node, i) => [
+				node.name,
+				{ main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] },
+			]),
+	);
+	const workflow = await n8n.client.importWorkflow({
+		name: 'ROOT move and Find by Name 405',
+		nodes,
+		connections,
+		settings: { executionOrder: 'v1' },
+	});
 	const execution = await n8n.client.runWorkflow(workflow.id);
 	expect(one(execution, 'Find Missing')).toMatchObject({ found: false, name: 'no-such-file.txt' });
-	expect(String(one(execution, 'Find Missing Strict').error)).toMatch(/No file "no-such-file.txt" in the folder/);
-	expect(one(execution, 'Move to ROOT')).toMatchObject({ moved: true, parent_folder_hash: DEMO_ACCOUNT.rootHash });
-	expect(one(execution, 'Get After Move')).toMatchObject({ hash: one(execution, 'Upload').hash, parent_folder_hash: DEMO_ACCOUNT.rootHash });
-	const findRequests = sandbox.requests.list().filter((entry) => entry.path === '/api/get_file_info.php');
+	expect(String(one(execution, 'Find Missing Strict').error)).toMatch(
+		/No file "no-such-file.txt" in the folder/,
+	);
+	expect(one(execution, 'Move to ROOT')).toMatchObject({
+		moved: true,
+		parent_folder_hash: DEMO_ACCOUNT.rootHash,
+	});
+	expect(one(execution, 'Get After Move')).toMatchObject({
+		hash: one(execution, 'Upload').hash,
+		parent_folder_hash: DEMO_ACCOUNT.rootHash,
+	});
+	const findRequests = sandbox.requests
+		.list()
+		.filter((entry) => entry.path === '/api/get_file_info.php');
 	expect(findRequests.map((entry) => entry.status)).toEqual(expect.arrayContaining([405]));
 });

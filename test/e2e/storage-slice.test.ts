@@ -26,8 +26,12 @@ afterAll(async () => await sandbox?.close());
 
 async function demoCredentials(n8n: N8nInstance) {
 	return {
-		tokenApi: await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: 'Demo (token)' }),
-		passwordApi: await createServiceCredential(n8n.client, 'cloudStoragePasswordApi', sandbox, { name: 'Demo (password)' }),
+		tokenApi: await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, {
+			name: 'Demo (token)',
+		}),
+		passwordApi: await createServiceCredential(n8n.client, 'cloudStoragePasswordApi', sandbox, {
+			name: 'Demo (password)',
+		}),
 	};
 }
 
@@ -53,14 +57,20 @@ async function expectRoundTrip(n8n: N8nInstance, execution: ExecutionSummary) {
 	expect(execution.status).toBe('success');
 
 	const folder = only(execution, 'Create Folder').json;
-	expect(folder).toMatchObject({ hash: expect.any(String), name: expect.stringMatching(/^n8n round trip /) });
+	expect(folder).toMatchObject({
+		hash: expect.any(String),
+		name: expect.stringMatching(/^n8n round trip /),
+	});
 	expect(String(folder.link)).toContain(String(folder.hash));
 
 	const uploaded = only(execution, 'Upload').json;
 	expect(uploaded).toMatchObject({ hash: expect.any(String), name: 'round-trip.txt' });
 	expect(String(uploaded.link)).toContain(String(uploaded.hash));
 
-	expect(only(execution, 'List Folder').json).toMatchObject({ hash: uploaded.hash, name: 'round-trip.txt' });
+	expect(only(execution, 'List Folder').json).toMatchObject({
+		hash: uploaded.hash,
+		name: 'round-trip.txt',
+	});
 
 	const made = only(execution, 'Make File').binary!.data;
 	const downloaded = only(execution, 'Download').binary!.data;
@@ -90,16 +100,26 @@ describe('Storage slice in n8n, regular mode', () => {
 
 	it("passes n8n's credential test with both credential types", async () => {
 		expect(await n8n.client.testCredential(credentials.tokenApi)).toMatchObject({ status: 'OK' });
-		expect(await n8n.client.testCredential(credentials.passwordApi)).toMatchObject({ status: 'OK' });
+		expect(await n8n.client.testCredential(credentials.passwordApi)).toMatchObject({
+			status: 'OK',
+		});
 
-		const wrong = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: 'Demo (wrong token)', data: { accessToken: 'not-the-demo-token' } });
+		const wrong = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, {
+			name: 'Demo (wrong token)',
+			data: { accessToken: 'not-the-demo-token' },
+		});
 		expect(await n8n.client.testCredential(wrong)).toMatchObject({ status: 'Error' });
 	});
 
-	it.each(['tokenApi', 'passwordApi'] as const)('runs the round trip with %s', async (authentication) => {
-		const workflow = await n8n.client.importWorkflow(roundTripWorkflow(authentication, credentials[authentication]));
-		await expectRoundTrip(n8n, await n8n.client.runWorkflow(workflow.id));
-	});
+	it.each(['tokenApi', 'passwordApi'] as const)(
+		'runs the round trip with %s',
+		async (authentication) => {
+			const workflow = await n8n.client.importWorkflow(
+				roundTripWorkflow(authentication, credentials[authentication]),
+			);
+			await expectRoundTrip(n8n, await n8n.client.runWorkflow(workflow.id));
+		},
+	);
 });
 
 describe('Storage slice in n8n, queue mode', () => {

@@ -8,7 +8,15 @@
  */
 import { startSandbox } from '../sandbox/server';
 import { createServiceCredential } from './harness/credentials';
-import { describeErrors, itemsOf, loadWorkflow, pollOnlyOnActivation, startN8n, type N8nInstance, type WorkflowRef } from './harness/n8n';
+import {
+	describeErrors,
+	itemsOf,
+	loadWorkflow,
+	pollOnlyOnActivation,
+	startN8n,
+	type N8nInstance,
+	type WorkflowRef,
+} from './harness/n8n';
 
 jest.setTimeout(180_000);
 
@@ -22,17 +30,29 @@ afterAll(async () => await sandbox?.close());
 const demo = () => sandbox.store.accountByLogin('demo')!;
 let count = 0;
 function watchedFolder() {
-	return sandbox.store.createFolder(demo(), sandbox.store.rootOf(demo()), `e2e trigger ${++count} ${Date.now()}`, 'PRIVATE');
+	return sandbox.store.createFolder(
+		demo(),
+		sandbox.store.rootOf(demo()),
+		`e2e trigger ${++count} ${Date.now()}`,
+		'PRIVATE',
+	);
 }
 
 async function setUp(n8n: N8nInstance, folderHash: string): Promise<WorkflowRef> {
-	const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, { name: `Demo ${count}` });
+	const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, {
+		name: `Demo ${count}`,
+	});
 	const workflow = pollOnlyOnActivation(loadWorkflow('storage-trigger.json'));
 	workflow.nodes[0].parameters.folder.value = folderHash;
-	return await n8n.client.importWorkflow(workflow, { credentials: { [credential.type]: credential } });
+	return await n8n.client.importWorkflow(workflow, {
+		credentials: { [credential.type]: credential },
+	});
 }
 
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+async function until<T>(
+	what: string,
+	check: () => T | undefined | Promise<T | undefined>,
+): Promise<T> {
 	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const value = await check();
@@ -49,18 +69,27 @@ async function pollNow(n8n: N8nInstance, workflow: WorkflowRef, deactivateFirst 
 	await n8n.client.activate(workflow.id);
 	const expected = ++treePolls;
 	await until(`poll ${expected}`, () => {
-		const answered = sandbox.requests.list().filter((entry) => entry.action === 'get_upload_tree' && entry.status !== null);
+		const answered = sandbox.requests
+			.list()
+			.filter((entry) => entry.action === 'get_upload_tree' && entry.status !== null);
 		return answered.length >= expected;
 	});
 }
 
 /** Executions started by polls (the manual test run's is left out), newest first, once there are `expected`. */
-async function executionsAfterPoll(n8n: N8nInstance, workflow: WorkflowRef, expected: number, manual: Set<string>) {
+async function executionsAfterPoll(
+	n8n: N8nInstance,
+	workflow: WorkflowRef,
+	expected: number,
+	manual: Set<string>,
+) {
 	const deadline = Date.now() + 60_000;
 	for (;;) {
 		const ids = (await n8n.client.listExecutionIds(workflow.id)).filter((id) => !manual.has(id));
-		if (ids.length >= expected) return await Promise.all(ids.slice(0, expected).map((id) => n8n.client.waitForExecution(id)));
-		if (Date.now() > deadline) throw new Error(`expected ${expected} executions, found ${ids.length}`);
+		if (ids.length >= expected)
+			return await Promise.all(ids.slice(0, expected).map((id) => n8n.client.waitForExecution(id)));
+		if (Date.now() > deadline)
+			throw new Error(`expected ${expected} executions, found ${ids.length}`);
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 }
@@ -68,7 +97,12 @@ async function executionsAfterPoll(n8n: N8nInstance, workflow: WorkflowRef, expe
 async function exactlyOnceFlow(n8n: N8nInstance) {
 	const folder = watchedFolder();
 	const sub = sandbox.store.createFolder(demo(), folder, 'Sub', 'PRIVATE');
-	sandbox.store.bulkCreate(demo(), { folders: 0, filesPerFolder: 2, parent: sub, filePrefix: 'before ' });
+	sandbox.store.bulkCreate(demo(), {
+		folders: 0,
+		filesPerFolder: 2,
+		parent: sub,
+		filePrefix: 'before ',
+	});
 	const workflow = await setUp(n8n, folder.hash);
 
 	// Fetch Test Event: recent items with their content, no state.
@@ -87,7 +121,12 @@ async function exactlyOnceFlow(n8n: N8nInstance) {
 		const staticData = (await n8n.client.getWorkflow(workflow.id)).staticData ?? {};
 		return (staticData[`node:${TRIGGER}`] as { state?: unknown } | undefined)?.state;
 	});
-	const { files } = sandbox.store.bulkCreate(demo(), { folders: 0, filesPerFolder: 3, parent: sub, filePrefix: 'new ' });
+	const { files } = sandbox.store.bulkCreate(demo(), {
+		folders: 0,
+		filesPerFolder: 3,
+		parent: sub,
+		filePrefix: 'new ',
+	});
 	await pollNow(n8n, workflow);
 	const [first] = await executionsAfterPoll(n8n, workflow, 1, manualIds);
 	expect(describeErrors(first)).toBe('');
@@ -105,8 +144,12 @@ async function exactlyOnceFlow(n8n: N8nInstance) {
 	await pollNow(n8n, workflow);
 	const executions = await executionsAfterPoll(n8n, workflow, 2, manualIds);
 	const latest = executions[0];
-	expect(itemsOf(latest, 'Received').map((item) => `${item.json.event} ${item.json.hash}`)).toEqual([`fileDeleted ${deleted.hash}`]);
-	expect((await n8n.client.listExecutionIds(workflow.id)).filter((id) => !manualIds.has(id))).toHaveLength(2);
+	expect(itemsOf(latest, 'Received').map((item) => `${item.json.event} ${item.json.hash}`)).toEqual(
+		[`fileDeleted ${deleted.hash}`],
+	);
+	expect(
+		(await n8n.client.listExecutionIds(workflow.id)).filter((id) => !manualIds.has(id)),
+	).toHaveLength(2);
 	await n8n.client.deactivate(workflow.id);
 	return executions;
 }

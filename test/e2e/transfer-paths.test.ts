@@ -35,7 +35,12 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-const storage = (id: number, name: string, parameters: Record<string, unknown>, credentialId: string) => ({
+const storage = (
+	id: number,
+	name: string,
+	parameters: Record<string, unknown>,
+	credentialId: string,
+) => ({
 	id: `c1000000-0000-4000-8000-${String(id).padStart(12, '0')}`,
 	name,
 	type: 'n8n-nodes-cloud-storage.cloudStorage',
@@ -56,16 +61,82 @@ const rl = (value: string) => ({ __rl: true, mode: 'id', value });
 
 function roundTrip(credentialId: string) {
 	const nodes = [
-		{ id: 'c1000000-0000-4000-8000-000000000000', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-		storage(1, 'Create Folder', { resource: 'folder', operation: 'create', parentFolder: rl('ROOT'), name: "={{ 'transfer paths ' + $now.toMillis() }}", options: {} }, credentialId),
+		{
+			id: 'c1000000-0000-4000-8000-000000000000',
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		storage(
+			1,
+			'Create Folder',
+			{
+				resource: 'folder',
+				operation: 'create',
+				parentFolder: rl('ROOT'),
+				name: "={{ 'transfer paths ' + $now.toMillis() }}",
+				options: {},
+			},
+			credentialId,
+		),
 		readFile(2, 'Read First', firstPath),
-		storage(3, 'Upload', { resource: 'file', operation: 'upload', folder: rl("={{ $('Create Folder').item.json.hash }}"), binaryPropertyName: 'data', options: {} }, credentialId),
-		storage(4, 'Download First', { resource: 'file', operation: 'download', file: rl("={{ $('Upload').item.json.hash }}"), binaryPropertyName: 'data' }, credentialId),
+		storage(
+			3,
+			'Upload',
+			{
+				resource: 'file',
+				operation: 'upload',
+				folder: rl("={{ $('Create Folder').item.json.hash }}"),
+				binaryPropertyName: 'data',
+				options: {},
+			},
+			credentialId,
+		),
+		storage(
+			4,
+			'Download First',
+			{
+				resource: 'file',
+				operation: 'download',
+				file: rl("={{ $('Upload').item.json.hash }}"),
+				binaryPropertyName: 'data',
+			},
+			credentialId,
+		),
 		readFile(5, 'Read Second', secondPath),
-		storage(6, 'Replace Content', { resource: 'file', operation: 'replace', file: rl("={{ $('Upload').item.json.hash }}"), binaryPropertyName: 'data' }, credentialId),
-		storage(7, 'Download Second', { resource: 'file', operation: 'download', file: rl("={{ $('Upload').item.json.hash }}"), binaryPropertyName: 'data' }, credentialId),
+		storage(
+			6,
+			'Replace Content',
+			{
+				resource: 'file',
+				operation: 'replace',
+				file: rl("={{ $('Upload').item.json.hash }}"),
+				binaryPropertyName: 'data',
+			},
+			credentialId,
+		),
+		storage(
+			7,
+			'Download Second',
+			{
+				resource: 'file',
+				operation: 'download',
+				file: rl("={{ $('Upload').item.json.hash }}"),
+				binaryPropertyName: 'data',
+			},
+			credentialId,
+		),
 	];
-	const connections = Object.fromEntries(nodes.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] }]));
+	const connections = Object.fromEntries(
+		nodes
+			.slice(0, -1)
+			.map((node, i) => [
+				node.name,
+				{ main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] },
+			]),
+	);
 	return { name: 'Transfer paths', nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
@@ -80,11 +151,21 @@ let proxyUrl: string;
 beforeAll(async () => {
 	const target = new URL(sandbox.baseUrl);
 	proxy = createServer((req, res) => {
-		if (/upload_file|save_file\.php/.test(req.url ?? '')) uploadAgents.push(req.headers['user-agent']);
-		const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
-			res.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(res);
-		});
+		if (/upload_file|save_file\.php/.test(req.url ?? ''))
+			uploadAgents.push(req.headers['user-agent']);
+		const forward = request(
+			{
+				host: target.hostname,
+				port: target.port,
+				method: req.method,
+				path: req.url,
+				headers: { ...req.headers, host: target.host },
+			},
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
 		forward.on('error', () => res.destroy());
 		req.pipe(forward);
 	});
@@ -97,31 +178,44 @@ afterAll(async () => {
 });
 
 function uploadPaths(): string[] {
-	return uploadAgents.splice(0).map((agent) => (agent && !/undici/i.test(agent) ? 'streaming' : 'worker'));
+	return uploadAgents
+		.splice(0)
+		.map((agent) => (agent && !/undici/i.test(agent) ? 'streaming' : 'worker'));
 }
 
 async function runRoundTrip(n8n: N8nInstance) {
-	const credential = await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
-		baseUrl: proxyUrl,
-		webUrl: sandbox.webUrl,
-		user: DEMO_ACCOUNT.username,
-		accessToken: DEMO_ACCOUNT.token,
-	});
+	const credential = await n8n.client.createCredential(
+		'cloudStorageTokenApi',
+		'Cloud Storage (access token)',
+		{
+			baseUrl: proxyUrl,
+			webUrl: sandbox.webUrl,
+			user: DEMO_ACCOUNT.username,
+			accessToken: DEMO_ACCOUNT.token,
+		},
+	);
 	const workflow = await n8n.client.importWorkflow(roundTrip(credential.id));
 	sandbox.requests.clear();
 	uploadAgents.length = 0;
 	const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
 	expect(describeErrors(execution)).toBe('');
-	const bytesOf = async (node: string) => await n8n.client.downloadBinary(itemsOf(execution, node)[0].binary!.data as { id?: string });
+	const bytesOf = async (node: string) =>
+		await n8n.client.downloadBinary(itemsOf(execution, node)[0].binary!.data as { id?: string });
 	expect((await bytesOf('Download First')).equals(first)).toBe(true);
 	expect((await bytesOf('Download Second')).equals(second)).toBe(true);
-	expect(itemsOf(execution, 'Replace Content')[0].json).toMatchObject({ replaced: true, size: second.length });
+	expect(itemsOf(execution, 'Replace Content')[0].json).toMatchObject({
+		replaced: true,
+		size: second.length,
+	});
 	expect(sandbox.requests.list().every((entry) => entry.credentialsInUrl.length === 0)).toBe(true);
 	return uploadPaths();
 }
 
 it('filesystem mode with worker transfers on: Upload and Replace Content go through the worker thread, bytes identical', async () => {
-	const n8n = await startN8n({ mode: 'regular', env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' } });
+	const n8n = await startN8n({
+		mode: 'regular',
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+	});
 	try {
 		expect(await runRoundTrip(n8n)).toEqual(['worker', 'worker']);
 	} finally {
@@ -139,7 +233,10 @@ it('filesystem mode by default: the streaming path, bytes identical', async () =
 });
 
 it("queue mode with n8n's default database binary mode: the streaming path even with worker transfers on, bytes identical", async () => {
-	const n8n = await startN8n({ mode: 'queue', env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' } });
+	const n8n = await startN8n({
+		mode: 'queue',
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+	});
 	try {
 		expect(await runRoundTrip(n8n)).toEqual(['streaming', 'streaming']);
 	} finally {

@@ -21,21 +21,44 @@ const credentials = () => ({
 	},
 });
 
-async function runAi(parameters: Record<string, unknown>, options: { image?: boolean; apiToken?: string } = {}) {
-	const nodes: NodeSpec[] = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }];
+async function runAi(
+	parameters: Record<string, unknown>,
+	options: { image?: boolean; apiToken?: string } = {},
+) {
+	const nodes: NodeSpec[] = [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+	];
 	if (options.image) {
-		nodes.push({ name: 'Image', type: 'engine-test.binaryFixture', parameters: { content: GIF, fileName: 'pixel.gif', mimeType: 'image/gif' } });
+		nodes.push({
+			name: 'Image',
+			type: 'engine-test.binaryFixture',
+			parameters: { content: GIF, fileName: 'pixel.gif', mimeType: 'image/gif' },
+		});
 	}
-	nodes.push({ name: 'AI', type: `${PACKAGE_NAME}.cloudStorageAi`, parameters: { resource: 'text', ...parameters } as never });
+	nodes.push({
+		name: 'AI',
+		type: `${PACKAGE_NAME}.cloudStorageAi`,
+		parameters: { resource: 'text', ...parameters } as never,
+	});
 	const creds = credentials();
 	if (options.apiToken) creds.cloudStorageBearerApi.apiToken = options.apiToken;
-	const result = await runWorkflow({ nodes, connections: chain(...nodes.map((node) => node.name)) }, { credentials: creds as never });
+	const result = await runWorkflow(
+		{ nodes, connections: chain(...nodes.map((node) => node.name)) },
+		{ credentials: creds as never },
+	);
 	return { ...result, out: result.nodeOutput('AI') };
 }
 
 describe.each([false, true])('AI node against the sandbox (stream %s)', (stream) => {
 	it('generates with a system prompt and thinking', async () => {
-		const { out, error } = await runAi({ operation: 'generate', model: 'gpt-oss:20b', prompt: 'Name three colours', system: 'Be short', think: 'high', options: { stream } });
+		const { out, error } = await runAi({
+			operation: 'generate',
+			model: 'gpt-oss:20b',
+			prompt: 'Name three colours',
+			system: 'Be short',
+			think: 'high',
+			options: { stream },
+		});
 		expect(error).toBeUndefined();
 		expect(out[0].json).toMatchObject({
 			model: 'gpt-oss:20b',
@@ -54,7 +77,9 @@ describe.each([false, true])('AI node against the sandbox (stream %s)', (stream)
 				model: 'qwen3-vl:30b',
 				think: 'off',
 				outputFormat: 'json',
-				messages: { values: [{ role: 'user', content: 'What is in the picture?', images: 'data' }] },
+				messages: {
+					values: [{ role: 'user', content: 'What is in the picture?', images: 'data' }],
+				},
 				options: { stream },
 			},
 			{ image: true },
@@ -67,8 +92,14 @@ describe.each([false, true])('AI node against the sandbox (stream %s)', (stream)
 		});
 	});
 
-	it('reports an unknown model with the service\'s words', async () => {
-		const { error } = await runAi({ operation: 'generate', model: 'custom', customModel: 'mystery:7b', prompt: 'x', options: { stream } });
+	it("reports an unknown model with the service's words", async () => {
+		const { error } = await runAi({
+			operation: 'generate',
+			model: 'custom',
+			customModel: 'mystery:7b',
+			prompt: 'x',
+			options: { stream },
+		});
 		expect(error?.message).toBe('Model not found (404)');
 		expect(error?.description).toContain('model "mystery:7b" not found');
 	});
@@ -77,15 +108,27 @@ describe.each([false, true])('AI node against the sandbox (stream %s)', (stream)
 describe('AI node failure paths', () => {
 	it('fails a stream that ends without its final line, and one that breaks off', async () => {
 		for (const prompt of ['one two three four [cut]', 'one two three four [cut] [drop]']) {
-			const { error, out } = await runAi({ operation: 'generate', model: 'qwen3:8b', prompt, options: { stream: true } });
+			const { error, out } = await runAi({
+				operation: 'generate',
+				model: 'qwen3:8b',
+				prompt,
+				options: { stream: true },
+			});
 			expect(out).toEqual([]);
 			expect(error?.message).toMatch(/stream (ended|broke off) before the model finished/);
 		}
 	});
 
 	it('reports a model failure inside a stream', async () => {
-		const streamed = await runAi({ operation: 'generate', model: 'qwen3:8b', prompt: 'a b c d [error]', options: { stream: true } });
-		expect(streamed.error?.message).toBe('The AI API reported an error: the model failed while answering (scripted [error])');
+		const streamed = await runAi({
+			operation: 'generate',
+			model: 'qwen3:8b',
+			prompt: 'a b c d [error]',
+			options: { stream: true },
+		});
+		expect(streamed.error?.message).toBe(
+			'The AI API reported an error: the model failed while answering (scripted [error])',
+		);
 	});
 
 	it('lets the service refuse thinking on a model without it (no capability is assumed from an id), and passes with Think off', async () => {
@@ -93,12 +136,20 @@ describe('AI node failure paths', () => {
 		const refused = await runAi({ operation: 'generate', model: 'phi4:14b', prompt: 'x' });
 		expect(refused.error?.message).toMatch(/rejected the request \(400\)/);
 		expect(refused.error?.description).toMatch(/does not support thinking/);
-		const { out } = await runAi({ operation: 'generate', model: 'phi4:14b', prompt: 'x', think: 'off' });
+		const { out } = await runAi({
+			operation: 'generate',
+			model: 'phi4:14b',
+			prompt: 'x',
+			think: 'off',
+		});
 		expect(out[0].json.response).toBe('Echo: x');
 	});
 
 	it('explains a rejected token', async () => {
-		const { error } = await runAi({ operation: 'generate', model: 'qwen3:8b', prompt: 'x' }, { apiToken: 'wrong' });
+		const { error } = await runAi(
+			{ operation: 'generate', model: 'qwen3:8b', prompt: 'x' },
+			{ apiToken: 'wrong' },
+		);
 		expect(error?.message).toBe('The AI API rejected the bearer token (401)');
 		expect(JSON.stringify(error)).not.toContain(DEMO_ACCOUNT.token);
 	});

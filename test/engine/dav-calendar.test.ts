@@ -17,39 +17,93 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 	});
 	afterAll(async () => await radicale?.stop());
 
-	const run = (parameters: IDataObject, options?: Parameters<typeof runDavNode>[3]) => runDavNode(radicale, CALENDAR, parameters, options);
+	const run = (parameters: IDataObject, options?: Parameters<typeof runDavNode>[3]) =>
+		runDavNode(radicale, CALENDAR, parameters, options);
 
 	describe('calendars', () => {
 		it('discovers calendars, creates one and updates its properties', async () => {
 			const listed = await run({ resource: 'calendar', operation: 'getAll' });
 			expect(listed.error).toBeUndefined();
-			expect(listed.json).toEqual([expect.objectContaining({ url: work, displayName: 'Work', id: 'work', shared: false, components: expect.arrayContaining(['VEVENT']), syncToken: expect.any(String) })]);
+			expect(listed.json).toEqual([
+				expect.objectContaining({
+					url: work,
+					displayName: 'Work',
+					id: 'work',
+					shared: false,
+					components: expect.arrayContaining(['VEVENT']),
+					syncToken: expect.any(String),
+				}),
+			]);
 
-			const created = await run({ resource: 'calendar', operation: 'create', displayName: 'Team', components: ['VEVENT', 'VTODO'], additionalFields: { color: '#FF0000FF', description: 'Team events' } });
+			const created = await run({
+				resource: 'calendar',
+				operation: 'create',
+				displayName: 'Team',
+				components: ['VEVENT', 'VTODO'],
+				additionalFields: { color: '#FF0000FF', description: 'Team events' },
+			});
 			expect(created.error).toBeUndefined();
 			if (server.name === 'Xandikos') {
 				// Xandikos 0.2.8: MKCALENDAR creates the calendar but refuses colour, description and component set
 				// (404); a PROPPATCH then takes the colour and refuses the description (409). Nothing is hidden.
-				expect(created.json[0]).toMatchObject({ displayName: 'Team', color: '#FF0000FF', description: undefined });
+				expect(created.json[0]).toMatchObject({
+					displayName: 'Team',
+					color: '#FF0000FF',
+					description: undefined,
+				});
 				expect(created.json[0].notApplied).toEqual([
 					{ property: 'description', requested: 'Team events', status: 409 },
-					{ property: 'components', requested: ['VEVENT', 'VTODO'], stored: ['VEVENT', 'VFREEBUSY', 'VJOURNAL', 'VTODO'], status: 404 },
+					{
+						property: 'components',
+						requested: ['VEVENT', 'VTODO'],
+						stored: ['VEVENT', 'VFREEBUSY', 'VJOURNAL', 'VTODO'],
+						status: 404,
+					},
 				]);
-				const failing = await run({ resource: 'calendar', operation: 'create', displayName: 'Strict', components: ['VEVENT'], additionalFields: { description: 'x' }, options: { ifNotApplied: 'error' } });
-				expect(failing.error?.message).toMatch(/did not store every property of the calendar: description \(409\).*components \(404\)/);
+				const failing = await run({
+					resource: 'calendar',
+					operation: 'create',
+					displayName: 'Strict',
+					components: ['VEVENT'],
+					additionalFields: { description: 'x' },
+					options: { ifNotApplied: 'error' },
+				});
+				expect(failing.error?.message).toMatch(
+					/did not store every property of the calendar: description \(409\).*components \(404\)/,
+				);
 			} else {
-				expect(created.json[0]).toMatchObject({ displayName: 'Team', color: '#FF0000FF', description: 'Team events', components: expect.arrayContaining(['VEVENT', 'VTODO']), notApplied: [] });
+				expect(created.json[0]).toMatchObject({
+					displayName: 'Team',
+					color: '#FF0000FF',
+					description: 'Team events',
+					components: expect.arrayContaining(['VEVENT', 'VTODO']),
+					notApplied: [],
+				});
 			}
 
-			const updated = await run({ resource: 'calendar', operation: 'update', calendar: byUrl(String(created.json[0].url)), displayName: 'Team (renamed)', updateFields: { order: 3 } });
+			const updated = await run({
+				resource: 'calendar',
+				operation: 'update',
+				calendar: byUrl(String(created.json[0].url)),
+				displayName: 'Team (renamed)',
+				updateFields: { order: 3 },
+			});
 			if (server.name === 'Xandikos') {
 				// Xandikos answers 200 to calendar-order yet does not keep it: read back, the output says so.
 				expect(updated.error).toBeUndefined();
-				expect(updated.json[0]).toMatchObject({ displayName: 'Team (renamed)', notApplied: [{ property: 'order', requested: 3 }] });
+				expect(updated.json[0]).toMatchObject({
+					displayName: 'Team (renamed)',
+					notApplied: [{ property: 'order', requested: 3 }],
+				});
 				return;
 			}
 			expect(updated.error).toBeUndefined();
-			expect(updated.json[0]).toMatchObject({ displayName: 'Team (renamed)', order: 3, color: '#FF0000FF', notApplied: [] });
+			expect(updated.json[0]).toMatchObject({
+				displayName: 'Team (renamed)',
+				order: 3,
+				color: '#FF0000FF',
+				notApplied: [],
+			});
 		});
 	});
 
@@ -62,48 +116,128 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 				summary: 'Planning – Köln',
 				start: '2030-03-04T09:00:00',
 				end: '2030-03-04T10:30:00',
-				additionalFields: { timezone: 'Europe/Berlin', location: 'Raum 1', attendees: 'ana@example.com, ben@example.com', reminders: '15' },
+				additionalFields: {
+					timezone: 'Europe/Berlin',
+					location: 'Raum 1',
+					attendees: 'ana@example.com, ben@example.com',
+					reminders: '15',
+				},
 				options: { includeRaw: true },
 			});
 			expect(created.error).toBeUndefined();
 			const event = created.json[0];
-			expect(event).toMatchObject({ summary: 'Planning – Köln', start: '2030-03-04T08:00:00.000Z', end: '2030-03-04T09:30:00.000Z', timezone: 'Europe/Berlin', location: 'Raum 1', reminders: [15] });
+			expect(event).toMatchObject({
+				summary: 'Planning – Köln',
+				start: '2030-03-04T08:00:00.000Z',
+				end: '2030-03-04T09:30:00.000Z',
+				timezone: 'Europe/Berlin',
+				location: 'Raum 1',
+				reminders: [15],
+			});
 			expect(String(event.url)).toMatch(new RegExp(`^${work}[0-9a-f-]+\\.ics$`));
 			expect(String(event.etag)).toMatch(/^"/);
 			expect(String(event.iCalendar)).toContain('BEGIN:VTIMEZONE');
 			expect(String(event.iCalendar)).toContain('\r\n');
 
-			const got = await run({ resource: 'event', operation: 'get', getBy: 'uid', calendar: byUrl(work), uid: event.uid });
+			const got = await run({
+				resource: 'event',
+				operation: 'get',
+				getBy: 'uid',
+				calendar: byUrl(work),
+				uid: event.uid,
+			});
 			expect(got.json).toEqual([expect.objectContaining({ url: event.url, etag: event.etag })]);
 
-			const listed = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), timeMin: '2030-03-04T00:00:00Z', timeMax: '2030-03-05T00:00:00Z' });
+			const listed = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(work),
+				timeMin: '2030-03-04T00:00:00Z',
+				timeMax: '2030-03-05T00:00:00Z',
+			});
 			expect(listed.json.map((item) => item.uid)).toEqual([event.uid]);
-			const outside = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), timeMin: '2030-03-05T00:00:00Z', timeMax: '2030-03-06T00:00:00Z' });
+			const outside = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(work),
+				timeMin: '2030-03-05T00:00:00Z',
+				timeMax: '2030-03-06T00:00:00Z',
+			});
 			expect(outside.json).toEqual([]);
 
-			const updated = await run({ resource: 'event', operation: 'update', eventUrl: event.url, updateFields: { start: '2030-03-04T11:00:00' }, options: { etag: event.etag } });
+			const updated = await run({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: event.url,
+				updateFields: { start: '2030-03-04T11:00:00' },
+				options: { etag: event.etag },
+			});
 			expect(updated.error).toBeUndefined();
 			// Moving keeps the length and the zone; the rest stays.
-			expect(updated.json[0]).toMatchObject({ start: '2030-03-04T10:00:00.000Z', end: '2030-03-04T11:30:00.000Z', location: 'Raum 1', summary: 'Planning – Köln' });
+			expect(updated.json[0]).toMatchObject({
+				start: '2030-03-04T10:00:00.000Z',
+				end: '2030-03-04T11:30:00.000Z',
+				location: 'Raum 1',
+				summary: 'Planning – Köln',
+			});
 			expect(updated.json[0].etag).not.toEqual(event.etag);
 
 			// The old ETag is stale now: a conflict, with the current ETag offered.
-			const stale = await run({ resource: 'event', operation: 'update', eventUrl: event.url, updateFields: { summary: 'x' }, options: { etag: event.etag } });
+			const stale = await run({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: event.url,
+				updateFields: { summary: 'x' },
+				options: { etag: event.etag },
+			});
 			expect(stale.error?.message).toMatch(/changed on the server/);
 			expect(stale.error?.description).toContain(String(updated.json[0].etag));
-			const reapplied = await run({ resource: 'event', operation: 'update', eventUrl: event.url, updateFields: { summary: 'Re-applied' }, options: { etag: event.etag, reapplyOnConflict: true } });
+			const reapplied = await run({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: event.url,
+				updateFields: { summary: 'Re-applied' },
+				options: { etag: event.etag, reapplyOnConflict: true },
+			});
 			expect(reapplied.json[0]).toMatchObject({ summary: 'Re-applied' });
 
 			// A stale Delete: the object is read again and kept; the error names the other client's ETag.
-			const staleDelete = await run({ resource: 'event', operation: 'delete', eventUrl: event.url, options: { etag: event.etag } });
-			expect(staleDelete.error?.message).toBe('The event was changed by another client since it was read (412); it was not deleted');
+			const staleDelete = await run({
+				resource: 'event',
+				operation: 'delete',
+				eventUrl: event.url,
+				options: { etag: event.etag },
+			});
+			expect(staleDelete.error?.message).toBe(
+				'The event was changed by another client since it was read (412); it was not deleted',
+			);
 			expect(staleDelete.error?.description).toContain(String(reapplied.json[0].etag));
 			expect((await radicale.send('GET', String(event.url))).status).toBe(200);
 			// Only the explicit opt-in deletes it, and returns the version that was deleted.
-			const deleted = await run({ resource: 'event', operation: 'delete', eventUrl: event.url, options: { etag: event.etag, deleteIfChanged: true } });
+			const deleted = await run({
+				resource: 'event',
+				operation: 'delete',
+				eventUrl: event.url,
+				options: { etag: event.etag, deleteIfChanged: true },
+			});
 			expect(deleted.error).toBeUndefined();
-			expect(deleted.json).toEqual([{ deleted: true, url: event.url, etag: reapplied.json[0].etag, changedByOtherClient: expect.objectContaining({ summary: 'Re-applied', etag: reapplied.json[0].etag }) }]);
-			const gone = await run({ resource: 'event', operation: 'get', getBy: 'url', eventUrl: event.url });
+			expect(deleted.json).toEqual([
+				{
+					deleted: true,
+					url: event.url,
+					etag: reapplied.json[0].etag,
+					changedByOtherClient: expect.objectContaining({
+						summary: 'Re-applied',
+						etag: reapplied.json[0].etag,
+					}),
+				},
+			]);
+			const gone = await run({
+				resource: 'event',
+				operation: 'get',
+				getBy: 'url',
+				eventUrl: event.url,
+			});
 			expect(gone.error?.message).toMatch(/Not found \(404\)/);
 		});
 
@@ -129,10 +263,19 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 				'END:VCALENDAR',
 				'',
 			].join('\r\n');
-			const put = await radicale.send('PUT', `${work}foreign.ics`, { body: foreign, headers: { 'content-type': 'text/calendar' } });
+			const put = await radicale.send('PUT', `${work}foreign.ics`, {
+				body: foreign,
+				headers: { 'content-type': 'text/calendar' },
+			});
 			expect(put.status).toBe(201);
 
-			const updated = await run({ resource: 'event', operation: 'update', eventUrl: `${work}foreign.ics`, updateFields: { summary: 'Renamed by n8n' }, options: { includeRaw: true } });
+			const updated = await run({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: `${work}foreign.ics`,
+				updateFields: { summary: 'Renamed by n8n' },
+				options: { includeRaw: true },
+			});
 			expect(updated.error).toBeUndefined();
 			const stored = (await radicale.send('GET', `${work}foreign.ics`)).body;
 			expect(stored).toContain('SUMMARY:Renamed by n8n');
@@ -167,11 +310,28 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 				'END:VEVENT',
 				'END:VCALENDAR',
 			].join('\r\n');
-			const created = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: series });
+			const created = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				input: 'raw',
+				iCalendar: series,
+			});
 			expect(created.error).toBeUndefined();
-			expect(created.json[0]).toMatchObject({ uid: 'daily-standup', recurring: true, exceptions: 1 });
+			expect(created.json[0]).toMatchObject({
+				uid: 'daily-standup',
+				recurring: true,
+				exceptions: 1,
+			});
 
-			const expanded = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), timeMin: '2030-02-01T00:00:00Z', timeMax: '2030-02-10T00:00:00Z', expand: true });
+			const expanded = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(work),
+				timeMin: '2030-02-01T00:00:00Z',
+				timeMax: '2030-02-10T00:00:00Z',
+				expand: true,
+			});
 			expect(expanded.error).toBeUndefined();
 			expect(expanded.json.map((item) => [item.start, item.summary])).toEqual([
 				['2030-02-01T09:00:00.000Z', 'Stand-up'],
@@ -181,55 +341,189 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			]);
 			expect(expanded.json[2].recurrenceId).toBe('2030-02-04T09:00:00.000Z');
 			// Each occurrence carries what addresses it: the object's URL and ETag, the UID and the original start.
-			expect(expanded.json.map((item) => [item.url, item.etag, item.uid, item.recurrenceId])).toEqual(
-				['2030-02-01', '2030-02-02', '2030-02-04', '2030-02-05'].map((day) => [created.json[0].url, created.json[0].etag, 'daily-standup', `${day}T09:00:00.000Z`]),
+			expect(
+				expanded.json.map((item) => [item.url, item.etag, item.uid, item.recurrenceId]),
+			).toEqual(
+				['2030-02-01', '2030-02-02', '2030-02-04', '2030-02-05'].map((day) => [
+					created.json[0].url,
+					created.json[0].etag,
+					'daily-standup',
+					`${day}T09:00:00.000Z`,
+				]),
 			);
 		});
 
 		it('a second object with a UID the calendar holds is refused naming the conflict; Get by UID finds exactly one', async () => {
-			const raw = (uid: string, summary: string) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', `UID:${uid}`, 'DTSTAMP:20300101T000000Z', 'DTSTART:20300301T100000Z', `SUMMARY:${summary}`, 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
-			const first = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw('uid-team', 'First') });
+			const raw = (uid: string, summary: string) =>
+				[
+					'BEGIN:VCALENDAR',
+					'VERSION:2.0',
+					'PRODID:-//T//EN',
+					'BEGIN:VEVENT',
+					`UID:${uid}`,
+					'DTSTAMP:20300101T000000Z',
+					'DTSTART:20300301T100000Z',
+					`SUMMARY:${summary}`,
+					'END:VEVENT',
+					'END:VCALENDAR',
+				].join('\r\n');
+			const first = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				input: 'raw',
+				iCalendar: raw('uid-team', 'First'),
+			});
 			expect(first.error).toBeUndefined();
 			// A longer UID containing the first: servers match text-match as a substring.
-			expect((await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw('uid-team-offsite', 'Longer') })).error).toBeUndefined();
+			expect(
+				(
+					await run({
+						resource: 'event',
+						operation: 'create',
+						calendar: byUrl(work),
+						input: 'raw',
+						iCalendar: raw('uid-team-offsite', 'Longer'),
+					})
+				).error,
+			).toBeUndefined();
 			// Xandikos answers 207 with an inner 412 and CALDAV:no-uid-conflict; Radicale answers 409 with it.
-			const second = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw('uid-team', 'Second') });
-			expect(second.error?.message).toBe(`An event with the same UID already exists in this collection (${server.name === 'Xandikos' ? 412 : 409})`);
+			const second = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				input: 'raw',
+				iCalendar: raw('uid-team', 'Second'),
+			});
+			expect(second.error?.message).toBe(
+				`An event with the same UID already exists in this collection (${server.name === 'Xandikos' ? 412 : 409})`,
+			);
 			expect(second.error?.description).toMatch(/^Nothing was stored\./);
-			const got = await run({ resource: 'event', operation: 'get', getBy: 'uid', calendar: byUrl(work), uid: 'uid-team' });
+			const got = await run({
+				resource: 'event',
+				operation: 'get',
+				getBy: 'uid',
+				calendar: byUrl(work),
+				uid: 'uid-team',
+			});
 			expect(got.error).toBeUndefined();
 			expect(got.json.map((item) => [item.uid, item.summary])).toEqual([['uid-team', 'First']]);
 		});
 
 		it('raw iCalendar with a TZID but no VTIMEZONE is stored with the VTIMEZONE added (both servers would store it without)', async () => {
-			const raw = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:zoned-raw', 'DTSTAMP:20300101T000000Z', 'DTSTART;TZID=Europe/Berlin:20300701T100000', 'SUMMARY:Zoned', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
-			const created = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw });
+			const raw = [
+				'BEGIN:VCALENDAR',
+				'VERSION:2.0',
+				'PRODID:-//T//EN',
+				'BEGIN:VEVENT',
+				'UID:zoned-raw',
+				'DTSTAMP:20300101T000000Z',
+				'DTSTART;TZID=Europe/Berlin:20300701T100000',
+				'SUMMARY:Zoned',
+				'END:VEVENT',
+				'END:VCALENDAR',
+			].join('\r\n');
+			const created = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				input: 'raw',
+				iCalendar: raw,
+			});
 			expect(created.error).toBeUndefined();
 			expect(created.json[0]).toMatchObject({ start: '2030-07-01T08:00:00.000Z' });
 			const stored = (await radicale.send('GET', String(created.json[0].url))).body;
 			expect(stored).toMatch(/BEGIN:VTIMEZONE\r\nTZID:Europe\/Berlin/);
-			const refused = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: raw.replace(/Europe\/Berlin/g, 'Office Time').replace('zoned-raw', 'zoned-raw-2') });
-			expect(refused.error?.message).toBe('The iCalendar object uses the time zone "Office Time" without its VTIMEZONE');
+			const refused = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				input: 'raw',
+				iCalendar: raw
+					.replace(/Europe\/Berlin/g, 'Office Time')
+					.replace('zoned-raw', 'zoned-raw-2'),
+			});
+			expect(refused.error?.message).toBe(
+				'The iCalendar object uses the time zone "Office Time" without its VTIMEZONE',
+			);
 		});
 
 		it('changes one occurrence (an override) and cancels another (EXDATE); the rest of the series stays', async () => {
-			const series = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:weekly-sync', 'DTSTAMP:20300101T000000Z', 'DTSTART;TZID=Europe/Berlin:20300401T100000', 'DTEND;TZID=Europe/Berlin:20300401T110000', 'RRULE:FREQ=DAILY;COUNT=4', 'SUMMARY:Sync', 'X-KEEP:yes', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
-			const created = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: series });
+			const series = [
+				'BEGIN:VCALENDAR',
+				'VERSION:2.0',
+				'PRODID:-//T//EN',
+				'BEGIN:VEVENT',
+				'UID:weekly-sync',
+				'DTSTAMP:20300101T000000Z',
+				'DTSTART;TZID=Europe/Berlin:20300401T100000',
+				'DTEND;TZID=Europe/Berlin:20300401T110000',
+				'RRULE:FREQ=DAILY;COUNT=4',
+				'SUMMARY:Sync',
+				'X-KEEP:yes',
+				'END:VEVENT',
+				'END:VCALENDAR',
+			].join('\r\n');
+			const created = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				input: 'raw',
+				iCalendar: series,
+			});
 			expect(created.error).toBeUndefined();
 			const url = String(created.json[0].url);
-			const range = { timeMin: '2030-04-01T00:00:00Z', timeMax: '2030-04-10T00:00:00Z', expand: true };
-			const occurrences = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), ...range });
+			const range = {
+				timeMin: '2030-04-01T00:00:00Z',
+				timeMax: '2030-04-10T00:00:00Z',
+				expand: true,
+			};
+			const occurrences = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(work),
+				...range,
+			});
 			const mine = occurrences.json.filter((item) => item.uid === 'weekly-sync');
-			expect(mine.map((item) => item.recurrenceId)).toEqual(['2030-04-01T08:00:00.000Z', '2030-04-02T08:00:00.000Z', '2030-04-03T08:00:00.000Z', '2030-04-04T08:00:00.000Z']);
+			expect(mine.map((item) => item.recurrenceId)).toEqual([
+				'2030-04-01T08:00:00.000Z',
+				'2030-04-02T08:00:00.000Z',
+				'2030-04-03T08:00:00.000Z',
+				'2030-04-04T08:00:00.000Z',
+			]);
 
-			const changed = await run({ resource: 'event', operation: 'update', eventUrl: url, updateFields: { summary: 'Sync (in room 2)' }, options: { occurrence: mine[1].recurrenceId, etag: mine[1].etag } });
+			const changed = await run({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: url,
+				updateFields: { summary: 'Sync (in room 2)' },
+				options: { occurrence: mine[1].recurrenceId, etag: mine[1].etag },
+			});
 			expect(changed.error).toBeUndefined();
-			const cancelled = await run({ resource: 'event', operation: 'delete', eventUrl: url, options: { occurrence: mine[2].recurrenceId } });
+			const cancelled = await run({
+				resource: 'event',
+				operation: 'delete',
+				eventUrl: url,
+				options: { occurrence: mine[2].recurrenceId },
+			});
 			expect(cancelled.error).toBeUndefined();
-			expect(cancelled.json[0]).toMatchObject({ cancelled: true, url, recurrenceId: '2030-04-03T08:00:00.000Z' });
+			expect(cancelled.json[0]).toMatchObject({
+				cancelled: true,
+				url,
+				recurrenceId: '2030-04-03T08:00:00.000Z',
+			});
 
-			const after = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), ...range });
-			expect(after.json.filter((item) => item.uid === 'weekly-sync').map((item) => [item.recurrenceId, item.summary])).toEqual([
+			const after = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(work),
+				...range,
+			});
+			expect(
+				after.json
+					.filter((item) => item.uid === 'weekly-sync')
+					.map((item) => [item.recurrenceId, item.summary]),
+			).toEqual([
 				['2030-04-01T08:00:00.000Z', 'Sync'],
 				['2030-04-02T08:00:00.000Z', 'Sync (in room 2)'],
 				['2030-04-04T08:00:00.000Z', 'Sync'],
@@ -241,13 +535,52 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 		});
 
 		it('"this and following" ends the series before the occurrence and starts a new one there with the change', async () => {
-			const series = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VEVENT', 'UID:split-me', 'DTSTAMP:20300101T000000Z', 'DTSTART;TZID=Europe/Berlin:20300501T100000', 'DTEND;TZID=Europe/Berlin:20300501T110000', 'RRULE:FREQ=DAILY;COUNT=4', 'SUMMARY:Retro', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
-			const created = await run({ resource: 'event', operation: 'create', calendar: byUrl(work), input: 'raw', iCalendar: series });
+			const series = [
+				'BEGIN:VCALENDAR',
+				'VERSION:2.0',
+				'PRODID:-//T//EN',
+				'BEGIN:VEVENT',
+				'UID:split-me',
+				'DTSTAMP:20300101T000000Z',
+				'DTSTART;TZID=Europe/Berlin:20300501T100000',
+				'DTEND;TZID=Europe/Berlin:20300501T110000',
+				'RRULE:FREQ=DAILY;COUNT=4',
+				'SUMMARY:Retro',
+				'END:VEVENT',
+				'END:VCALENDAR',
+			].join('\r\n');
+			const created = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				input: 'raw',
+				iCalendar: series,
+			});
 			expect(created.error).toBeUndefined();
-			const split = await run({ resource: 'event', operation: 'update', eventUrl: created.json[0].url, updateFields: { summary: 'Retro (new format)' }, options: { occurrence: '2030-05-03T08:00:00.000Z', scope: 'following' } });
+			const split = await run({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: created.json[0].url,
+				updateFields: { summary: 'Retro (new format)' },
+				options: { occurrence: '2030-05-03T08:00:00.000Z', scope: 'following' },
+			});
 			expect(split.error).toBeUndefined();
-			expect(split.json[0]).toMatchObject({ uid: 'split-me', summary: 'Retro', following: expect.objectContaining({ summary: 'Retro (new format)', start: '2030-05-03T08:00:00.000Z' }) });
-			const after = await run({ resource: 'event', operation: 'getAll', calendar: byUrl(work), timeMin: '2030-05-01T00:00:00Z', timeMax: '2030-05-10T00:00:00Z', expand: true });
+			expect(split.json[0]).toMatchObject({
+				uid: 'split-me',
+				summary: 'Retro',
+				following: expect.objectContaining({
+					summary: 'Retro (new format)',
+					start: '2030-05-03T08:00:00.000Z',
+				}),
+			});
+			const after = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(work),
+				timeMin: '2030-05-01T00:00:00Z',
+				timeMax: '2030-05-10T00:00:00Z',
+				expand: true,
+			});
 			expect(after.json.map((item) => [item.start, item.summary])).toEqual([
 				['2030-05-01T08:00:00.000Z', 'Retro'],
 				['2030-05-02T08:00:00.000Z', 'Retro'],
@@ -258,12 +591,30 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 
 		it('refuses a VTODO for a calendar that only takes events, before storing anything', async () => {
 			const eventsOnly = await radicale.mkcalendar('events-only', { components: ['VEVENT'] });
-			const todo = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//T//EN', 'BEGIN:VTODO', 'UID:t1', 'DTSTAMP:20300101T000000Z', 'SUMMARY:Task', 'END:VTODO', 'END:VCALENDAR'].join('\r\n');
-			const result = await run({ resource: 'event', operation: 'create', calendar: byUrl(eventsOnly), input: 'raw', iCalendar: todo });
+			const todo = [
+				'BEGIN:VCALENDAR',
+				'VERSION:2.0',
+				'PRODID:-//T//EN',
+				'BEGIN:VTODO',
+				'UID:t1',
+				'DTSTAMP:20300101T000000Z',
+				'SUMMARY:Task',
+				'END:VTODO',
+				'END:VCALENDAR',
+			].join('\r\n');
+			const result = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(eventsOnly),
+				input: 'raw',
+				iCalendar: todo,
+			});
 			if (server.ignoresComponentSet) {
 				// Xandikos keeps no component set (every calendar takes every component): the task is stored.
 				expect(result.error).toBeUndefined();
-				expect((await radicale.send('GET', String(result.json[0].url))).body).toContain('BEGIN:VTODO');
+				expect((await radicale.send('GET', String(result.json[0].url))).body).toContain(
+					'BEGIN:VTODO',
+				);
 				return;
 			}
 			expect(result.error?.message).toMatch(/does not accept VTODO/);

@@ -20,20 +20,38 @@ beforeEach(() => sandbox.faults.clear());
 
 const TRIGGER = `${PACKAGE_NAME}.cloudStorageESignatureTrigger`;
 const credentials = () => ({
-	cloudStorageTokenApi: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: 'demo', accessToken: DEMO_ACCOUNT.token },
+	cloudStorageTokenApi: {
+		baseUrl: sandbox.baseUrl,
+		webUrl: sandbox.webUrl,
+		user: 'demo',
+		accessToken: DEMO_ACCOUNT.token,
+	},
 });
 const demo = () => sandbox.store.accountByLogin('demo')!;
 let folderCount = 0;
-const newFolder = (parent: Folder = sandbox.store.rootOf(demo())) => sandbox.store.createFolder(demo(), parent, `signed ${++folderCount}`, 'PRIVATE');
-const addFiles = (parent: Folder, count: number) => sandbox.store.bulkCreate(demo(), { folders: 0, filesPerFolder: count, parent, filePrefix: 'contract ' }).files;
+const newFolder = (parent: Folder = sandbox.store.rootOf(demo())) =>
+	sandbox.store.createFolder(demo(), parent, `signed ${++folderCount}`, 'PRIVATE');
+const addFiles = (parent: Folder, count: number) =>
+	sandbox.store.bulkCreate(demo(), {
+		folders: 0,
+		filesPerFolder: count,
+		parent,
+		filePrefix: 'contract ',
+	}).files;
 const locator = (value: string) => ({ __rl: true, mode: 'id', value });
-const workflow = (parameters: INodeParameters) => ({ nodes: [{ name: 'Trigger', type: TRIGGER, parameters }], connections: {} });
+const workflow = (parameters: INodeParameters) => ({
+	nodes: [{ name: 'Trigger', type: TRIGGER, parameters }],
+	connections: {},
+});
 
 function poller(parameters: INodeParameters) {
 	let staticData: IDataObject = {};
 	return {
 		async next(): Promise<INodeExecutionData[]> {
-			const result = await runPoll(workflow(parameters), { credentials: credentials(), staticData });
+			const result = await runPoll(workflow(parameters), {
+				credentials: credentials(),
+				staticData,
+			});
 			staticData = result.staticData;
 			return result.items;
 		},
@@ -45,11 +63,16 @@ function poller(parameters: INodeParameters) {
 async function sign(file: StoredFile, signer: string, at?: string): Promise<void> {
 	const response = await fetch(`${sandbox.baseUrl}/__sandbox/signatures`, {
 		method: 'POST',
-		body: JSON.stringify({ file_hash: file.hash, signer_name: signer, ...(at ? { signing_timestamp: at } : {}) }),
+		body: JSON.stringify({
+			file_hash: file.hash,
+			signer_name: signer,
+			...(at ? { signing_timestamp: at } : {}),
+		}),
 	});
 	expect(response.status).toBe(200);
 }
-const summary = (items: INodeExecutionData[]) => items.map(({ json }) => `${String(json.file_name)} ${String(json.signer_name)}`);
+const summary = (items: INodeExecutionData[]) =>
+	items.map(({ json }) => `${String(json.file_name)} ${String(json.signer_name)}`);
 const actions = () => sandbox.requests.list().map((entry) => entry.action ?? entry.path);
 
 describe('E-Signature Trigger', () => {
@@ -80,14 +103,25 @@ describe('E-Signature Trigger', () => {
 		const folder = newFolder();
 		const files = addFiles(folder, 5);
 		await sign(files[0], 'Ann');
-		const trigger = poller({ watch: 'folder', folder: locator(folder.hash), includeSubfolders: false });
+		const trigger = poller({
+			watch: 'folder',
+			folder: locator(folder.hash),
+			includeSubfolders: false,
+		});
 		await trigger.next();
 		sandbox.requests.clear();
 		expect(await trigger.next()).toEqual([]);
 		const calls = actions();
 		expect(calls.filter((action) => action === 'get_esignatures')).toHaveLength(5);
-		expect(calls.filter((action) => action !== 'get_esignatures' && action !== 'authenticate_user')).toEqual(['get_folder_content']);
-		const withDate = sandbox.requests.list().filter((entry) => entry.action === 'get_esignatures' && JSON.stringify(entry).includes('from_date'));
+		expect(
+			calls.filter((action) => action !== 'get_esignatures' && action !== 'authenticate_user'),
+		).toEqual(['get_folder_content']);
+		const withDate = sandbox.requests
+			.list()
+			.filter(
+				(entry) =>
+					entry.action === 'get_esignatures' && JSON.stringify(entry).includes('from_date'),
+			);
 		expect(withDate).toHaveLength(1);
 	});
 
@@ -104,14 +138,25 @@ describe('E-Signature Trigger', () => {
 
 	it('watches a list of files and downloads the signed file', async () => {
 		const [a, b] = addFiles(newFolder(), 2);
-		const trigger = poller({ watch: 'files', files: `${a.hash}\n${sandbox.webUrl}/f/${b.hash}`, download: true });
+		const trigger = poller({
+			watch: 'files',
+			files: `${a.hash}\n${sandbox.webUrl}/f/${b.hash}`,
+			download: true,
+		});
 		expect(await trigger.next()).toEqual([]);
 		tick();
 		await sign(b, 'Dee');
-		const result = await runPoll(workflow({ watch: 'files', files: `${a.hash}\n${sandbox.webUrl}/f/${b.hash}`, download: true }), {
-			credentials: credentials(),
-			staticData: trigger.staticData(),
-		});
+		const result = await runPoll(
+			workflow({
+				watch: 'files',
+				files: `${a.hash}\n${sandbox.webUrl}/f/${b.hash}`,
+				download: true,
+			}),
+			{
+				credentials: credentials(),
+				staticData: trigger.staticData(),
+			},
+		);
 		expect(summary(result.items)).toEqual([`${b.name} Dee`]);
 		expect(result.items[0].binary?.data).toMatchObject({ fileName: b.name });
 	});
@@ -146,8 +191,13 @@ describe('E-Signature Trigger', () => {
 		const [a] = addFiles(folder, 1);
 		await sign(a, 'First', '2031-01-01 00:00:00');
 		await sign(a, 'Second', '2031-01-02 00:00:00');
-		const result = await runWorkflow(workflow({ watch: 'folder', folder: locator(folder.hash) }), { credentials: credentials() });
+		const result = await runWorkflow(workflow({ watch: 'folder', folder: locator(folder.hash) }), {
+			credentials: credentials(),
+		});
 		expect(result.error).toBeUndefined();
-		expect(result.nodeOutput('Trigger').map(({ json }) => json.signer_name)).toEqual(['Second', 'First']);
+		expect(result.nodeOutput('Trigger').map(({ json }) => json.signer_name)).toEqual([
+			'Second',
+			'First',
+		]);
 	});
 });

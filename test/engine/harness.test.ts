@@ -5,7 +5,15 @@
 import { ECHO_USER, type EchoServer, startEchoServer } from './fixtures/echo-server';
 import { echoCredentialTypes } from './fixtures/echo-credentials';
 import { ECHO_TRIGGER_TYPE, ECHO_TYPE, echoNodeTypes } from './fixtures/echo-nodes';
-import { chain, fixtureBytes, type NodeSpec, runPoll, runWorkflow, testCredential, type WorkflowSpec } from './harness';
+import {
+	chain,
+	fixtureBytes,
+	type NodeSpec,
+	runPoll,
+	runWorkflow,
+	testCredential,
+	type WorkflowSpec,
+} from './harness';
 
 let server: EchoServer;
 beforeAll(async () => (server = await startEchoServer()));
@@ -24,7 +32,9 @@ const triggerThen = (...nodes: NodeSpec[]): WorkflowSpec => ({
 	connections: chain('Start', ...nodes.map((node) => node.name)),
 });
 
-const keyCredentials = () => ({ echoKeyApi: { baseUrl: server.baseUrl, apiKey: ECHO_USER.apiKey } });
+const keyCredentials = () => ({
+	echoKeyApi: { baseUrl: server.baseUrl, apiKey: ECHO_USER.apiKey },
+});
 const sessionCredentials = () => ({
 	echoSessionApi: {
 		baseUrl: server.baseUrl,
@@ -37,7 +47,11 @@ const sessionCredentials = () => ({
 describe('engine harness', () => {
 	it('runs a manual trigger into a JSON items node', async () => {
 		const result = await runWorkflow(
-			triggerThen({ name: 'Items', type: 'engine-test.jsonItems', parameters: { items: '[{"a":1},{"a":2}]' } }),
+			triggerThen({
+				name: 'Items',
+				type: 'engine-test.jsonItems',
+				parameters: { items: '[{"a":1},{"a":2}]' },
+			}),
 		);
 		expect(result.error).toBeUndefined();
 		expect(result.nodeOutput('Items').map((item) => item.json)).toEqual([{ a: 1 }, { a: 2 }]);
@@ -45,7 +59,10 @@ describe('engine harness', () => {
 
 	describe('credentials', () => {
 		it('applies a generic authenticate (header and query string from $credentials, defaults applied)', async () => {
-			const result = await runWorkflow(triggerThen(echo({})), { ...extraTypes, credentials: keyCredentials() });
+			const result = await runWorkflow(triggerThen(echo({})), {
+				...extraTypes,
+				credentials: keyCredentials(),
+			});
 			expect(result.error).toBeUndefined();
 			// `account` was not stored: its property default 'acme' is applied, as n8n does.
 			expect(result.nodeOutput('Echo')[0].json).toEqual({
@@ -102,14 +119,20 @@ describe('engine harness', () => {
 		it('passes with the right key and fails with the HTTP status text otherwise', async () => {
 			const ok = await testCredential('echoKeyApi', keyCredentials().echoKeyApi, extraTypes);
 			expect(ok).toEqual({ status: 'OK', message: 'Connection successful!' });
-			const wrong = await testCredential('echoKeyApi', { baseUrl: server.baseUrl, apiKey: 'nope' }, extraTypes);
+			const wrong = await testCredential(
+				'echoKeyApi',
+				{ baseUrl: server.baseUrl, apiKey: 'nope' },
+				extraTypes,
+			);
 			expect(wrong).toEqual({ status: 'Error', message: 'Unauthorized' });
 		});
 
 		it('always runs preAuthentication and saves the new session', async () => {
 			const saved = { ...sessionCredentials().echoSessionApi, sessionToken: 'session-stale' };
 			const loginsBefore = server.logins;
-			expect(await testCredential('echoSessionApi', saved, extraTypes)).toMatchObject({ status: 'OK' });
+			expect(await testCredential('echoSessionApi', saved, extraTypes)).toMatchObject({
+				status: 'OK',
+			});
 			expect(server.logins - loginsBefore).toBe(1);
 			expect(saved.sessionToken).toBe(`session-${server.logins}`);
 		});
@@ -125,7 +148,11 @@ describe('engine harness', () => {
 		const bytes = fixtureBytes(300_000);
 		const result = await runWorkflow(
 			triggerThen(
-				{ name: 'File', type: 'engine-test.binaryFixture', parameters: { sizeBytes: bytes.length, fileName: 'f.bin' } },
+				{
+					name: 'File',
+					type: 'engine-test.binaryFixture',
+					parameters: { sizeBytes: bytes.length, fileName: 'f.bin' },
+				},
 				echo({ operation: 'upload', path: '/files/f.bin' }, { name: 'Upload' }),
 				echo({ operation: 'download', path: '/files/f.bin' }, { name: 'Download' }),
 			),
@@ -136,7 +163,10 @@ describe('engine harness', () => {
 		const [file] = result.nodeOutput('File');
 		expect(file.binary?.data).toMatchObject({ fileName: 'f.bin', bytes: bytes.length });
 		expect(file.binary?.data.id).toMatch(/^filesystem-v2:/);
-		expect(result.nodeOutput('Upload')[0].json).toMatchObject({ size: bytes.length, sentAs: 'stream' });
+		expect(result.nodeOutput('Upload')[0].json).toMatchObject({
+			size: bytes.length,
+			sentAs: 'stream',
+		});
 
 		const [downloaded] = result.nodeOutput('Download');
 		expect(downloaded.binary?.data.id).toMatch(/^filesystem-v2:/);
@@ -151,13 +181,18 @@ describe('engine harness', () => {
 				{
 					name: 'Paths',
 					type: 'engine-test.jsonItems',
-					parameters: { items: JSON.stringify([{ path: '/whoami' }, { path: '/missing' }, { path: '/whoami' }]) },
+					parameters: {
+						items: JSON.stringify([{ path: '/whoami' }, { path: '/missing' }, { path: '/whoami' }]),
+					},
 				},
 				echo({ path: '={{ $json.path }}' }, { onError }),
 			);
 
 		it('stops the execution with a NodeApiError without Continue On Fail', async () => {
-			const result = await runWorkflow(threeRequests(undefined), { ...extraTypes, credentials: keyCredentials() });
+			const result = await runWorkflow(threeRequests(undefined), {
+				...extraTypes,
+				credentials: keyCredentials(),
+			});
 			// The engine records a plain copy of the error, as n8n stores it with the execution.
 			expect(result.error).toMatchObject({
 				name: 'NodeApiError',
@@ -187,7 +222,10 @@ describe('engine harness', () => {
 				credentials: keyCredentials(),
 			});
 			expect(result.error).toBeUndefined();
-			expect(result.nodeOutput('Echo', 0).map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+			expect(result.nodeOutput('Echo', 0).map((item) => item.pairedItem)).toEqual([
+				{ item: 0 },
+				{ item: 2 },
+			]);
 			const [failed] = result.nodeOutput('Echo', 1);
 			expect(failed.pairedItem).toEqual({ item: 1 });
 			expect(failed.json.error).toBe(NOT_FOUND);

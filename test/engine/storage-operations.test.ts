@@ -13,16 +13,38 @@ afterAll(async () => await sandbox?.close());
 
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 const credentials = () => ({
-	cloudStorageTokenApi: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: DEMO_ACCOUNT.username, accessToken: DEMO_ACCOUNT.token },
+	cloudStorageTokenApi: {
+		baseUrl: sandbox.baseUrl,
+		webUrl: sandbox.webUrl,
+		user: DEMO_ACCOUNT.username,
+		accessToken: DEMO_ACCOUNT.token,
+	},
 });
 
 /** Runs Start → (optional file) → one Storage node, returning its items or its error. */
-async function storage(parameters: NodeSpec['parameters'], file?: { content: string; fileName: string; mimeType?: string }) {
-	const nodes: NodeSpec[] = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }];
-	if (file) nodes.push({ name: 'File', type: 'engine-test.binaryFixture', parameters: { ...file, mimeType: file.mimeType ?? 'text/plain' } });
+async function storage(
+	parameters: NodeSpec['parameters'],
+	file?: { content: string; fileName: string; mimeType?: string },
+) {
+	const nodes: NodeSpec[] = [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+	];
+	if (file)
+		nodes.push({
+			name: 'File',
+			type: 'engine-test.binaryFixture',
+			parameters: { ...file, mimeType: file.mimeType ?? 'text/plain' },
+		});
 	nodes.push({ name: 'Storage', type: `${PACKAGE_NAME}.cloudStorage`, parameters });
-	const result = await runWorkflow({ nodes, connections: chain(...nodes.map((node) => node.name)) }, { credentials: credentials() });
-	return { items: result.nodeOutput('Storage').map((item) => item.json), error: result.error, result };
+	const result = await runWorkflow(
+		{ nodes, connections: chain(...nodes.map((node) => node.name)) },
+		{ credentials: credentials() },
+	);
+	return {
+		items: result.nodeOutput('Storage').map((item) => item.json),
+		error: result.error,
+		result,
+	};
 }
 
 describe('Storage operations against the sandbox', () => {
@@ -31,41 +53,90 @@ describe('Storage operations against the sandbox', () => {
 	let fileHash: string;
 
 	it('creates a path of folders once, reusing existing ones', async () => {
-		const first = await storage({ resource: 'folder', operation: 'createPath', parentFolder: rl('ROOT'), path: 'Invoices/2026/11' });
+		const first = await storage({
+			resource: 'folder',
+			operation: 'createPath',
+			parentFolder: rl('ROOT'),
+			path: 'Invoices/2026/11',
+		});
 		expect(first.error).toBeUndefined();
 		leaf = String(first.items[0].hash);
 		expect(first.items[0]).toMatchObject({ name: '11', path: 'Invoices/2026/11' });
-		const again = await storage({ resource: 'folder', operation: 'createPath', parentFolder: rl('ROOT'), path: 'Invoices/2026/11' });
+		const again = await storage({
+			resource: 'folder',
+			operation: 'createPath',
+			parentFolder: rl('ROOT'),
+			path: 'Invoices/2026/11',
+		});
 		expect(again.items[0].hash).toBe(leaf);
-		const archived = await storage({ resource: 'folder', operation: 'createPath', parentFolder: rl('ROOT'), path: 'Archive' });
+		const archived = await storage({
+			resource: 'folder',
+			operation: 'createPath',
+			parentFolder: rl('ROOT'),
+			path: 'Archive',
+		});
 		archive = String(archived.items[0].hash);
 	});
 
 	it('uploads, finds by name, renames with a unique name, and moves', async () => {
-		const up = await storage({ resource: 'file', operation: 'upload', folder: rl(leaf), binaryPropertyName: 'data' }, { content: 'invoice one', fileName: 'inv.txt' });
+		const up = await storage(
+			{ resource: 'file', operation: 'upload', folder: rl(leaf), binaryPropertyName: 'data' },
+			{ content: 'invoice one', fileName: 'inv.txt' },
+		);
 		expect(up.error).toBeUndefined();
 		fileHash = String(up.items[0].hash);
-		const found = await storage({ resource: 'file', operation: 'findByName', folder: rl(leaf), name: 'inv.txt' });
+		const found = await storage({
+			resource: 'file',
+			operation: 'findByName',
+			folder: rl(leaf),
+			name: 'inv.txt',
+		});
 		expect(found.items[0]).toMatchObject({ found: true, hash: fileHash });
-		await storage({ resource: 'file', operation: 'upload', folder: rl(leaf), binaryPropertyName: 'data' }, { content: 'other', fileName: 'renamed.txt' });
-		const renamed = await storage({ resource: 'file', operation: 'rename', file: rl(fileHash), name: 'renamed.txt' });
+		await storage(
+			{ resource: 'file', operation: 'upload', folder: rl(leaf), binaryPropertyName: 'data' },
+			{ content: 'other', fileName: 'renamed.txt' },
+		);
+		const renamed = await storage({
+			resource: 'file',
+			operation: 'rename',
+			file: rl(fileHash),
+			name: 'renamed.txt',
+		});
 		expect(renamed.error).toBeUndefined();
 		expect(renamed.items[0].name).not.toBe('renamed.txt');
-		const moved = await storage({ resource: 'file', operation: 'move', file: rl(fileHash), targetFolder: rl(archive) });
+		const moved = await storage({
+			resource: 'file',
+			operation: 'move',
+			file: rl(fileHash),
+			targetFolder: rl(archive),
+		});
 		expect(moved.items[0]).toMatchObject({ moved: true, parent_folder_hash: archive });
 	});
 
 	it('explains a move to a folder it cannot use', async () => {
-		const { error } = await storage({ resource: 'file', operation: 'move', file: rl(fileHash), targetFolder: rl('NoSuchFolderHash') });
+		const { error } = await storage({
+			resource: 'file',
+			operation: 'move',
+			file: rl(fileHash),
+			targetFolder: rl('NoSuchFolderHash'),
+		});
 		expect(error?.message).toMatch(/405/);
 		expect((error as { description?: string }).description).toMatch(/another account/);
 	});
 
 	it('replaces the content keeping the hash, then downloads the new bytes', async () => {
-		const replaced = await storage({ resource: 'file', operation: 'replace', file: rl(fileHash), binaryPropertyName: 'data' }, { content: 'invoice one, corrected', fileName: 'x.txt' });
+		const replaced = await storage(
+			{ resource: 'file', operation: 'replace', file: rl(fileHash), binaryPropertyName: 'data' },
+			{ content: 'invoice one, corrected', fileName: 'x.txt' },
+		);
 		expect(replaced.error).toBeUndefined();
 		expect(replaced.items[0]).toMatchObject({ hash: fileHash, replaced: true });
-		const down = await storage({ resource: 'file', operation: 'download', file: rl(fileHash), binaryPropertyName: 'data' });
+		const down = await storage({
+			resource: 'file',
+			operation: 'download',
+			file: rl(fileHash),
+			binaryPropertyName: 'data',
+		});
 		const item = down.result.nodeOutput('Storage')[0];
 		expect((await down.result.readBinary(item, 'data')).toString()).toBe('invoice one, corrected');
 	});
@@ -73,13 +144,24 @@ describe('Storage operations against the sandbox', () => {
 	it('gets file and folder keys, legacy details and the folder tree', async () => {
 		const fileKeys = await storage({ resource: 'file', operation: 'getKeys', file: rl(fileHash) });
 		expect(fileKeys.error).toBeUndefined();
-		const folderKeys = await storage({ resource: 'folder', operation: 'getKeys', folder: rl(archive) });
+		const folderKeys = await storage({
+			resource: 'folder',
+			operation: 'getKeys',
+			folder: rl(archive),
+		});
 		expect(String(folderKeys.items[0].add_files_key)).toMatch(/^[0-9a-f]{32}$/);
-		const details = await storage({ resource: 'file', operation: 'get', file: rl(fileHash), options: { legacyDetails: true } });
+		const details = await storage({
+			resource: 'file',
+			operation: 'get',
+			file: rl(fileHash),
+			options: { legacyDetails: true },
+		});
 		expect(details.items[0].details).toMatchObject({ Name: expect.any(String) });
 		const tree = await storage({ resource: 'folder', operation: 'getTree', folder: rl('ROOT') });
 		expect(tree.error).toBeUndefined();
-		expect(tree.items.map((item) => item.path)).toEqual(expect.arrayContaining(['Invoices/2026/11', 'Archive']));
+		expect(tree.items.map((item) => item.path)).toEqual(
+			expect.arrayContaining(['Invoices/2026/11', 'Archive']),
+		);
 	});
 
 	it('deletes and restores a file and a folder', async () => {
@@ -101,30 +183,72 @@ describe('Storage operations against the sandbox', () => {
 		expect(usage.items[0]).toHaveProperty('used_mb');
 		const root = await storage({ resource: 'folder', operation: 'listRoot' });
 		expect(root.items.map((item) => item.hash)).toContain(archive);
-		const exists = await storage({ resource: 'folder', operation: 'checkExistence', hashes: `${archive},Nope` });
+		const exists = await storage({
+			resource: 'folder',
+			operation: 'checkExistence',
+			hashes: `${archive},Nope`,
+		});
 		expect(exists.error).toBeUndefined();
-		expect(exists.items).toEqual([{ hash: archive, exists: true }, { hash: 'Nope', exists: false }]);
+		expect(exists.items).toEqual([
+			{ hash: archive, exists: true },
+			{ hash: 'Nope', exists: false },
+		]);
 	});
 
 	it('stores and reads end-to-end-encryption keys as opaque strings', async () => {
-		const saveUser = await storage({ resource: 'encryption', operation: 'saveUserKeys', kem: 'kem-pub', dsa: 'dsa-pub', x25519: 'x-pub', ed25519: 'ed-pub' });
+		const saveUser = await storage({
+			resource: 'encryption',
+			operation: 'saveUserKeys',
+			kem: 'kem-pub',
+			dsa: 'dsa-pub',
+			x25519: 'x-pub',
+			ed25519: 'ed-pub',
+		});
 		expect(saveUser.error).toBeUndefined();
-		await storage({ resource: 'encryption', operation: 'saveFileKey', file: rl(fileHash), encryptionKey: 'wrapped==', keySignature: 'sig==' });
-		const got = await storage({ resource: 'encryption', operation: 'getFileKey', file: rl(fileHash) });
+		await storage({
+			resource: 'encryption',
+			operation: 'saveFileKey',
+			file: rl(fileHash),
+			encryptionKey: 'wrapped==',
+			keySignature: 'sig==',
+		});
+		const got = await storage({
+			resource: 'encryption',
+			operation: 'getFileKey',
+			file: rl(fileHash),
+		});
 		expect(got.items[0]).toMatchObject({ encryptionKey: 'wrapped==', keySignature: 'sig==' });
 	});
 
 	it('creates an anonymous folder, uploads into it by key and lists it publicly', async () => {
-		const anon = await storage({ resource: 'folder', operation: 'createAnonymous', name: 'Drop box', accessType: 'LINK' });
+		const anon = await storage({
+			resource: 'folder',
+			operation: 'createAnonymous',
+			name: 'Drop box',
+			accessType: 'LINK',
+		});
 		expect(anon.error).toBeUndefined();
 		const { hash, add_files_key: key } = anon.items[0] as { hash: string; add_files_key: string };
 		const nodes: NodeSpec[] = [
 			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
-			{ name: 'File', type: 'engine-test.binaryFixture', parameters: { content: 'dropped', fileName: 'd.txt', mimeType: 'text/plain' } },
+			{
+				name: 'File',
+				type: 'engine-test.binaryFixture',
+				parameters: { content: 'dropped', fileName: 'd.txt', mimeType: 'text/plain' },
+			},
 			{
 				name: 'Storage',
 				type: `${PACKAGE_NAME}.cloudStorage`,
-				parameters: { authentication: 'none', baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, resource: 'file', operation: 'upload', folder: rl(hash), binaryPropertyName: 'data', options: { uploadKey: key } },
+				parameters: {
+					authentication: 'none',
+					baseUrl: sandbox.baseUrl,
+					webUrl: sandbox.webUrl,
+					resource: 'file',
+					operation: 'upload',
+					folder: rl(hash),
+					binaryPropertyName: 'data',
+					options: { uploadKey: key },
+				},
 			},
 		];
 		const upload = await runWorkflow({ nodes, connections: chain('Start', 'File', 'Storage') });
@@ -132,7 +256,18 @@ describe('Storage operations against the sandbox', () => {
 		const listed = await runWorkflow({
 			nodes: [
 				nodes[0],
-				{ name: 'Storage', type: `${PACKAGE_NAME}.cloudStorage`, parameters: { authentication: 'none', baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, resource: 'folder', operation: 'listPublic', folder: rl(`${sandbox.webUrl}/u/${hash}`, 'url') } },
+				{
+					name: 'Storage',
+					type: `${PACKAGE_NAME}.cloudStorage`,
+					parameters: {
+						authentication: 'none',
+						baseUrl: sandbox.baseUrl,
+						webUrl: sandbox.webUrl,
+						resource: 'folder',
+						operation: 'listPublic',
+						folder: rl(`${sandbox.webUrl}/u/${hash}`, 'url'),
+					},
+				},
 			],
 			connections: chain('Start', 'Storage'),
 		});

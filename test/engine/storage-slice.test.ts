@@ -4,7 +4,14 @@
  * types, and the error path of deleting a file that does not exist.
  */
 import { startSandbox } from '../sandbox/server';
-import { chain, fixtureBytes, type NodeSpec, PACKAGE_NAME, runWorkflow, type RunResult } from './harness';
+import {
+	chain,
+	fixtureBytes,
+	type NodeSpec,
+	PACKAGE_NAME,
+	runWorkflow,
+	type RunResult,
+} from './harness';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let sandbox: Sandbox;
@@ -41,126 +48,141 @@ const authentications = [
 	},
 ];
 
-describe.each(authentications)('Storage slice with $authentication', ({ authentication, credentials }) => {
-	const storage = (name: string, parameters: NodeSpec['parameters'], extra: Partial<NodeSpec> = {}): NodeSpec => ({
-		name,
-		type: STORAGE,
-		parameters: { authentication, ...parameters },
-		...extra,
-	});
-
-	it('creates a folder, uploads 5 MB, lists, gets, downloads, then deletes the file and the folder', async () => {
-		const folderName = `engine-slice-${authentication}-${Date.now()}`;
-		const nodes: NodeSpec[] = [
-			trigger,
-			storage('Create Folder', {
-				resource: 'folder',
-				operation: 'create',
-				parentFolder: locator('ROOT'),
-				name: folderName,
-				options: { accessType: 'PRIVATE' },
-			}),
-			{
-				name: 'Make File',
-				type: 'engine-test.binaryFixture',
-				parameters: { sizeBytes: FIVE_MB, fileName: 'report.bin' },
-			},
-			storage('Upload', {
-				resource: 'file',
-				operation: 'upload',
-				folder: locator('={{ $json.hash }}'),
-				binaryPropertyName: 'data',
-				options: { fileName: 'report.bin' },
-			}),
-			storage('List', {
-				resource: 'folder',
-				operation: 'list',
-				folder: locator("={{ $('Create Folder').item.json.hash }}"),
-			}),
-			storage('Get File', { resource: 'file', operation: 'get', file: locator('={{ $json.hash }}') }),
-			storage('Download', {
-				resource: 'file',
-				operation: 'download',
-				file: locator('={{ $json.hash }}'),
-				binaryPropertyName: 'data',
-			}),
-			storage('Delete File', {
-				resource: 'file',
-				operation: 'delete',
-				file: locator("={{ $('Upload').item.json.hash }}"),
-			}),
-			storage('Delete Folder', {
-				resource: 'folder',
-				operation: 'delete',
-				folder: locator("={{ $('Create Folder').item.json.hash }}"),
-			}),
-		];
-		const stored = credentials();
-		const result = await runWorkflow(
-			{ nodes, connections: chain(...nodes.map((node) => node.name)) },
-			{ credentials: stored },
-		);
-		expect(result.error).toBeUndefined();
-		const only = (nodeName: string) => {
-			const items = result.nodeOutput(nodeName);
-			expect(items).toHaveLength(1);
-			return items[0];
-		};
-
-		const folder = only('Create Folder').json;
-		expect(folder).toMatchObject({ type: 'folder', name: folderName, parent_folder_hash: null });
-		expect(folder.hash).toEqual(expect.any(String));
-		expect(folder.link).toContain(String(folder.hash));
-
-		const uploaded = only('Upload').json;
-		expect(uploaded).toMatchObject({
-			type: 'file',
-			name: 'report.bin',
-			size: FIVE_MB,
-			parent_folder_hash: folder.hash,
+describe.each(authentications)(
+	'Storage slice with $authentication',
+	({ authentication, credentials }) => {
+		const storage = (
+			name: string,
+			parameters: NodeSpec['parameters'],
+			extra: Partial<NodeSpec> = {},
+		): NodeSpec => ({
+			name,
+			type: STORAGE,
+			parameters: { authentication, ...parameters },
+			...extra,
 		});
 
-		const listed = only('List').json;
-		expect(listed).toMatchObject({ type: 'file', name: 'report.bin', hash: uploaded.hash });
-		expect(Number(listed.size)).toBe(FIVE_MB);
+		it('creates a folder, uploads 5 MB, lists, gets, downloads, then deletes the file and the folder', async () => {
+			const folderName = `engine-slice-${authentication}-${Date.now()}`;
+			const nodes: NodeSpec[] = [
+				trigger,
+				storage('Create Folder', {
+					resource: 'folder',
+					operation: 'create',
+					parentFolder: locator('ROOT'),
+					name: folderName,
+					options: { accessType: 'PRIVATE' },
+				}),
+				{
+					name: 'Make File',
+					type: 'engine-test.binaryFixture',
+					parameters: { sizeBytes: FIVE_MB, fileName: 'report.bin' },
+				},
+				storage('Upload', {
+					resource: 'file',
+					operation: 'upload',
+					folder: locator('={{ $json.hash }}'),
+					binaryPropertyName: 'data',
+					options: { fileName: 'report.bin' },
+				}),
+				storage('List', {
+					resource: 'folder',
+					operation: 'list',
+					folder: locator("={{ $('Create Folder').item.json.hash }}"),
+				}),
+				storage('Get File', {
+					resource: 'file',
+					operation: 'get',
+					file: locator('={{ $json.hash }}'),
+				}),
+				storage('Download', {
+					resource: 'file',
+					operation: 'download',
+					file: locator('={{ $json.hash }}'),
+					binaryPropertyName: 'data',
+				}),
+				storage('Delete File', {
+					resource: 'file',
+					operation: 'delete',
+					file: locator("={{ $('Upload').item.json.hash }}"),
+				}),
+				storage('Delete Folder', {
+					resource: 'folder',
+					operation: 'delete',
+					folder: locator("={{ $('Create Folder').item.json.hash }}"),
+				}),
+			];
+			const stored = credentials();
+			const result = await runWorkflow(
+				{ nodes, connections: chain(...nodes.map((node) => node.name)) },
+				{ credentials: stored },
+			);
+			expect(result.error).toBeUndefined();
+			const only = (nodeName: string) => {
+				const items = result.nodeOutput(nodeName);
+				expect(items).toHaveLength(1);
+				return items[0];
+			};
 
-		const info = only('Get File').json;
-		expect(info).toMatchObject({ type: 'file', hash: uploaded.hash, name: 'report.bin' });
-		expect(Number(info.size)).toBe(FIVE_MB);
+			const folder = only('Create Folder').json;
+			expect(folder).toMatchObject({ type: 'folder', name: folderName, parent_folder_hash: null });
+			expect(folder.hash).toEqual(expect.any(String));
+			expect(folder.link).toContain(String(folder.hash));
 
-		const downloaded = only('Download');
-		expect(downloaded.binary?.data).toMatchObject({ fileName: 'report.bin', bytes: FIVE_MB });
-		expect(downloaded.binary?.data.id).toMatch(/^filesystem-v2:/);
-		expect((await result.readBinary(downloaded)).equals(fixtureBytes(FIVE_MB))).toBe(true);
+			const uploaded = only('Upload').json;
+			expect(uploaded).toMatchObject({
+				type: 'file',
+				name: 'report.bin',
+				size: FIVE_MB,
+				parent_folder_hash: folder.hash,
+			});
 
-		expect(only('Delete File').json).toEqual({ hash: uploaded.hash, deleted: true });
-		expect(only('Delete Folder').json).toEqual({ hash: folder.hash, deleted: true });
-		expectPairedToTrigger(result, [
-			'Create Folder',
-			'Upload',
-			'List',
-			'Get File',
-			'Download',
-			'Delete File',
-			'Delete Folder',
-		]);
-		// n8n ran the credential's preAuthentication (its session id was empty) and saved the session.
-		expect(Object.values(stored)[0]).toMatchObject({ sessionId: expect.stringMatching(/.+/) });
+			const listed = only('List').json;
+			expect(listed).toMatchObject({ type: 'file', name: 'report.bin', hash: uploaded.hash });
+			expect(Number(listed.size)).toBe(FIVE_MB);
 
-		// The folder is really gone: listing it now fails.
-		const after = await runWorkflow(
-			{
-				nodes: [
-					trigger,
-					storage('List', { resource: 'folder', operation: 'list', folder: locator(String(folder.hash)) }),
-				],
-				connections: chain('Start', 'List'),
-			},
-			{ credentials: credentials() },
-		);
-		expect(after.error).toMatchObject({ name: 'NodeApiError', node: { name: 'List' } });
-	});
-});
+			const info = only('Get File').json;
+			expect(info).toMatchObject({ type: 'file', hash: uploaded.hash, name: 'report.bin' });
+			expect(Number(info.size)).toBe(FIVE_MB);
+
+			const downloaded = only('Download');
+			expect(downloaded.binary?.data).toMatchObject({ fileName: 'report.bin', bytes: FIVE_MB });
+			expect(downloaded.binary?.data.id).toMatch(/^filesystem-v2:/);
+			expect((await result.readBinary(downloaded)).equals(fixtureBytes(FIVE_MB))).toBe(true);
+
+			expect(only('Delete File').json).toEqual({ hash: uploaded.hash, deleted: true });
+			expect(only('Delete Folder').json).toEqual({ hash: folder.hash, deleted: true });
+			expectPairedToTrigger(result, [
+				'Create Folder',
+				'Upload',
+				'List',
+				'Get File',
+				'Download',
+				'Delete File',
+				'Delete Folder',
+			]);
+			// n8n ran the credential's preAuthentication (its session id was empty) and saved the session.
+			expect(Object.values(stored)[0]).toMatchObject({ sessionId: expect.stringMatching(/.+/) });
+
+			// The folder is really gone: listing it now fails.
+			const after = await runWorkflow(
+				{
+					nodes: [
+						trigger,
+						storage('List', {
+							resource: 'folder',
+							operation: 'list',
+							folder: locator(String(folder.hash)),
+						}),
+					],
+					connections: chain('Start', 'List'),
+				},
+				{ credentials: credentials() },
+			);
+			expect(after.error).toMatchObject({ name: 'NodeApiError', node: { name: 'List' } });
+		});
+	},
+);
 
 function expectPairedToTrigger(result: RunResult, nodeNames: string[]) {
 	for (const nodeName of nodeNames) {
@@ -175,7 +197,9 @@ describe('Storage errors', () => {
 		{
 			name: 'Hashes',
 			type: 'engine-test.jsonItems',
-			parameters: { items: JSON.stringify([{ hash: 'missing-file-hash-1' }, { hash: 'missing-file-hash-2' }]) },
+			parameters: {
+				items: JSON.stringify([{ hash: 'missing-file-hash-1' }, { hash: 'missing-file-hash-2' }]),
+			},
 		},
 		{
 			name: 'Delete File',

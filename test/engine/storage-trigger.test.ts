@@ -26,14 +26,25 @@ afterAll(async () => await sandbox?.close());
 
 const TRIGGER = `${PACKAGE_NAME}.cloudStorageTrigger`;
 const credentials = () => ({
-	cloudStorageTokenApi: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: 'demo', accessToken: DEMO_ACCOUNT.token },
+	cloudStorageTokenApi: {
+		baseUrl: sandbox.baseUrl,
+		webUrl: sandbox.webUrl,
+		user: 'demo',
+		accessToken: DEMO_ACCOUNT.token,
+	},
 });
 const demo = () => sandbox.store.accountByLogin('demo')!;
 const root = () => sandbox.store.rootOf(demo());
 let folderCount = 0;
-const newFolder = (parent: Folder = root(), name = `watch ${++folderCount}`) => sandbox.store.createFolder(demo(), parent, name, 'PRIVATE');
+const newFolder = (parent: Folder = root(), name = `watch ${++folderCount}`) =>
+	sandbox.store.createFolder(demo(), parent, name, 'PRIVATE');
 const addFiles = (parent: Folder, count: number, prefix = 'file ') =>
-	sandbox.store.bulkCreate(demo(), { folders: 0, filesPerFolder: count, parent, filePrefix: prefix }).files;
+	sandbox.store.bulkCreate(demo(), {
+		folders: 0,
+		filesPerFolder: count,
+		parent,
+		filePrefix: prefix,
+	}).files;
 
 function workflow(parameters: INodeParameters) {
 	return { nodes: [{ name: 'Trigger', type: TRIGGER, parameters }], connections: {} };
@@ -44,18 +55,24 @@ function poller(parameters: INodeParameters) {
 	let staticData: IDataObject = {};
 	return {
 		async next(): Promise<INodeExecutionData[]> {
-			const result = await runPoll(workflow(parameters), { credentials: credentials(), staticData });
+			const result = await runPoll(workflow(parameters), {
+				credentials: credentials(),
+				staticData,
+			});
 			staticData = result.staticData;
 			return result.items;
 		},
 		staticData: () => staticData,
 	};
 }
-const summary = (items: INodeExecutionData[]) => items.map(({ json }) => `${String(json.event)} ${String(json.path ?? json.previous_path)}`);
+const summary = (items: INodeExecutionData[]) =>
+	items.map(({ json }) => `${String(json.event)} ${String(json.path ?? json.previous_path)}`);
 const locator = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** Requests the sandbox saw while `run` ran, as "api action" strings. */
-async function requestsDuring<T>(run: () => Promise<T>): Promise<{ result: T; requests: string[] }> {
+async function requestsDuring<T>(
+	run: () => Promise<T>,
+): Promise<{ result: T; requests: string[] }> {
 	sandbox.requests.clear();
 	const result = await run();
 	return { result, requests: sandbox.requests.list().map((r) => `${r.api} ${r.action ?? r.path}`) };
@@ -67,15 +84,25 @@ async function replaceContent(folder: Folder, file: StoredFile, content: string)
 	body.append('user_access_token', DEMO_ACCOUNT.token);
 	body.append('file', new Blob([content]), file.name);
 	// As documented: up_id, do and replace_file_hash in the query, the file as multipart.
-	const query = new URLSearchParams({ up_id: folder.hash, do: 'update', replace_file_hash: file.hash });
-	const response = await fetch(`${sandbox.baseUrl}/save_file.php?${query}`, { method: 'POST', body });
+	const query = new URLSearchParams({
+		up_id: folder.hash,
+		do: 'update',
+		replace_file_hash: file.hash,
+	});
+	const response = await fetch(`${sandbox.baseUrl}/save_file.php?${query}`, {
+		method: 'POST',
+		body,
+	});
 	expect(response.status).toBe(200);
 }
 
 describe('created and updated events (cursor state)', () => {
 	it('reports a burst of 500 files in the same second exactly once, across a poll inside that second', async () => {
 		const watched = newFolder();
-		const trigger = poller({ events: ['fileCreated', 'fileUpdated'], folder: locator(watched.hash) });
+		const trigger = poller({
+			events: ['fileCreated', 'fileUpdated'],
+			folder: locator(watched.hash),
+		});
 		expect(await trigger.next()).toEqual([]);
 		tick();
 		addFiles(watched, 300, 'first ');
@@ -91,13 +118,20 @@ describe('created and updated events (cursor state)', () => {
 		expect(new Set(hashes).size).toBe(500);
 		expect([...first, ...second].every((item) => item.json.event === 'fileCreated')).toBe(true);
 		// One folder info (for the tree's edit key) and one recursive tree, however many folders.
-		expect(requests.filter((r) => !r.includes('authenticate_user'))).toEqual(['v2 get_folder_info', 'v1 get_upload_tree']);
+		expect(requests.filter((r) => !r.includes('authenticate_user'))).toEqual([
+			'v2 get_folder_info',
+			'v1 get_upload_tree',
+		]);
 		expect(JSON.stringify(trigger.staticData()).length).toBeLessThan(40_000);
 	});
 
 	it('a poll failing half-way reports nothing and the next one reports everything once', async () => {
 		const watched = newFolder();
-		const trigger = poller({ events: ['fileCreated'], folder: locator(watched.hash), download: true });
+		const trigger = poller({
+			events: ['fileCreated'],
+			folder: locator(watched.hash),
+			download: true,
+		});
 		await trigger.next();
 		tick();
 		addFiles(watched, 3);
@@ -107,7 +141,11 @@ describe('created and updated events (cursor state)', () => {
 		sandbox.faults.clear();
 		// The retry of the whole poll: every file once, with content.
 		const items = await trigger.next();
-		expect(summary(items)).toEqual(['fileCreated file 1.txt', 'fileCreated file 2.txt', 'fileCreated file 3.txt']);
+		expect(summary(items)).toEqual([
+			'fileCreated file 1.txt',
+			'fileCreated file 2.txt',
+			'fileCreated file 3.txt',
+		]);
 		const bytes = await Container.get(BinaryDataService).getAsBuffer(items[1].binary!.data);
 		expect(bytes.toString()).toBe(`${watched.name}/file 2.txt\n`);
 		expect(await trigger.next()).toEqual([]);
@@ -120,7 +158,12 @@ describe('created and updated events (cursor state)', () => {
 		const before = JSON.stringify(trigger.staticData());
 		tick();
 		addFiles(watched, 2);
-		sandbox.faults.add({ match: { path: 'get_upload_tree' }, fault: '429', retryAfter: 0, times: 5 });
+		sandbox.faults.add({
+			match: { path: 'get_upload_tree' },
+			fault: '429',
+			retryAfter: 0,
+			times: 5,
+		});
 		await expect(trigger.next()).rejects.toThrow(/429|rate|many/i);
 		expect(JSON.stringify(trigger.staticData())).toBe(before);
 		sandbox.faults.clear();
@@ -188,11 +231,31 @@ describe('all events (snapshot state)', () => {
 			'fileMoved A/stranger 1.txt',
 		]);
 		const byHash = new Map(items.map((item) => [item.json.hash, item.json]));
-		expect(byHash.get(one.hash)).toMatchObject({ event: 'fileUpdated', change: 'renamed', previous_name: 'file 1.txt', name: 'one renamed.txt' });
+		expect(byHash.get(one.hash)).toMatchObject({
+			event: 'fileUpdated',
+			change: 'renamed',
+			previous_name: 'file 1.txt',
+			name: 'one renamed.txt',
+		});
 		expect(byHash.get(two.hash)).toMatchObject({ event: 'fileUpdated', change: 'content' });
-		expect(byHash.get(three.hash)).toMatchObject({ event: 'fileMoved', moved: 'within', previous_parent_folder_hash: a.hash, parent_folder_hash: b.hash, parent_folder_name: 'B' });
-		expect(byHash.get(four.hash)).toMatchObject({ event: 'fileMoved', moved: 'out', previous_path: 'A/file 4.txt', parent_folder_hash: outside.hash });
-		expect(byHash.get(stranger.hash)).toMatchObject({ event: 'fileMoved', moved: 'in', path: 'A/stranger 1.txt' });
+		expect(byHash.get(three.hash)).toMatchObject({
+			event: 'fileMoved',
+			moved: 'within',
+			previous_parent_folder_hash: a.hash,
+			parent_folder_hash: b.hash,
+			parent_folder_name: 'B',
+		});
+		expect(byHash.get(four.hash)).toMatchObject({
+			event: 'fileMoved',
+			moved: 'out',
+			previous_path: 'A/file 4.txt',
+			parent_folder_hash: outside.hash,
+		});
+		expect(byHash.get(stranger.hash)).toMatchObject({
+			event: 'fileMoved',
+			moved: 'in',
+			path: 'A/stranger 1.txt',
+		});
 		expect(items).toHaveLength(5);
 
 		tick(3);
@@ -205,7 +268,9 @@ describe('all events (snapshot state)', () => {
 			'fileDeleted A/B/recent 1.txt',
 			'fileDeleted A/file 2.txt',
 		]);
-		expect(deleted.map((item) => item.json.hash).sort()).toEqual([three.hash, inB.hash, recent.hash, two.hash].sort());
+		expect(deleted.map((item) => item.json.hash).sort()).toEqual(
+			[three.hash, inB.hash, recent.hash, two.hash].sort(),
+		);
 		expect(await trigger.next()).toEqual([]);
 	});
 
@@ -213,18 +278,38 @@ describe('all events (snapshot state)', () => {
 		const watched = newFolder();
 		const sub = newFolder(watched, 'Sub');
 		const [x, y] = addFiles(watched, 2);
-		const trigger = poller({ events: ALL, folder: locator(watched.hash), includeSubfolders: false });
+		const trigger = poller({
+			events: ALL,
+			folder: locator(watched.hash),
+			includeSubfolders: false,
+		});
 		await trigger.next();
 		tick();
 		sandbox.store.moveFile(x, sub);
 		trashFile(sandbox.store, y);
 		addFiles(watched, 1, 'new ');
 		const { result, requests } = await requestsDuring(() => trigger.next());
-		expect(summary(result)).toEqual(['fileMoved file 1.txt', 'fileCreated new 1.txt', 'fileDeleted file 2.txt']);
-		expect(result[0].json).toMatchObject({ hash: x.hash, moved: 'out', parent_folder_hash: sub.hash, previous_path: 'file 1.txt' });
-		expect(result[1].json).toMatchObject({ size: expect.any(Number), timestamp_uploaded: Math.floor(clock / 1000) });
+		expect(summary(result)).toEqual([
+			'fileMoved file 1.txt',
+			'fileCreated new 1.txt',
+			'fileDeleted file 2.txt',
+		]);
+		expect(result[0].json).toMatchObject({
+			hash: x.hash,
+			moved: 'out',
+			parent_folder_hash: sub.hash,
+			previous_path: 'file 1.txt',
+		});
+		expect(result[1].json).toMatchObject({
+			size: expect.any(Number),
+			timestamp_uploaded: Math.floor(clock / 1000),
+		});
 		// The listing, plus one info request per file that vanished while its folder stayed.
-		expect(requests.filter((r) => !r.includes('authenticate_user'))).toEqual(['v2 get_folder_content', 'v2 get_file_info', 'v2 get_file_info']);
+		expect(requests.filter((r) => !r.includes('authenticate_user'))).toEqual([
+			'v2 get_folder_content',
+			'v2 get_file_info',
+			'v2 get_file_info',
+		]);
 	});
 
 	it('fails with an explanation above the tracked-items cap, and keeps its state', async () => {
@@ -234,7 +319,9 @@ describe('all events (snapshot state)', () => {
 		await trigger.next();
 		const before = JSON.stringify(trigger.staticData());
 		addFiles(watched, 6, 'more ');
-		await expect(trigger.next()).rejects.toThrow('The watched folder holds 11 files and folders, more than the 10 tracked');
+		await expect(trigger.next()).rejects.toThrow(
+			'The watched folder holds 11 files and folders, more than the 10 tracked',
+		);
 		expect(JSON.stringify(trigger.staticData())).toBe(before);
 	});
 });
@@ -244,18 +331,28 @@ describe('manual "Fetch Test Event"', () => {
 		const watched = newFolder();
 		addFiles(watched, 12);
 		tick();
-		const result = await runWorkflow(workflow({ events: ['fileCreated'], folder: locator(watched.hash), download: true }), {
-			credentials: credentials(),
-		});
+		const result = await runWorkflow(
+			workflow({ events: ['fileCreated'], folder: locator(watched.hash), download: true }),
+			{
+				credentials: credentials(),
+			},
+		);
 		expect(result.error).toBeUndefined();
 		const items = result.nodeOutput('Trigger');
 		expect(items).toHaveLength(10);
-		expect(items[0].json).toMatchObject({ event: 'fileCreated', type: 'file', link: expect.stringContaining('/f/') });
+		expect(items[0].json).toMatchObject({
+			event: 'fileCreated',
+			type: 'file',
+			link: expect.stringContaining('/f/'),
+		});
 		expect((await result.readBinary(items[0])).toString()).toMatch(/\.txt\n$/);
 	});
 
 	it('explains an empty folder', async () => {
-		const result = await runWorkflow(workflow({ events: ['fileCreated'], folder: locator(newFolder().hash) }), { credentials: credentials() });
+		const result = await runWorkflow(
+			workflow({ events: ['fileCreated'], folder: locator(newFolder().hash) }),
+			{ credentials: credentials() },
+		);
 		expect(result.error?.message).toMatch(/Nothing matching/);
 	});
 });

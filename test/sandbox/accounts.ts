@@ -7,14 +7,39 @@ const TB = 1024 * GB;
 /** Per-plan limits from the spec's Limits table; storage quota and queue size are not in the spec (sandbox values). */
 export const PLAN_LIMITS: Record<
 	Plan,
-	{ fileSizeLimit: number; folderSizeLimit: number | null; quotaBytes: number; queueSizeLimit: number }
+	{
+		fileSizeLimit: number;
+		folderSizeLimit: number | null;
+		quotaBytes: number;
+		queueSizeLimit: number;
+	}
 > = {
-	FREE: { fileSizeLimit: 5 * GB, folderSizeLimit: 5 * GB, quotaBytes: 10 * GB, queueSizeLimit: 100 },
-	PERSONAL: { fileSizeLimit: 10 * GB, folderSizeLimit: null, quotaBytes: 500 * GB, queueSizeLimit: 1000 },
+	FREE: {
+		fileSizeLimit: 5 * GB,
+		folderSizeLimit: 5 * GB,
+		quotaBytes: 10 * GB,
+		queueSizeLimit: 100,
+	},
+	PERSONAL: {
+		fileSizeLimit: 10 * GB,
+		folderSizeLimit: null,
+		quotaBytes: 500 * GB,
+		queueSizeLimit: 1000,
+	},
 	LIFETIME: { fileSizeLimit: 10 * GB, folderSizeLimit: null, quotaBytes: TB, queueSizeLimit: 1000 },
 	PRO: { fileSizeLimit: 20 * GB, folderSizeLimit: null, quotaBytes: 2 * TB, queueSizeLimit: 5000 },
-	BUSINESS: { fileSizeLimit: 50 * GB, folderSizeLimit: null, quotaBytes: 10 * TB, queueSizeLimit: 10000 },
-	ENTERPRISE: { fileSizeLimit: 50 * GB, folderSizeLimit: null, quotaBytes: 100 * TB, queueSizeLimit: 10000 },
+	BUSINESS: {
+		fileSizeLimit: 50 * GB,
+		folderSizeLimit: null,
+		quotaBytes: 10 * TB,
+		queueSizeLimit: 10000,
+	},
+	ENTERPRISE: {
+		fileSizeLimit: 50 * GB,
+		folderSizeLimit: null,
+		quotaBytes: 100 * TB,
+		queueSizeLimit: 10000,
+	},
 };
 
 export interface AccountSeed {
@@ -95,7 +120,12 @@ export const TASKS_ACCOUNT = Object.freeze({
 	rootUploadKey: '2b4d6f8a0c1e3a5c7e9b1d3f5a7c9e0b',
 } as const satisfies AccountSeed);
 
-export const SEEDED_ACCOUNTS: readonly AccountSeed[] = Object.freeze([DEMO_ACCOUNT, FREE_ACCOUNT, TWOFA_ACCOUNT, TASKS_ACCOUNT]);
+export const SEEDED_ACCOUNTS: readonly AccountSeed[] = Object.freeze([
+	DEMO_ACCOUNT,
+	FREE_ACCOUNT,
+	TWOFA_ACCOUNT,
+	TASKS_ACCOUNT,
+]);
 
 export function newAccount(seed: AccountSeed, id: number): Account {
 	const limits = PLAN_LIMITS[seed.plan];
@@ -111,7 +141,8 @@ export function newAccount(seed: AccountSeed, id: number): Account {
 		requires2fa: seed.requires2fa ?? false,
 		confirmedIps: new Set(),
 		fileSizeLimit: seed.fileSizeLimit ?? limits.fileSizeLimit,
-		folderSizeLimit: seed.folderSizeLimit === undefined ? limits.folderSizeLimit : seed.folderSizeLimit,
+		folderSizeLimit:
+			seed.folderSizeLimit === undefined ? limits.folderSizeLimit : seed.folderSizeLimit,
 		queueSizeLimit: limits.queueSizeLimit,
 		quotaBytes: seed.quotaBytes ?? limits.quotaBytes,
 		userHash: randomHash(10, 16),

@@ -3,7 +3,14 @@ import type { Sessions } from './sessions.ts';
 import type { Store } from './store.ts';
 import type { Account } from './types.ts';
 
-export type AuthMethod = 'password' | 'basic' | 'token' | 'session-param' | 'session-cookie' | 'third-party' | 'several';
+export type AuthMethod =
+	| 'password'
+	| 'basic'
+	| 'token'
+	| 'session-param'
+	| 'session-cookie'
+	| 'third-party'
+	| 'several';
 
 export type AuthOutcome =
 	| { kind: 'none' }
@@ -13,7 +20,14 @@ export type AuthOutcome =
 	| { kind: 'twofa'; method: AuthMethod; account: Account };
 
 /** Every field that carries a credential; never logged, and flagged when it shows up in a URL. */
-export const CREDENTIAL_FIELDS = ['pass', 'user_access_token', 'PHPSESSID', 'SessionID', 'google_token', 'apple_code'];
+export const CREDENTIAL_FIELDS = [
+	'pass',
+	'user_access_token',
+	'PHPSESSID',
+	'SessionID',
+	'google_token',
+	'apple_code',
+];
 
 /** The authentication methods a request carries (a Bearer header is not one of the storage's methods). */
 export function methodsPresent(req: SandboxRequest): AuthMethod[] {
@@ -50,21 +64,34 @@ export function authenticate(req: SandboxRequest, store: Store, sessions: Sessio
 	const basic = parseBasic(req.headers.authorization);
 	if (basic) return byPassword(req, store, 'basic', basic.user, basic.pass);
 	if (req.headers.authorization) return { kind: 'failed', method: 'basic' };
-	if (req.cookies.PHPSESSID) return bySession(store, sessions, 'session-cookie', req.cookies.PHPSESSID);
+	if (req.cookies.PHPSESSID)
+		return bySession(store, sessions, 'session-cookie', req.cookies.PHPSESSID);
 	// Third-party sign-in cannot be verified offline: the sandbox refuses it like a bad credential.
 	if (field('google_token') !== undefined || field('apple_code') !== undefined)
 		return { kind: 'failed', method: 'third-party' };
 	return { kind: 'none' };
 }
 
-function byPassword(req: SandboxRequest, store: Store, method: AuthMethod, user: string, pass: string): AuthOutcome {
+function byPassword(
+	req: SandboxRequest,
+	store: Store,
+	method: AuthMethod,
+	user: string,
+	pass: string,
+): AuthOutcome {
 	const account = store.accountByLogin(user);
 	if (!account || account.password !== pass) return { kind: 'failed', method };
-	if (account.requires2fa && !account.confirmedIps.has(req.ip)) return { kind: 'twofa', method, account };
+	if (account.requires2fa && !account.confirmedIps.has(req.ip))
+		return { kind: 'twofa', method, account };
 	return { kind: 'ok', method, account };
 }
 
-function bySession(store: Store, sessions: Sessions, method: AuthMethod, sessionId: string): AuthOutcome {
+function bySession(
+	store: Store,
+	sessions: Sessions,
+	method: AuthMethod,
+	sessionId: string,
+): AuthOutcome {
 	const accountId = sessions.accountId(sessionId);
 	const account = accountId === undefined ? undefined : store.accounts.get(accountId);
 	return account ? { kind: 'ok', method, account, sessionId } : { kind: 'failed', method };

@@ -25,7 +25,8 @@ export function patchConfig(config: SandboxConfig, patch: Record<string, unknown
 	for (const [key, value] of Object.entries(patch)) {
 		if (!(key in target)) continue;
 		const current = target[key];
-		if (current && typeof current === 'object' && value && typeof value === 'object') Object.assign(current, value);
+		if (current && typeof current === 'object' && value && typeof value === 'object')
+			Object.assign(current, value);
 		else target[key] = value;
 	}
 }

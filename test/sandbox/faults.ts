@@ -5,7 +5,15 @@ import { prng } from './prng.ts';
  * `slow-answer` handles it at once and holds back only the answer (the write is applied, the client's
  * timeout may expire before it hears so).
  */
-export const FAULT_KINDS = ['429', '500', '503', 'drop-before', 'drop-after', 'slow', 'slow-answer'] as const;
+export const FAULT_KINDS = [
+	'429',
+	'500',
+	'503',
+	'drop-before',
+	'drop-after',
+	'slow',
+	'slow-answer',
+] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {
@@ -61,7 +69,8 @@ export class Faults {
 	add(rules: FaultRule | FaultRule[]): FaultRule[] {
 		const list = Array.isArray(rules) ? rules : [rules];
 		for (const rule of list) validate(rule);
-		for (const rule of list) this.rules.push({ ...rule, match: { ...rule.match }, id: this.nextId++, hits: 0 });
+		for (const rule of list)
+			this.rules.push({ ...rule, match: { ...rule.match }, id: this.nextId++, hits: 0 });
 		return this.list();
 	}
 
@@ -82,7 +91,12 @@ export class Faults {
 			return;
 		}
 		validateRandom(random);
-		const config = { ...random, kinds: [...random.kinds], match: { ...random.match }, ...(random.weights ? { weights: { ...random.weights } } : {}) };
+		const config = {
+			...random,
+			kinds: [...random.kinds],
+			match: { ...random.match },
+			...(random.weights ? { weights: { ...random.weights } } : {}),
+		};
 		this.random = { config, next: prng(random.seed), hits: 0 };
 	}
 
@@ -96,7 +110,8 @@ export class Faults {
 		const rule = this.rules.find((candidate) => matches(candidate, target));
 		if (!rule) return this.takeRandom(target);
 		rule.hits++;
-		if (rule.times !== undefined && rule.hits >= rule.times) this.rules = this.rules.filter((r) => r !== rule);
+		if (rule.times !== undefined && rule.hits >= rule.times)
+			this.rules = this.rules.filter((r) => r !== rule);
 		return rule;
 	}
 
@@ -107,11 +122,22 @@ export class Faults {
 		const { kinds, match, retryAfter, delayMs } = random.config;
 		const fault = weightedPick(kinds, random.config.weights ?? {}, random.next());
 		random.hits++;
-		return { id: 0, hits: random.hits, match: match ?? {}, fault, retryAfter, delayMs: delayMs ?? 100 };
+		return {
+			id: 0,
+			hits: random.hits,
+			match: match ?? {},
+			fault,
+			retryAfter,
+			delayMs: delayMs ?? 100,
+		};
 	}
 }
 
-function weightedPick(kinds: FaultKind[], weights: Partial<Record<FaultKind, number>>, draw: number): FaultKind {
+function weightedPick(
+	kinds: FaultKind[],
+	weights: Partial<Record<FaultKind, number>>,
+	draw: number,
+): FaultKind {
 	const weightOf = (kind: FaultKind) => weights[kind] ?? 1;
 	let point = draw * kinds.reduce((sum, kind) => sum + weightOf(kind), 0);
 	for (const kind of kinds) {
@@ -127,7 +153,11 @@ export function validateRandom(random: RandomFaults): void {
 		throw new Error('random.rate must be a number from 0 to 1');
 	}
 	if (!Number.isInteger(random.seed)) throw new Error('random.seed must be an integer');
-	if (!Array.isArray(random.kinds) || !random.kinds.length || random.kinds.some((k) => !FAULT_KINDS.includes(k))) {
+	if (
+		!Array.isArray(random.kinds) ||
+		!random.kinds.length ||
+		random.kinds.some((k) => !FAULT_KINDS.includes(k))
+	) {
 		throw new Error(`random.kinds must be a non-empty list of ${FAULT_KINDS.join(', ')}`);
 	}
 	for (const key of ['retryAfter', 'delayMs'] as const) {
@@ -135,14 +165,22 @@ export function validateRandom(random: RandomFaults): void {
 		if (value !== undefined && (typeof value !== 'number' || value < 0))
 			throw new Error(`random.${key} must be a non-negative number`);
 	}
-	if (random.match !== undefined && typeof random.match !== 'object') throw new Error('random.match must be an object');
+	if (random.match !== undefined && typeof random.match !== 'object')
+		throw new Error('random.match must be an object');
 	if (random.weights !== undefined) {
-		if (!random.weights || typeof random.weights !== 'object') throw new Error('random.weights must be an object');
+		if (!random.weights || typeof random.weights !== 'object')
+			throw new Error('random.weights must be an object');
 		const entries = Object.entries(random.weights);
-		if (entries.some(([kind, weight]) => !FAULT_KINDS.includes(kind as FaultKind) || typeof weight !== 'number' || !(weight >= 0))) {
+		if (
+			entries.some(
+				([kind, weight]) =>
+					!FAULT_KINDS.includes(kind as FaultKind) || typeof weight !== 'number' || !(weight >= 0),
+			)
+		) {
 			throw new Error('random.weights maps fault kinds to non-negative numbers');
 		}
-		if (!random.kinds.some((kind) => (random.weights?.[kind] ?? 1) > 0)) throw new Error('random.weights leaves no kind to draw');
+		if (!random.kinds.some((kind) => (random.weights?.[kind] ?? 1) > 0))
+			throw new Error('random.weights leaves no kind to draw');
 	}
 }
 
@@ -157,7 +195,8 @@ function validate(rule: FaultRule): void {
 	if (!rule || typeof rule !== 'object') throw new Error('a rule must be an object');
 	if (!FAULT_KINDS.includes(rule.fault))
 		throw new Error(`unknown fault ${String(rule.fault)}; use one of ${FAULT_KINDS.join(', ')}`);
-	if (rule.match !== undefined && typeof rule.match !== 'object') throw new Error('match must be an object');
+	if (rule.match !== undefined && typeof rule.match !== 'object')
+		throw new Error('match must be an object');
 	for (const key of ['times', 'retryAfter', 'delayMs'] as const) {
 		const value = rule[key];
 		if (value !== undefined && (typeof value !== 'number' || value < 0))
@@ -166,5 +205,6 @@ function validate(rule: FaultRule): void {
 	if (rule.times !== undefined && (!Number.isInteger(rule.times) || rule.times < 1)) {
 		throw new Error('times must be a positive integer');
 	}
-	if ((rule.fault === 'slow' || rule.fault === 'slow-answer') && rule.delayMs === undefined) throw new Error(`${rule.fault} needs delayMs`);
+	if ((rule.fault === 'slow' || rule.fault === 'slow-answer') && rule.delayMs === undefined)
+		throw new Error(`${rule.fault} needs delayMs`);
 }

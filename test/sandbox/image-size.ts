@@ -19,7 +19,11 @@ export function imageDimensions(blobPath: string): Dimensions | undefined {
 			return buffer.subarray(0, got);
 		};
 		const head = read(0, 26);
-		if (head.length >= 24 && head.readUInt32BE(0) === 0x89504e47 && head.toString('latin1', 12, 16) === 'IHDR') {
+		if (
+			head.length >= 24 &&
+			head.readUInt32BE(0) === 0x89504e47 &&
+			head.toString('latin1', 12, 16) === 'IHDR'
+		) {
 			return { Width: head.readUInt32BE(16), Height: head.readUInt32BE(20) };
 		}
 		if (head.length >= 10 && /^GIF8[79]a$/.test(head.toString('latin1', 0, 6))) {
@@ -36,7 +40,9 @@ export function imageDimensions(blobPath: string): Dimensions | undefined {
 const isStartOfFrame = (marker: number) =>
 	marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 
-function jpegDimensions(read: (position: number, length: number) => Buffer): Dimensions | undefined {
+function jpegDimensions(
+	read: (position: number, length: number) => Buffer,
+): Dimensions | undefined {
 	let offset = 2;
 	for (let guard = 0; guard < 10_000; guard++) {
 		const header = read(offset, 9);

@@ -46,7 +46,11 @@ export async function handleApiRequest(
 		}
 		entry.api = match.route.api;
 		req.params = match.params;
-		const limits = { tmpDir: store.tmpDir, fileCap: store.maxFileSizeLimit(), maxFormBytes: config.maxFormBytes };
+		const limits = {
+			tmpDir: store.tmpDir,
+			fileCap: store.maxFileSizeLimit(),
+			maxFormBytes: config.maxFormBytes,
+		};
 		const problem = await readBody(incoming, req, match.route.body, limits);
 		entry.fields = [...new Set(req.body.keys()), ...req.files.map((file) => `file:${file.field}`)];
 		if (problem === 'aborted') {

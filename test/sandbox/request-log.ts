@@ -60,7 +60,8 @@ export function redactUrl(rawUrl: string): {
 			} catch {
 				// keep the raw name
 			}
-			if (CREDENTIAL_FIELDS.some((c) => c.toLowerCase() === name.toLowerCase())) credentialsInUrl.push(name);
+			if (CREDENTIAL_FIELDS.some((c) => c.toLowerCase() === name.toLowerCase()))
+				credentialsInUrl.push(name);
 			if (KEY_FIELDS.some((k) => k.toLowerCase() === name.toLowerCase())) keysInUrl.push(name);
 			return REDACTED.has(name.toLowerCase()) && eq >= 0 ? `${rawName}=***` : pair;
 		});

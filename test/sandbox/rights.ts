@@ -16,7 +16,13 @@ const NONE: Rights = {
 	allow_edit: false,
 	allow_download: false,
 };
-const ALL: Rights = { allow_view: true, allow_delete: true, allow_add: true, allow_edit: true, allow_download: true };
+const ALL: Rights = {
+	allow_view: true,
+	allow_delete: true,
+	allow_add: true,
+	allow_edit: true,
+	allow_download: true,
+};
 const READ: Rights = { ...NONE, allow_view: true, allow_download: true };
 
 /** Types anyone who knows the hash may read; PASSWORD would need the password, which is not modelled yet. */

@@ -49,7 +49,11 @@ export interface RouteMatch {
 	methodAllowed: boolean;
 }
 
-export function matchRoute(routes: readonly Route[], method: string, pathname: string): RouteMatch | undefined {
+export function matchRoute(
+	routes: readonly Route[],
+	method: string,
+	pathname: string,
+): RouteMatch | undefined {
 	let pathOnly: RouteMatch | undefined;
 	for (const route of routes) {
 		let params: string[] | undefined;

@@ -32,8 +32,22 @@ export type SectionName = (typeof SECTION_NAMES)[number];
  * Criteria rows of advanced mode. The spec names the row fields but not their values; the sandbox
  * accepts these (case-insensitive) and answers `status: error` for anything else.
  */
-export const CRITERIA_FIELDS = ['NAME', 'EXTENSION', 'CONTENT_TYPE', 'TYPE', 'SIZE', 'MOD_DATE'] as const;
-const TEXT_OPERATORS = ['CONTAINS', 'NOT_CONTAINS', 'EQUALS', 'NOT_EQUALS', 'STARTS_WITH', 'ENDS_WITH'];
+export const CRITERIA_FIELDS = [
+	'NAME',
+	'EXTENSION',
+	'CONTENT_TYPE',
+	'TYPE',
+	'SIZE',
+	'MOD_DATE',
+] as const;
+const TEXT_OPERATORS = [
+	'CONTAINS',
+	'NOT_CONTAINS',
+	'EQUALS',
+	'NOT_EQUALS',
+	'STARTS_WITH',
+	'ENDS_WITH',
+];
 const RANGE_OPERATORS = ['EQUALS', 'NOT_EQUALS', 'GREATER', 'LESS', 'BETWEEN'];
 
 export interface Criterion {
@@ -60,7 +74,8 @@ export function parseCriterion(raw: unknown): Criterion {
 	if (!CRITERIA_FIELDS.includes(field)) {
 		throw new SearchError(`Criteria Field must be one of ${CRITERIA_FIELDS.join(', ')}`);
 	}
-	if (typeof query !== 'string' && typeof query !== 'number') throw new SearchError('Criteria Query is required');
+	if (typeof query !== 'string' && typeof query !== 'number')
+		throw new SearchError('Criteria Query is required');
 	const ranged = field === 'SIZE' || field === 'MOD_DATE';
 	if (!(ranged ? RANGE_OPERATORS : TEXT_OPERATORS).includes(operator)) {
 		throw new SearchError(`Operator ${operator || '(none)'} does not apply to ${field}`);
@@ -68,7 +83,8 @@ export function parseCriterion(raw: unknown): Criterion {
 	const convert = (value: unknown, upper: boolean): string | number => {
 		if (field === 'SIZE') {
 			const bytes = Number(value);
-			if (!Number.isFinite(bytes) || String(value).trim() === '') throw new SearchError('SIZE needs a number of bytes');
+			if (!Number.isFinite(bytes) || String(value).trim() === '')
+				throw new SearchError('SIZE needs a number of bytes');
 			return bytes;
 		}
 		if (field === 'MOD_DATE') {
@@ -117,7 +133,9 @@ function meets(store: Store, item: Item, criterion: Criterion): boolean {
 		case 'NOT_CONTAINS':
 			return !String(actual).includes(String(value));
 		case 'EQUALS':
-			return criterion.field === 'MOD_DATE' ? String(actual).startsWith(String(value).slice(0, 10)) : actual === value;
+			return criterion.field === 'MOD_DATE'
+				? String(actual).startsWith(String(value).slice(0, 10))
+				: actual === value;
 		case 'NOT_EQUALS':
 			return actual !== value;
 		case 'STARTS_WITH':
@@ -170,7 +188,8 @@ function below(store: Store, folder: Folder, recursive: boolean, out: Item[]): v
 /** Candidates of the chosen sections, each once. Shared sections are empty: the sandbox models no shares. */
 function candidates(store: Store, caller: Account, plan: SearchPlan): Item[] {
 	const found = new Map<string, Item>();
-	const add = (item: Item) => found.set(item.kind === 'file' ? `f${item.file.id}` : `d${item.folder.id}`, item);
+	const add = (item: Item) =>
+		found.set(item.kind === 'file' ? `f${item.file.id}` : `d${item.folder.id}`, item);
 	if (plan.sections.has('MY')) {
 		const own: Item[] = [];
 		below(store, store.rootOf(caller), true, own);
@@ -208,7 +227,12 @@ export function runSearch(store: Store, caller: Account, plan: SearchPlan): Item
 }
 
 /** `table_column[<index>]`: 2 name, 4 size, 5 owner, 6 views, anything else modification date. */
-export function sortItems(store: Store, items: Item[], column: number | null, ascending: boolean): Item[] {
+export function sortItems(
+	store: Store,
+	items: Item[],
+	column: number | null,
+	ascending: boolean,
+): Item[] {
 	const key = (item: Item): string | number => {
 		const isFile = item.kind === 'file';
 		switch (column) {
@@ -245,7 +269,13 @@ export function pathOf(store: Store, folder: Folder, memo = new Map<number, stri
 }
 
 /** The spec's "Search item (JSON format)". `path` is the item's full path from ROOT, e.g. `/Invoices/a.pdf`. */
-export function jsonItem(store: Store, item: Item, caller: Account, withRights: boolean, memo: Map<number, string>) {
+export function jsonItem(
+	store: Store,
+	item: Item,
+	caller: Account,
+	withRights: boolean,
+	memo: Map<number, string>,
+) {
 	if (item.kind === 'folder') {
 		const { folder } = item;
 		const parent = store.folders.get(folder.parentId);

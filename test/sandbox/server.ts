@@ -27,7 +27,13 @@ import { webRoutes } from './routes/web.ts';
 import { Sessions } from './sessions.ts';
 import { Store } from './store.ts';
 
-export { DEMO_ACCOUNT, FREE_ACCOUNT, SEEDED_ACCOUNTS, TASKS_ACCOUNT, TWOFA_ACCOUNT } from './accounts.ts';
+export {
+	DEMO_ACCOUNT,
+	FREE_ACCOUNT,
+	SEEDED_ACCOUNTS,
+	TASKS_ACCOUNT,
+	TWOFA_ACCOUNT,
+} from './accounts.ts';
 
 export interface SandboxOptions {
 	/** 0 (default) picks a free port. */

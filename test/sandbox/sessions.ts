@@ -43,6 +43,7 @@ export class Sessions {
 
 	/** Drops sessions of one account (e.g. after a password change in a test). */
 	expireAccount(accountId: number): void {
-		for (const [id, session] of this.sessions) if (session.accountId === accountId) this.sessions.delete(id);
+		for (const [id, session] of this.sessions)
+			if (session.accountId === accountId) this.sessions.delete(id);
 	}
 }

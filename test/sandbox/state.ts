@@ -9,7 +9,9 @@ export function stateSummary(store: Store) {
 		const parentPath = parent ? pathOf(parent) : '/';
 		return `${parentPath === '/' ? '' : parentPath}/${folder.name}`;
 	};
-	const anonymousFolders = [...store.folders.values()].filter((folder) => folder.ownerId === store.anonymous.id);
+	const anonymousFolders = [...store.folders.values()].filter(
+		(folder) => folder.ownerId === store.anonymous.id,
+	);
 	return {
 		/** Folders made through `api/get_upload_id.php` without an account; `expiresAt` in unix seconds. */
 		anonymousFolders: anonymousFolders.map((folder) => ({
@@ -19,7 +21,9 @@ export function stateSummary(store: Store) {
 			created: folder.created,
 			expiresAt: folder.expiresAt,
 			expired: store.expired(folder),
-			files: store.filesIn(folder.id).map((file) => ({ hash: file.hash, name: file.name, size: file.size })),
+			files: store
+				.filesIn(folder.id)
+				.map((file) => ({ hash: file.hash, name: file.name, size: file.size })),
 		})),
 		/** Signature records and what `esignature_share` would have e-mailed. */
 		esignature: {

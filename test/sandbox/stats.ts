@@ -17,6 +17,7 @@ export function fileCount(store: Store, folderId: number): number {
 
 export function usedBytes(store: Store, account: Account): number {
 	let used = 0;
-	for (const file of store.files.values()) if (file.ownerId === account.id && !file.deleted) used += file.size;
+	for (const file of store.files.values())
+		if (file.ownerId === account.id && !file.deleted) used += file.size;
 	return used;
 }

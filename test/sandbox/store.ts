@@ -40,7 +40,13 @@ export interface BulkOptions {
 export type AccountPatch = Partial<
 	Pick<
 		Account,
-		'fileSizeLimit' | 'folderSizeLimit' | 'quotaBytes' | 'queueSizeLimit' | 'requires2fa' | 'plan' | 'password'
+		| 'fileSizeLimit'
+		| 'folderSizeLimit'
+		| 'quotaBytes'
+		| 'queueSizeLimit'
+		| 'requires2fa'
+		| 'plan'
+		| 'password'
 	>
 >;
 
@@ -104,7 +110,11 @@ export class Store {
 
 	createAccount(seed: AccountSeed): Account {
 		const id = seed.id ?? this.ids.account++;
-		if (this.accounts.has(id) || this.accountByLogin(seed.username) || this.accountByLogin(seed.email)) {
+		if (
+			this.accounts.has(id) ||
+			this.accountByLogin(seed.username) ||
+			this.accountByLogin(seed.email)
+		) {
 			throw new Error(`account ${seed.username} already exists`);
 		}
 		const account = newAccount(seed, id);
@@ -128,7 +138,8 @@ export class Store {
 	accountByLogin(login: string): Account | undefined {
 		const wanted = login.trim().toLowerCase();
 		for (const account of this.accounts.values()) {
-			if (account.username.toLowerCase() === wanted || account.email.toLowerCase() === wanted) return account;
+			if (account.username.toLowerCase() === wanted || account.email.toLowerCase() === wanted)
+				return account;
 		}
 		return undefined;
 	}
@@ -207,7 +218,10 @@ export class Store {
 	 * checksum, modification time and version (so the ETag changes). Earlier bytes are kept as versions
 	 * for BUSINESS and ENTERPRISE owners and dropped otherwise.
 	 */
-	replaceContent(file: StoredFile, upload: Pick<NewFile, 'tmpPath' | 'size' | 'sha256' | 'watermark'>): void {
+	replaceContent(
+		file: StoredFile,
+		upload: Pick<NewFile, 'tmpPath' | 'size' | 'sha256' | 'watermark'>,
+	): void {
 		const keepVersions = ['BUSINESS', 'ENTERPRISE'].includes(this.owner(file.ownerId).plan);
 		const blobPath = path.join(this.blobsDir, `${file.id}.v${file.version + 1}`);
 		fs.renameSync(upload.tmpPath, blobPath);
@@ -247,7 +261,8 @@ export class Store {
 		const taken = new Set(this.siblingFolderNames(parent.id, -1).map((n) => n.toLowerCase()));
 		const folders: Folder[] = [];
 		const files: StoredFile[] = [];
-		if (options.folders === 0 && parent.isRoot) throw new Error('files cannot go straight into ROOT');
+		if (options.folders === 0 && parent.isRoot)
+			throw new Error('files cannot go straight into ROOT');
 		const targets = options.folders === 0 ? [parent] : [];
 		for (let i = 1; i <= options.folders; i++) {
 			const folder = this.insertFolder(owner, parent.id, '', accessType);
@@ -278,7 +293,12 @@ export class Store {
 		return { folders, files };
 	}
 
-	createFolder(owner: Account, parent: Folder, name: string | undefined, accessType: AccessType): Folder {
+	createFolder(
+		owner: Account,
+		parent: Folder,
+		name: string | undefined,
+		accessType: AccessType,
+	): Folder {
 		const folder = this.insertFolder(owner, parent.id, '', accessType);
 		const desired = name || `${isoDate(folder.created)}_${folder.hash}`;
 		folder.name = uniqueName(desired, this.siblingFolderNames(parent.id, folder.id), false);
@@ -368,7 +388,13 @@ export class Store {
 		return Math.max(0, ...[...this.accounts.values()].map((account) => account.fileSizeLimit));
 	}
 
-	private insertFolder(owner: Account, parentId: number, name: string, accessType: AccessType, hash?: string): Folder {
+	private insertFolder(
+		owner: Account,
+		parentId: number,
+		name: string,
+		accessType: AccessType,
+		hash?: string,
+	): Folder {
 		const now = this.unix();
 		const folder: Folder = {
 			id: this.ids.folder++,

@@ -30,7 +30,9 @@ export function restoreItem(store: Store, item: Folder | StoredFile): boolean {
 	for (const each of [...store.folders.values(), ...store.files.values()]) {
 		if (each.deleted?.batch === batch) each.deleted = null;
 	}
-	const siblings = isFile ? store.siblingFileNames(parent.id, item.id) : store.siblingFolderNames(parent.id, item.id);
+	const siblings = isFile
+		? store.siblingFileNames(parent.id, item.id)
+		: store.siblingFolderNames(parent.id, item.id);
 	item.name = uniqueName(item.name, siblings, isFile);
 	store.touch(parent);
 	return true;

@@ -4,13 +4,22 @@ import type { Store } from './store.ts';
 import type { Account, Folder, StoredFile } from './types.ts';
 
 /** `null` when the caller cannot view the parent (and always for ROOT). */
-function visibleParentHash(store: Store, parentId: number, caller: Account | undefined): string | null {
+function visibleParentHash(
+	store: Store,
+	parentId: number,
+	caller: Account | undefined,
+): string | null {
 	const parent = store.folderById(parentId);
 	return parent && folderRights(parent, caller).allow_view ? parent.hash : null;
 }
 
 /** The spec's Folder table (`get_folder_info`). */
-export function folderInfo(store: Store, folder: Folder, caller: Account | undefined, withRights: boolean) {
+export function folderInfo(
+	store: Store,
+	folder: Folder,
+	caller: Account | undefined,
+	withRights: boolean,
+) {
 	const rights = folderRights(folder, caller);
 	return {
 		hash: folder.hash,
@@ -31,7 +40,12 @@ export function folderInfo(store: Store, folder: Folder, caller: Account | undef
 }
 
 /** The spec's File table (`get_file_info`). */
-export function fileInfo(store: Store, file: StoredFile, caller: Account | undefined, withRights: boolean) {
+export function fileInfo(
+	store: Store,
+	file: StoredFile,
+	caller: Account | undefined,
+	withRights: boolean,
+) {
 	const rights = fileRights(store, file, caller);
 	const parent = store.folders.get(file.folderId);
 	return {
@@ -50,7 +64,12 @@ export function fileInfo(store: Store, file: StoredFile, caller: Account | undef
 }
 
 /** Elements of `get_folder_content`: folders first, then files, each in creation order. */
-export function folderContent(store: Store, folder: Folder, caller: Account | undefined, withRights: boolean) {
+export function folderContent(
+	store: Store,
+	folder: Folder,
+	caller: Account | undefined,
+	withRights: boolean,
+) {
 	const folders = store
 		.subfolders(folder.id)
 		.filter((child) => folderRights(child, caller).allow_view)

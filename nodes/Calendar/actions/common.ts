@@ -8,17 +8,35 @@ export async function eventClient(ctx: IExecuteFunctions, itemIndex: number): Pr
 	return await davClient(ctx, itemIndex, 'event');
 }
 
-export function calendarUrlParam(ctx: IExecuteFunctions, client: DavClient, itemIndex: number, name = 'calendar'): string {
+export function calendarUrlParam(
+	ctx: IExecuteFunctions,
+	client: DavClient,
+	itemIndex: number,
+	name = 'calendar',
+): string {
 	const value = ctx.getNodeParameter(name, itemIndex, '', { extractValue: true }) as string;
 	return davUrl(ctx, client, value, itemIndex, 'calendar');
 }
 
-export function eventUrlParam(ctx: IExecuteFunctions, client: DavClient, itemIndex: number): string {
-	return davUrl(ctx, client, ctx.getNodeParameter('eventUrl', itemIndex, '') as string, itemIndex, 'event');
+export function eventUrlParam(
+	ctx: IExecuteFunctions,
+	client: DavClient,
+	itemIndex: number,
+): string {
+	return davUrl(
+		ctx,
+		client,
+		ctx.getNodeParameter('eventUrl', itemIndex, '') as string,
+		itemIndex,
+		'event',
+	);
 }
 
 /** An event item: where it lives, its ETag exactly as the server sent it, and its fields. */
-export function eventItem(object: { url: string; etag?: string; data: string }, includeRaw: boolean): IDataObject {
+export function eventItem(
+	object: { url: string; etag?: string; data: string },
+	includeRaw: boolean,
+): IDataObject {
 	return {
 		url: object.url,
 		etag: object.etag ?? null,

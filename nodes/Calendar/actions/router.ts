@@ -5,7 +5,10 @@ import * as calendar from './calendar/Calendar.resource';
 import * as event from './event/Event.resource';
 
 /** resource option value → its operations; the node's Resource options are checked against it. */
-export const resources = { calendar: calendar.operations, event: event.operations } satisfies OperationMap;
+export const resources = {
+	calendar: calendar.operations,
+	event: event.operations,
+} satisfies OperationMap;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await routeItems.call(this, resources);

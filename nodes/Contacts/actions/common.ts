@@ -9,21 +9,44 @@ export async function contactClient(ctx: IExecuteFunctions, itemIndex: number): 
 	return await davClient(ctx, itemIndex, 'contact');
 }
 
-export function addressBookUrlParam(ctx: IExecuteFunctions, client: DavClient, itemIndex: number): string {
-	const value = ctx.getNodeParameter('addressBook', itemIndex, '', { extractValue: true }) as string;
+export function addressBookUrlParam(
+	ctx: IExecuteFunctions,
+	client: DavClient,
+	itemIndex: number,
+): string {
+	const value = ctx.getNodeParameter('addressBook', itemIndex, '', {
+		extractValue: true,
+	}) as string;
 	return davUrl(ctx, client, value, itemIndex, 'address book');
 }
 
-export function contactUrlParam(ctx: IExecuteFunctions, client: DavClient, itemIndex: number): string {
-	return davUrl(ctx, client, ctx.getNodeParameter('contactUrl', itemIndex, '') as string, itemIndex, 'contact');
+export function contactUrlParam(
+	ctx: IExecuteFunctions,
+	client: DavClient,
+	itemIndex: number,
+): string {
+	return davUrl(
+		ctx,
+		client,
+		ctx.getNodeParameter('contactUrl', itemIndex, '') as string,
+		itemIndex,
+		'contact',
+	);
 }
 
 /** Whether the address book advertises addressbook-multiget, so contacts can be read in batches. */
 export async function supportsMultiget(client: DavClient, url: string): Promise<boolean> {
-	return (await readCollection(client, url, 'addressbook')).supportedReports?.includes('addressbook-multiget') ?? false;
+	return (
+		(await readCollection(client, url, 'addressbook')).supportedReports?.includes(
+			'addressbook-multiget',
+		) ?? false
+	);
 }
 
-export function contactItem(object: { url: string; etag?: string; data: string }, includeRaw: boolean): IDataObject {
+export function contactItem(
+	object: { url: string; etag?: string; data: string },
+	includeRaw: boolean,
+): IDataObject {
 	return {
 		url: object.url,
 		etag: object.etag ?? null,

@@ -5,7 +5,10 @@ import * as addressBook from './addressBook/AddressBook.resource';
 import * as contact from './contact/Contact.resource';
 
 /** resource option value → its operations; the node's Resource options are checked against it. */
-export const resources = { addressBook: addressBook.operations, contact: contact.operations } satisfies OperationMap;
+export const resources = {
+	addressBook: addressBook.operations,
+	contact: contact.operations,
+} satisfies OperationMap;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await routeItems.call(this, resources);

@@ -6,7 +6,11 @@ import * as project from './project/Project.resource';
 import * as task from './task/Task.resource';
 
 /** resource option value → its operations; the node's Resource options are checked against it. */
-export const resources = { task: task.operations, project: project.operations, client: client.operations } satisfies OperationMap;
+export const resources = {
+	task: task.operations,
+	project: project.operations,
+	client: client.operations,
+} satisfies OperationMap;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await routeItems.call(this, resources);

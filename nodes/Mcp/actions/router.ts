@@ -7,7 +7,12 @@ import * as server from './server/Server.resource';
 import * as tool from './tool/Tool.resource';
 
 /** resource option value → its operations; the node's Resource options are checked against it. */
-export const resources = { docs: docs.operations, resource: resource.operations, server: server.operations, tool: tool.operations } satisfies OperationMap;
+export const resources = {
+	docs: docs.operations,
+	resource: resource.operations,
+	server: server.operations,
+	tool: tool.operations,
+} satisfies OperationMap;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await routeItems.call(this, resources);

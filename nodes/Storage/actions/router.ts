@@ -7,7 +7,12 @@ import * as file from './file/File.resource';
 import * as folder from './folder/Folder.resource';
 
 /** resource option value → its operations; the node's Resource options are checked against it. */
-export const resources = { account: account.operations, encryption: encryption.operations, file: file.operations, folder: folder.operations } satisfies OperationMap;
+export const resources = {
+	account: account.operations,
+	encryption: encryption.operations,
+	file: file.operations,
+	folder: folder.operations,
+} satisfies OperationMap;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await routeItems.call(this, resources);

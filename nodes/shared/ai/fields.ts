@@ -46,7 +46,8 @@ export const thinkField: INodeProperties = {
 		{ name: 'High', value: 'high', description: 'Longest reasoning; slowest' },
 	],
 	default: 'low',
-	description: 'How much the model reasons before answering. The reasoning is returned separately as "thinking".',
+	description:
+		'How much the model reasons before answering. The reasoning is returned separately as "thinking".',
 };
 
 /**
@@ -60,14 +61,16 @@ export const modelOptionFields: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 256 },
 		default: 8192,
-		description: 'Tokens of context the model keeps: the prompt or conversation, tool results and the answer',
+		description:
+			'Tokens of context the model keeps: the prompt or conversation, tool results and the answer',
 	},
 	{
 		displayName: 'Keep Alive',
 		name: 'keepAlive',
 		type: 'string',
 		default: '5m',
-		description: 'How long the model stays loaded after the request, e.g. 5m, 1h, or 0 to unload at once',
+		description:
+			'How long the model stays loaded after the request, e.g. 5m, 1h, or 0 to unload at once',
 	},
 	{
 		displayName: 'Max Tokens',

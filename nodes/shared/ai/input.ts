@@ -27,10 +27,15 @@ export function parseMessages(value: unknown): ChatMessage[] {
 	if (typeof value === 'string') {
 		if (!value.trim()) throw new AiInputError('The messages JSON is empty', MESSAGES_HINT);
 		const outcome = tryParse(value);
-		if ('problem' in outcome) throw new AiInputError(`The messages JSON is not valid JSON: ${outcome.problem}`, MESSAGES_HINT);
+		if ('problem' in outcome)
+			throw new AiInputError(
+				`The messages JSON is not valid JSON: ${outcome.problem}`,
+				MESSAGES_HINT,
+			);
 		parsed = outcome.value;
 	}
-	if (!Array.isArray(parsed)) throw new AiInputError('The messages JSON must be an array of messages', MESSAGES_HINT);
+	if (!Array.isArray(parsed))
+		throw new AiInputError('The messages JSON must be an array of messages', MESSAGES_HINT);
 	if (!parsed.length) throw new AiInputError('The messages JSON has no messages', MESSAGES_HINT);
 	return parsed.map((entry, index) => checkMessage(entry, index));
 }
@@ -40,14 +45,21 @@ function checkMessage(entry: unknown, index: number): ChatMessage {
 	if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
 		throw new AiInputError(`${where} is not an object`, MESSAGES_HINT);
 	}
-	const { role, content, images, tool_calls, tool_name, thinking } = entry as Record<string, unknown>;
+	const { role, content, images, tool_calls, tool_name, thinking } = entry as Record<
+		string,
+		unknown
+	>;
 	if (typeof role !== 'string' || !CHAT_ROLES.includes(role as ChatRole)) {
 		throw new AiInputError(`${where} has role ${JSON.stringify(role)}`, MESSAGES_HINT);
 	}
-	if (typeof content !== 'string') throw new AiInputError(`${where} has no text content`, MESSAGES_HINT);
+	if (typeof content !== 'string')
+		throw new AiInputError(`${where} has no text content`, MESSAGES_HINT);
 	const message: ChatMessage = { role: role as ChatRole, content };
 	if (images !== undefined) {
-		if (!Array.isArray(images) || images.some((image) => typeof image !== 'string' || !isBase64(image))) {
+		if (
+			!Array.isArray(images) ||
+			images.some((image) => typeof image !== 'string' || !isBase64(image))
+		) {
 			throw new AiInputError(`${where} has images that are not base64 strings`, MESSAGES_HINT);
 		}
 		message.images = images as string[];
@@ -67,25 +79,37 @@ export function parseSchema(value: unknown): Record<string, unknown> {
 	let parsed = value;
 	if (typeof value === 'string') {
 		const outcome = tryParse(value);
-		if ('problem' in outcome) throw new AiInputError(`The JSON schema is not valid JSON: ${outcome.problem}`);
+		if ('problem' in outcome)
+			throw new AiInputError(`The JSON schema is not valid JSON: ${outcome.problem}`);
 		parsed = outcome.value;
 	}
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw new AiInputError('The JSON schema must be a JSON object, such as {"type": "object", "properties": {…}}');
+		throw new AiInputError(
+			'The JSON schema must be a JSON object, such as {"type": "object", "properties": {…}}',
+		);
 	}
 	return parsed as Record<string, unknown>;
 }
 
 const SIGNATURES: Array<{ type: string; test: (b: Buffer) => boolean }> = [
-	{ type: 'image/png', test: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+	{
+		type: 'image/png',
+		test: (b) =>
+			b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])),
+	},
 	{ type: 'image/jpeg', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
 	{ type: 'image/gif', test: (b) => b.subarray(0, 4).toString('latin1') === 'GIF8' },
 	{
 		type: 'image/webp',
-		test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+		test: (b) =>
+			b.subarray(0, 4).toString('latin1') === 'RIFF' &&
+			b.subarray(8, 12).toString('latin1') === 'WEBP',
 	},
 	{ type: 'image/bmp', test: (b) => b.subarray(0, 2).toString('latin1') === 'BM' },
-	{ type: 'image/tiff', test: (b) => ['II*\u0000', 'MM\u0000*'].includes(b.subarray(0, 4).toString('latin1')) },
+	{
+		type: 'image/tiff',
+		test: (b) => ['II*\u0000', 'MM\u0000*'].includes(b.subarray(0, 4).toString('latin1')),
+	},
 ];
 
 /** The image type the bytes start with, whatever the declared MIME type says; undefined for non-images. */

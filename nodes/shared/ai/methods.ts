@@ -8,12 +8,26 @@ export const loadOptions = {
 	async getModels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const listed = (await listModels(this)) ?? [];
 		const options = listed.map((model) => {
-			const facts = [model.family, model.size, model.capabilities?.join(', ')].filter(Boolean).join('; ');
-			return { name: model.id, value: model.id, description: facts ? `${model.id}: ${facts}` : `${model.id} (from the service's model listing)` };
+			const facts = [model.family, model.size, model.capabilities?.join(', ')]
+				.filter(Boolean)
+				.join('; ');
+			return {
+				name: model.id,
+				value: model.id,
+				description: facts
+					? `${model.id}: ${facts}`
+					: `${model.id} (from the service's model listing)`,
+			};
 		});
 		return [
 			...options,
-			{ name: 'Enter ID', value: CUSTOM_MODEL, description: listed.length ? 'A model offered to the account on request' : 'The service lists no models here: enter the model ID' },
+			{
+				name: 'Enter ID',
+				value: CUSTOM_MODEL,
+				description: listed.length
+					? 'A model offered to the account on request'
+					: 'The service lists no models here: enter the model ID',
+			},
 		];
 	},
 };

@@ -21,7 +21,8 @@ export interface ListedModel {
 	family?: string;
 }
 
-const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+const text = (value: unknown) =>
+	typeof value === 'string' && value.trim() ? value.trim() : undefined;
 
 /**
  * The models of a listing in the schema the API follows (the open-source local model server's
@@ -30,15 +31,26 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() ? va
  */
 export function parseModelListing(body: unknown): ListedModel[] | undefined {
 	const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-	const entries = Array.isArray(record.models) ? record.models : Array.isArray(record.data) ? record.data : undefined;
+	const entries = Array.isArray(record.models)
+		? record.models
+		: Array.isArray(record.data)
+			? record.data
+			: undefined;
 	if (!entries) return undefined;
 	const models: ListedModel[] = [];
 	for (const entry of entries as Array<Record<string, unknown>>) {
 		const id = text(entry?.name) ?? text(entry?.model) ?? text(entry?.id);
 		if (!id) continue;
 		const details = (entry.details ?? {}) as Record<string, unknown>;
-		const capabilities = Array.isArray(entry.capabilities) ? entry.capabilities.filter((value): value is string => typeof value === 'string') : undefined;
-		models.push({ id, capabilities, size: text(details.parameter_size), family: text(details.family) });
+		const capabilities = Array.isArray(entry.capabilities)
+			? entry.capabilities.filter((value): value is string => typeof value === 'string')
+			: undefined;
+		models.push({
+			id,
+			capabilities,
+			size: text(details.parameter_size),
+			family: text(details.family),
+		});
 	}
 	return models;
 }

@@ -2,7 +2,8 @@ import { StringDecoder } from 'node:string_decoder';
 
 import { PackError } from '../errors/pack-error';
 
-export const STREAM_BROKE_HINT = 'The connection to the AI API broke during the answer. Run the item again.';
+export const STREAM_BROKE_HINT =
+	'The connection to the AI API broke during the answer. Run the item again.';
 
 /** A stream line that is not JSON, or a line longer than the cap (a runaway answer must not exhaust memory). */
 export class NdjsonError extends PackError {
@@ -34,7 +35,9 @@ export async function* readNdjson(
 			newline = pending.indexOf('\n');
 		}
 		if (Buffer.byteLength(pending) > maxLineBytes) {
-			throw new NdjsonError(`A line of the stream is longer than ${Math.round(maxLineBytes / 1048576)} MiB`);
+			throw new NdjsonError(
+				`A line of the stream is longer than ${Math.round(maxLineBytes / 1048576)} MiB`,
+			);
 		}
 	}
 	pending += decoder.end();
@@ -50,6 +53,7 @@ function parseLine(line: string): unknown {
 	} catch {
 		// reported below, outside the catch, as the stream's own error
 	}
-	if (value === NOT_JSON) throw new NdjsonError(`The stream carried a line that is not JSON: ${line.slice(0, 80)}`);
+	if (value === NOT_JSON)
+		throw new NdjsonError(`The stream carried a line that is not JSON: ${line.slice(0, 80)}`);
 	return value;
 }

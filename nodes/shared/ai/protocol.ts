@@ -79,7 +79,9 @@ export interface AiResult {
 /** The service answered with an error object (inside a stream, or in a 200 body). */
 export class AiServiceError extends PackError {
 	constructor(serviceText: string) {
-		super(`The AI API reported an error: ${serviceText.slice(0, 300)}`, { description: describeServiceError(serviceText) });
+		super(`The AI API reported an error: ${serviceText.slice(0, 300)}`, {
+			description: describeServiceError(serviceText),
+		});
 	}
 }
 
@@ -118,7 +120,11 @@ export function thinkValue(level: ThinkLevel): false | Exclude<ThinkLevel, 'off'
 }
 
 function common(input: CommonInput): Record<string, unknown> {
-	const body: Record<string, unknown> = { model: input.model, stream: input.stream, think: thinkValue(input.think) };
+	const body: Record<string, unknown> = {
+		model: input.model,
+		stream: input.stream,
+		think: thinkValue(input.think),
+	};
 	const options = wireOptions(input.options);
 	if (options) body.options = options;
 	if (input.format !== undefined) body.format = input.format;
@@ -146,14 +152,20 @@ function number(value: unknown): number {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: {};
 }
 
 function errorText(value: Record<string, unknown>): string | undefined {
 	const error = value.error;
 	if (typeof error === 'string') return error;
 	const message = asRecord(error).message;
-	return typeof message === 'string' ? message : error === undefined ? undefined : JSON.stringify(error);
+	return typeof message === 'string'
+		? message
+		: error === undefined
+			? undefined
+			: JSON.stringify(error);
 }
 
 function toolCallsOf(message: Record<string, unknown>): WireToolCall[] {
@@ -190,9 +202,18 @@ export class AnswerAccumulator {
 		const error = errorText(chunk);
 		if (error !== undefined) throw new AiServiceError(error);
 		const message = asRecord(chunk.message);
-		const text = typeof chunk.response === 'string' ? chunk.response : typeof message.content === 'string' ? message.content : '';
+		const text =
+			typeof chunk.response === 'string'
+				? chunk.response
+				: typeof message.content === 'string'
+					? message.content
+					: '';
 		const thinking =
-			typeof chunk.thinking === 'string' ? chunk.thinking : typeof message.thinking === 'string' ? message.thinking : '';
+			typeof chunk.thinking === 'string'
+				? chunk.thinking
+				: typeof message.thinking === 'string'
+					? message.thinking
+					: '';
 		const toolCalls = toolCallsOf(message);
 		if (typeof message.role === 'string') this.role = message.role;
 		this.text += text;
@@ -253,7 +274,13 @@ export function resultOfAnswer(body: unknown): AiResult {
 	const raw = answer.response ?? message.content ?? '';
 	const text = typeof raw === 'string' ? raw : JSON.stringify(raw);
 	const thinking = String(answer.thinking ?? message.thinking ?? '');
-	return resultOf(answer, String(message.role ?? 'assistant'), text, thinking, toolCallsOf(message));
+	return resultOf(
+		answer,
+		String(message.role ?? 'assistant'),
+		text,
+		thinking,
+		toolCallsOf(message),
+	);
 }
 
 /** Reads a streamed answer line by line (see `readNdjson`) to its final line. */

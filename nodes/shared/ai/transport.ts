@@ -28,7 +28,8 @@ export async function aiUrl(ctx: AiContext, itemIndex = 0): Promise<string> {
 	if (!url) {
 		throw new NodeOperationError(ctx.getNode(), 'The Bearer credential has no AI URL', {
 			itemIndex,
-			description: 'Open the Cloud Storage Bearer API credential and fill in "AI URL" ({ai_url} of the service).',
+			description:
+				'Open the Cloud Storage Bearer API credential and fill in "AI URL" ({ai_url} of the service).',
 		});
 	}
 	return url;
@@ -39,15 +40,24 @@ export async function aiUrl(ctx: AiContext, itemIndex = 0): Promise<string> {
  * protocol's) pass; anything else (a reset connection mid-stream) is worded as a broken stream.
  */
 function answerFailure(error: unknown): unknown {
-	if (error instanceof NodeApiError || error instanceof NodeOperationError || packErrorOf(error)) return error;
+	if (error instanceof NodeApiError || error instanceof NodeOperationError || packErrorOf(error))
+		return error;
 	const cause = (error as Error)?.message ?? String(error);
-	return new PackError('The answer stream broke off before the model finished; the partial answer was discarded', {
-		description: `The connection to the AI API failed while the answer arrived (${cause.slice(0, 120)}). Run the item again.`,
-	});
+	return new PackError(
+		'The answer stream broke off before the model finished; the partial answer was discarded',
+		{
+			description: `The connection to the AI API failed while the answer arrived (${cause.slice(0, 120)}). Run the item again.`,
+		},
+	);
 }
 
 /** Sends a generate or chat request; the answer is always JSON or a newline-delimited stream of JSON. */
-async function send(ctx: AiContext, path: AiPath, body: Record<string, unknown>, options: AiCallOptions) {
+async function send(
+	ctx: AiContext,
+	path: AiPath,
+	body: Record<string, unknown>,
+	options: AiCallOptions,
+) {
 	const base = await aiUrl(ctx, options.itemIndex);
 	return await apiRequest<Readable | unknown>(ctx, {
 		api: 'ai',
@@ -101,7 +111,9 @@ export async function callAi(
  * The service's model listing (`GET {ai_url}/api/tags`, the listing of the schema the API follows), or
  * undefined when it has none, refuses it or answers something else: a missing listing is not an error.
  */
-export async function listModels(ctx: AiContext | ILoadOptionsFunctions): Promise<ListedModel[] | undefined> {
+export async function listModels(
+	ctx: AiContext | ILoadOptionsFunctions,
+): Promise<ListedModel[] | undefined> {
 	const credentials = await ctx.getCredentials(BEARER_CREDENTIAL);
 	const base = String(credentials.aiUrl ?? '').trim();
 	if (!base) return undefined;

@@ -8,7 +8,8 @@ export const serviceUrlProperties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'https://api.example.com',
-		description: 'The service\'s API address ({base_url}). HTTPS is required; plain http is accepted only for localhost.',
+		description:
+			"The service's API address ({base_url}). HTTPS is required; plain http is accepted only for localhost.",
 	},
 	{
 		displayName: 'Web URL',
@@ -17,7 +18,8 @@ export const serviceUrlProperties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'https://www.example.com',
-		description: 'The address of the service\'s web pages ({web_url}): used for public links and for search',
+		description:
+			"The address of the service's web pages ({web_url}): used for public links and for search",
 	},
 ];
 

@@ -8,7 +8,11 @@ interface AppendableForm {
 }
 
 function isAppendable(body: unknown): body is AppendableForm {
-	return typeof body === 'object' && body !== null && typeof (body as AppendableForm).append === 'function';
+	return (
+		typeof body === 'object' &&
+		body !== null &&
+		typeof (body as AppendableForm).append === 'function'
+	);
 }
 
 /**
@@ -41,7 +45,8 @@ export function assertSecure(options: IHttpRequestOptions): void {
 export function addBodyFields(options: IHttpRequestOptions, fields: Record<string, string>): void {
 	const body = options.body;
 	if (body instanceof URLSearchParams || isAppendable(body)) {
-		for (const [name, value] of Object.entries(fields)) (body as AppendableForm).append(name, value);
+		for (const [name, value] of Object.entries(fields))
+			(body as AppendableForm).append(name, value);
 		return;
 	}
 	if (body === undefined || body === null || body === '') {

@@ -34,30 +34,45 @@ export async function obtainSession(
 		timeout: 60_000,
 	};
 	authenticate(request);
-	const response = (await helper.helpers.httpRequest(request)) as { statusCode: number; body: unknown };
+	const response = (await helper.helpers.httpRequest(request)) as {
+		statusCode: number;
+		body: unknown;
+	};
 	const answer = parseAnswer(response.body);
 	if (response.statusCode === 401 || answer?.Success === false) {
 		const message = answer?.Message ?? '';
 		if (/two.?factor|2fa|confirm/i.test(message)) throw new Error(TWO_FACTOR_HINT);
-		throw new Error('Wrong user name or secret: the service refused the login. Check the credential.');
+		throw new Error(
+			'Wrong user name or secret: the service refused the login. Check the credential.',
+		);
 	}
 	if (response.statusCode >= 400) {
-		throw new Error(`The service's authenticator answered ${response.statusCode}. Check the Base URL and try again later.`);
+		throw new Error(
+			`The service's authenticator answered ${response.statusCode}. Check the Base URL and try again later.`,
+		);
 	}
 	if (!answer || !answer.Success) {
-		throw new Error('The Base URL did not answer like the service\'s authenticator. Check the URL in the credential.');
+		throw new Error(
+			"The Base URL did not answer like the service's authenticator. Check the URL in the credential.",
+		);
 	}
 	if (!answer.SessionID) throw new Error(TWO_FACTOR_HINT);
 	return { sessionId: answer.SessionID };
 }
 
 function parseAnswer(body: unknown): AuthenticatorAnswer | undefined {
-	const text = Buffer.isBuffer(body) ? body.toString('utf8') : typeof body === 'string' ? body : undefined;
-	if (text === undefined) return typeof body === 'object' && body !== null ? (body as AuthenticatorAnswer) : undefined;
+	const text = Buffer.isBuffer(body)
+		? body.toString('utf8')
+		: typeof body === 'string'
+			? body
+			: undefined;
+	if (text === undefined)
+		return typeof body === 'object' && body !== null ? (body as AuthenticatorAnswer) : undefined;
 	try {
 		return JSON.parse(text) as AuthenticatorAnswer;
 	} catch {
-		if (/error:\s*incorrect login/i.test(text)) return { Success: false, Message: 'incorrect login' };
+		if (/error:\s*incorrect login/i.test(text))
+			return { Success: false, Message: 'incorrect login' };
 		return undefined;
 	}
 }

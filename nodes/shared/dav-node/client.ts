@@ -38,25 +38,49 @@ export function davHttp(ctx: DavContext, itemIndex?: number): DavHttp {
 	};
 }
 
-export async function davClient(ctx: DavContext, itemIndex: number | undefined, objectLabel: string): Promise<DavClient> {
+export async function davClient(
+	ctx: DavContext,
+	itemIndex: number | undefined,
+	objectLabel: string,
+): Promise<DavClient> {
 	const credentials = await runCredentials(ctx, DAV_CREDENTIAL, itemIndex ?? 0);
 	const root = String(credentials.davUrl ?? '').trim();
-	if (!root) throw new NodeOperationError(ctx.getNode(), 'The DAV credential has no DAV URL', { itemIndex, description: 'Enter the server\'s CalDAV/CardDAV URL in the credential.' });
-	return new DavClient(davHttp(ctx, itemIndex), root.endsWith('/') ? root : `${root}/`, objectLabel);
+	if (!root)
+		throw new NodeOperationError(ctx.getNode(), 'The DAV credential has no DAV URL', {
+			itemIndex,
+			description: "Enter the server's CalDAV/CardDAV URL in the credential.",
+		});
+	return new DavClient(
+		davHttp(ctx, itemIndex),
+		root.endsWith('/') ? root : `${root}/`,
+		objectLabel,
+	);
 }
 
 /**
  * A collection or object URL from the user, resolved against the DAV URL. It must stay on the DAV
  * server's origin: the credential's password goes wherever the request goes.
  */
-export function davUrl(ctx: DavContext, client: DavClient, value: string, itemIndex: number | undefined, what: string): string {
+export function davUrl(
+	ctx: DavContext,
+	client: DavClient,
+	value: string,
+	itemIndex: number | undefined,
+	what: string,
+): string {
 	const text = value.trim();
-	if (!text) throw new NodeOperationError(ctx.getNode(), `No ${what} given`, { itemIndex, description: `Pick the ${what} from the list or enter its URL.` });
+	if (!text)
+		throw new NodeOperationError(ctx.getNode(), `No ${what} given`, {
+			itemIndex,
+			description: `Pick the ${what} from the list or enter its URL.`,
+		});
 	let url: URL;
 	try {
 		url = new URL(text, client.rootUrl);
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), `"${text}" is not a valid ${what} URL`, { itemIndex });
+		throw new NodeOperationError(ctx.getNode(), `"${text}" is not a valid ${what} URL`, {
+			itemIndex,
+		});
 	}
 	if (url.origin !== new URL(client.rootUrl).origin) {
 		throw new NodeOperationError(ctx.getNode(), `The ${what} URL is not on the DAV server`, {

@@ -5,7 +5,11 @@ import type { DataKind } from '../dav/requests';
 import { toNodeError } from '../node/node-error';
 import { davClient } from './client';
 
-async function search(ctx: ILoadOptionsFunctions, kind: DataKind, filter?: string): Promise<INodeListSearchResult> {
+async function search(
+	ctx: ILoadOptionsFunctions,
+	kind: DataKind,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const client = await davClient(ctx, undefined, kind === 'calendar' ? 'event' : 'contact');
 	let collections: Awaited<ReturnType<typeof listCollections>>;
 	try {
@@ -17,16 +21,28 @@ async function search(ctx: ILoadOptionsFunctions, kind: DataKind, filter?: strin
 	const needle = (filter ?? '').toLowerCase();
 	return {
 		results: collections
-			.filter((collection) => `${collection.displayName} ${collection.id}`.toLowerCase().includes(needle))
+			.filter((collection) =>
+				`${collection.displayName} ${collection.id}`.toLowerCase().includes(needle),
+			)
 			.sort((a, b) => (a.order ?? 0) - (b.order ?? 0) || a.displayName.localeCompare(b.displayName))
-			.map((collection) => ({ name: collection.shared ? `${collection.displayName} (shared)` : collection.displayName, value: collection.url, url: collection.url })),
+			.map((collection) => ({
+				name: collection.shared ? `${collection.displayName} (shared)` : collection.displayName,
+				value: collection.url,
+				url: collection.url,
+			})),
 	};
 }
 
-export async function searchCalendars(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchCalendars(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await search(this, 'calendar', filter);
 }
 
-export async function searchAddressBooks(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchAddressBooks(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	return await search(this, 'addressbook', filter);
 }

@@ -8,7 +8,10 @@ const LABEL: Record<DataKind, { display: string; search: string }> = {
 };
 
 /** A calendar or address book: picked from the discovered list, or by its URL (never built from a name). */
-export function collectionLocator(kind: DataKind, name = kind === 'calendar' ? 'calendar' : 'addressBook'): INodeProperties {
+export function collectionLocator(
+	kind: DataKind,
+	name = kind === 'calendar' ? 'calendar' : 'addressBook',
+): INodeProperties {
 	const label = LABEL[kind];
 	return {
 		displayName: label.display,
@@ -36,7 +39,10 @@ export function collectionLocator(kind: DataKind, name = kind === 'calendar' ? '
 	};
 }
 
-export function objectUrlField(what: 'event' | 'contact', extra: Partial<INodeProperties> = {}): INodeProperties {
+export function objectUrlField(
+	what: 'event' | 'contact',
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
 		displayName: `${what === 'event' ? 'Event' : 'Contact'} URL`,
 		name: `${what}Url`,
@@ -55,14 +61,16 @@ export const etagOptions: INodeProperties[] = [
 		name: 'etag',
 		type: 'string',
 		default: '',
-		description: 'The ETag from when the object was read (the etag field a Get or Get Many returned). If the object has changed on the server since, the operation fails with a conflict instead of overwriting the other change.',
+		description:
+			'The ETag from when the object was read (the etag field a Get or Get Many returned). If the object has changed on the server since, the operation fails with a conflict instead of overwriting the other change.',
 	},
 	{
 		displayName: 'Re-Apply on Conflict',
 		name: 'reapplyOnConflict',
 		type: 'boolean',
 		default: false,
-		description: 'Whether, when the object changed on the server (412), to read it again, re-apply this change and try once more instead of failing',
+		description:
+			'Whether, when the object changed on the server (412), to read it again, re-apply this change and try once more instead of failing',
 	},
 ];
 
@@ -74,6 +82,7 @@ export const deleteOptions: INodeProperties[] = [
 		name: 'deleteIfChanged',
 		type: 'boolean',
 		default: false,
-		description: 'Whether, when another client changed the object since it was read (412), to delete it all the same. The node reads it first and returns that version as changedByOtherClient.',
+		description:
+			'Whether, when another client changed the object since it was read (412), to delete it all the same. The node reads it first and returns that version as changedByOtherClient.',
 	},
 ];

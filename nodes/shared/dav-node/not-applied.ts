@@ -15,17 +15,39 @@ export const notAppliedOption: INodeProperties = {
 			name: 'ifNotApplied',
 			type: 'options',
 			options: [
-				{ name: 'List It in the Output', value: 'output', description: 'The item\'s notApplied field lists what the server did not store' },
-				{ name: 'Fail', value: 'error', description: 'Stop with an error naming what the server did not store (the collection exists)' },
+				{
+					name: 'List It in the Output',
+					value: 'output',
+					description: "The item's notApplied field lists what the server did not store",
+				},
+				{
+					name: 'Fail',
+					value: 'error',
+					description:
+						'Stop with an error naming what the server did not store (the collection exists)',
+				},
 			],
 			default: 'output',
-			description: 'What to do when the server does not store every property asked for (read back after the change)',
+			description:
+				'What to do when the server does not store every property asked for (read back after the change)',
 		},
 	],
 };
 
 /** Message and description of the error for properties a server did not store at creation. */
-export function notAppliedError(kind: 'calendar' | 'address book', url: string, notApplied: NotApplied[]): [string, string] {
-	const list = notApplied.map((entry) => `${entry.property}${entry.status ? ` (${entry.status})` : ''}: asked ${JSON.stringify(entry.requested)}, stored ${JSON.stringify(entry.stored ?? null)}`).join('; ');
-	return [`The server did not store every property of the ${kind}: ${list}`, `The ${kind} exists at ${url}. Change or leave out these properties; the server may not support them.`];
+export function notAppliedError(
+	kind: 'calendar' | 'address book',
+	url: string,
+	notApplied: NotApplied[],
+): [string, string] {
+	const list = notApplied
+		.map(
+			(entry) =>
+				`${entry.property}${entry.status ? ` (${entry.status})` : ''}: asked ${JSON.stringify(entry.requested)}, stored ${JSON.stringify(entry.stored ?? null)}`,
+		)
+		.join('; ');
+	return [
+		`The server did not store every property of the ${kind}: ${list}`,
+		`The ${kind} exists at ${url}. Change or leave out these properties; the server may not support them.`,
+	];
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, INodeExecutionData, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeProperties,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 import type { DavClient } from '../dav/client';
 import { readCollection } from '../dav/discovery';
@@ -29,8 +34,19 @@ interface StoredState extends SyncState {
 const RECENT_FOR_MANUAL_TEST = 5;
 
 /** A trigger's collection URL from its resource locator, checked to stay on the DAV server. */
-export function collectionParam(ctx: IPollFunctions, client: DavClient, name: string, what: string): string {
-	return davUrl(ctx, client, ctx.getNodeParameter(name, '', { extractValue: true }) as string, undefined, what);
+export function collectionParam(
+	ctx: IPollFunctions,
+	client: DavClient,
+	name: string,
+	what: string,
+): string {
+	return davUrl(
+		ctx,
+		client,
+		ctx.getNodeParameter(name, '', { extractValue: true }) as string,
+		undefined,
+		what,
+	);
 }
 
 /**
@@ -49,12 +65,24 @@ export async function pollChanges(
 	const staticData = ctx.getWorkflowStaticData('node') as { dav?: StoredState };
 	if (ctx.getMode() === 'manual') {
 		const members = await listMembers(client, url);
-		members.sort((a, b) => Date.parse(b.lastModified ?? '') - Date.parse(a.lastModified ?? '') || 0);
+		members.sort(
+			(a, b) => Date.parse(b.lastModified ?? '') - Date.parse(a.lastModified ?? '') || 0,
+		);
 		const collection = await readCollection(client, url, kind);
-		const multiget = (collection.supportedReports?.includes(`${kind}-multiget`) ?? false);
-		const recent = await fetchObjects(client, url, kind, members.slice(0, RECENT_FOR_MANUAL_TEST).map((member) => member.url), multiget);
+		const multiget = collection.supportedReports?.includes(`${kind}-multiget`) ?? false;
+		const recent = await fetchObjects(
+			client,
+			url,
+			kind,
+			members.slice(0, RECENT_FOR_MANUAL_TEST).map((member) => member.url),
+			multiget,
+		);
 		if (recent.length === 0) return null;
-		return [ctx.helpers.returnJsonArray(recent.map((object) => ({ event: 'created', ...describe(object) })))];
+		return [
+			ctx.helpers.returnJsonArray(
+				recent.map((object) => ({ event: 'created', ...describe(object) })),
+			),
+		];
 	}
 
 	let state = staticData.dav;
@@ -65,19 +93,33 @@ export async function pollChanges(
 			collection: url,
 			// No report set sent is ambiguous: try sync-collection; a refusal falls back to an ETag comparison.
 			sync: collection.supportedReports?.includes('sync-collection') ?? true,
-			multiget: (collection.supportedReports?.includes(`${kind}-multiget`) ?? false),
+			multiget: collection.supportedReports?.includes(`${kind}-multiget`) ?? false,
 			etags: {},
 		};
 	}
-	const result = await collectChanges(client, url, kind, state, { useSync: state.sync, multiget: state.multiget, baseline: first });
+	const result = await collectChanges(client, url, kind, state, {
+		useSync: state.sync,
+		multiget: state.multiget,
+		baseline: first,
+	});
 	const items = first
 		? []
 		: result.changes
 				.filter((change) => wanted.has(change.type))
 				.map((change) =>
-					change.type === 'deleted' ? { event: 'deleted', url: change.url, etag: change.etag ?? null } : { event: change.type, ...describe({ url: change.url, etag: change.etag, data: change.data ?? '' }) },
+					change.type === 'deleted'
+						? { event: 'deleted', url: change.url, etag: change.etag ?? null }
+						: {
+								event: change.type,
+								...describe({ url: change.url, etag: change.etag, data: change.data ?? '' }),
+							},
 				);
 	// Everything was read: only now does the cursor move.
-	staticData.dav = { ...state, token: result.next.token, etags: result.next.etags, sync: state.sync && result.method === 'sync-collection' };
+	staticData.dav = {
+		...state,
+		token: result.next.token,
+		etags: result.next.etags,
+		sync: state.sync && result.method === 'sync-collection',
+	};
 	return items.length > 0 ? [ctx.helpers.returnJsonArray(items)] : null;
 }

@@ -18,8 +18,17 @@ function uidIn(data: string): string | undefined {
  * substrings, so the answer is filtered here; two objects with the same UID (another client broke
  * RFC 4791's uniqueness) are an error naming both.
  */
-export async function findEventByUid(client: DavClient, calendarUrl: string, uid: string): Promise<StoredObject | undefined> {
-	const result = (await client.report(calendarUrl, '1', calendarQueryBody({ uid }), 'Searching the event by UID')) as Multistatus;
+export async function findEventByUid(
+	client: DavClient,
+	calendarUrl: string,
+	uid: string,
+): Promise<StoredObject | undefined> {
+	const result = (await client.report(
+		calendarUrl,
+		'1',
+		calendarQueryBody({ uid }),
+		'Searching the event by UID',
+	)) as Multistatus;
 	const exact = objectsFrom(result, 'calendar').filter((object) => uidIn(object.data) === uid);
 	if (exact.length > 1) {
 		throw new DavError(

@@ -38,12 +38,21 @@ export class DavClient {
 
 	private multistatus(response: DavHttpResponse, url: string, what: string): Multistatus {
 		if (response.status !== 207) {
-			throw new DavError(`${what} failed: the server answered ${response.status} instead of a multistatus (207)`, 'Check that the URL points at a CalDAV/CardDAV collection.', response.status);
+			throw new DavError(
+				`${what} failed: the server answered ${response.status} instead of a multistatus (207)`,
+				'Check that the URL points at a CalDAV/CardDAV collection.',
+				response.status,
+			);
 		}
 		return parseMultistatus(response.body, url);
 	}
 
-	async propfind(url: string, depth: '0' | '1', names: QName[], what = 'PROPFIND'): Promise<Multistatus> {
+	async propfind(
+		url: string,
+		depth: '0' | '1',
+		names: QName[],
+		what = 'PROPFIND',
+	): Promise<Multistatus> {
 		const response = await this.http({
 			method: 'PROPFIND',
 			url,
@@ -54,21 +63,44 @@ export class DavClient {
 		return this.multistatus(response, url, what);
 	}
 
-	async report(url: string, depth: '0' | '1', body: string, what: string, accept: number[] = []): Promise<Multistatus | DavHttpResponse> {
-		const response = await this.http({ method: 'REPORT', url, headers: { Depth: depth, 'Content-Type': XML }, body, accept: [207, ...accept] });
+	async report(
+		url: string,
+		depth: '0' | '1',
+		body: string,
+		what: string,
+		accept: number[] = [],
+	): Promise<Multistatus | DavHttpResponse> {
+		const response = await this.http({
+			method: 'REPORT',
+			url,
+			headers: { Depth: depth, 'Content-Type': XML },
+			body,
+			accept: [207, ...accept],
+		});
 		if (response.status !== 207 && accept.includes(response.status)) return response;
 		return this.multistatus(response, url, what);
 	}
 
 	async get(url: string): Promise<StoredObject> {
-		const response = await this.http({ method: 'GET', url, headers: { Accept: 'text/calendar, text/vcard, */*;q=0.5' } });
+		const response = await this.http({
+			method: 'GET',
+			url,
+			headers: { Accept: 'text/calendar, text/vcard, */*;q=0.5' },
+		});
 		return { url, etag: header(response, 'etag'), data: response.body };
 	}
 
 	/** The object, or undefined when it is gone (404/410): deleted by another client since it was listed. */
 	async getIfExists(url: string): Promise<StoredObject | undefined> {
-		const response = await this.http({ method: 'GET', url, headers: { Accept: 'text/calendar, text/vcard, */*;q=0.5' }, accept: [404, 410] });
-		return response.status >= 400 ? undefined : { url, etag: header(response, 'etag'), data: response.body };
+		const response = await this.http({
+			method: 'GET',
+			url,
+			headers: { Accept: 'text/calendar, text/vcard, */*;q=0.5' },
+			accept: [404, 410],
+		});
+		return response.status >= 400
+			? undefined
+			: { url, etag: header(response, 'etag'), data: response.body };
 	}
 
 	/** The object's ETag now, or undefined when it is gone: what a 412 error offers. */
@@ -81,7 +113,12 @@ export class DavClient {
 	 * PUT with `If-None-Match: *` (create) or `If-Match: <etag>` (update). A lost answer to a create is
 	 * reconciled by reading the URL: the object there carries our UID only if our PUT made it.
 	 */
-	async put(url: string, data: string, contentType: string, precondition: { create: true; uid: string } | { etag: string }): Promise<WriteResult> {
+	async put(
+		url: string,
+		data: string,
+		contentType: string,
+		precondition: { create: true; uid: string } | { etag: string },
+	): Promise<WriteResult> {
 		const headers: Record<string, string> = { 'Content-Type': contentType };
 		if ('create' in precondition) headers['If-None-Match'] = '*';
 		else headers['If-Match'] = precondition.etag;
@@ -96,21 +133,37 @@ export class DavClient {
 			reconcile:
 				'create' in precondition
 					? async () => {
-							const found = await this.http({ method: 'GET', url, headers: {}, accept: [404, 410] });
-							return found.status < 300 && found.body.includes(precondition.uid) ? { etag: header(found, 'etag') } : undefined;
+							const found = await this.http({
+								method: 'GET',
+								url,
+								headers: {},
+								accept: [404, 410],
+							});
+							return found.status < 300 && found.body.includes(precondition.uid)
+								? { etag: header(found, 'etag') }
+								: undefined;
 						}
 					: undefined,
 		});
-		if (response.reconciled !== undefined) return { url, status: 201, etag: (response.reconciled as { etag?: string }).etag };
+		if (response.reconciled !== undefined)
+			return { url, status: 201, etag: (response.reconciled as { etag?: string }).etag };
 		this.refuseOnCondition(response, url);
 		if (response.status === 412) {
 			if ('create' in precondition) {
-				throw new DavError(`An ${this.objectLabel} already exists at ${url} (412)`, 'Object names are generated uniquely; choose another object name or update the existing one.', 412);
+				throw new DavError(
+					`An ${this.objectLabel} already exists at ${url} (412)`,
+					'Object names are generated uniquely; choose another object name or update the existing one.',
+					412,
+				);
 			}
 			throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
 		}
 		// Servers that change the data on store may omit the ETag (RFC 4791 5.3.4); read it back then.
-		return { url, status: response.status, etag: header(response, 'etag') ?? (await this.currentEtag(url)) };
+		return {
+			url,
+			status: response.status,
+			etag: header(response, 'etag') ?? (await this.currentEtag(url)),
+		};
 	}
 
 	/**
@@ -128,14 +181,23 @@ export class DavClient {
 		}
 		throw new DavError(
 			`The server refused to store the ${this.objectLabel} (${response.status})`,
-			response.status === 409 ? 'Nothing was stored. Check the collection URL: the collection may be missing.' : 'Nothing was stored. The account may lack write access to this collection.',
+			response.status === 409
+				? 'Nothing was stored. Check the collection URL: the collection may be missing.'
+				: 'Nothing was stored. The account may lack write access to this collection.',
 			response.status,
 		);
 	}
 
 	async delete(url: string, etag: string): Promise<number> {
-		const response = await this.http({ method: 'DELETE', url, headers: { 'If-Match': etag }, accept: [207, 412], write: true });
-		if (response.status === 412) throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
+		const response = await this.http({
+			method: 'DELETE',
+			url,
+			headers: { 'If-Match': etag },
+			accept: [207, 412],
+			write: true,
+		});
+		if (response.status === 412)
+			throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
 		if (response.status === 207) {
 			const condition = writeCondition(response.body, 207);
 			if (condition) throw conditionError(condition, this.objectLabel, url);
@@ -149,13 +211,31 @@ export class DavClient {
 		if (response.status !== 207) return;
 		const failed = failures(parseMultistatus(response.body, url).responses);
 		if (failed.length > 0) {
-			const list = failed.map((entry) => `${entry.property ?? entry.href}: ${entry.status}`).join(', ');
-			throw new DavError(`${what} was refused by the server (${list})`, 'The account may lack permission for this collection, or the server does not support changing these properties.', failed[0].status);
+			const list = failed
+				.map((entry) => `${entry.property ?? entry.href}: ${entry.status}`)
+				.join(', ');
+			throw new DavError(
+				`${what} was refused by the server (${list})`,
+				'The account may lack permission for this collection, or the server does not support changing these properties.',
+				failed[0].status,
+			);
 		}
 	}
 
-	async write(method: 'PROPPATCH' | 'MKCALENDAR', url: string, body: string, what: string): Promise<number> {
-		const response = await this.http({ method, url, headers: { 'Content-Type': XML }, body, accept: [207], write: true });
+	async write(
+		method: 'PROPPATCH' | 'MKCALENDAR',
+		url: string,
+		body: string,
+		what: string,
+	): Promise<number> {
+		const response = await this.http({
+			method,
+			url,
+			headers: { 'Content-Type': XML },
+			body,
+			accept: [207],
+			write: true,
+		});
 		this.checkInnerStatuses(response, url, what);
 		return response.status;
 	}

@@ -4,7 +4,13 @@ import { DavError } from './errors';
 import type { DavHttpResponse } from './http';
 import { statusCode } from './multistatus';
 import { NS } from './namespaces';
-import { mkcalendarBody, mkcolBody, proppatchBody, type CollectionProps, type DataKind } from './requests';
+import {
+	mkcalendarBody,
+	mkcolBody,
+	proppatchBody,
+	type CollectionProps,
+	type DataKind,
+} from './requests';
 import { child, children, parseXml, textOf } from './xml';
 
 /** A property the server answered for in a write, with the status of its propstat. */
@@ -45,27 +51,58 @@ export function propertyStatuses(response: DavHttpResponse): PropertyStatus[] {
 	for (const holder of holders) {
 		for (const propstat of children(holder, NS.DAV, 'propstat')) {
 			const status = statusCode(textOf(child(propstat, NS.DAV, 'status')));
-			for (const prop of children(propstat, NS.DAV, 'prop')) for (const element of prop.children) statuses.push({ property: element.name, status });
+			for (const prop of children(propstat, NS.DAV, 'prop'))
+				for (const element of prop.children) statuses.push({ property: element.name, status });
 		}
 	}
 	return statuses;
 }
 
-const refusedOf = (statuses: PropertyStatus[]) => statuses.filter((entry) => entry.status < 200 || entry.status >= 300);
-const listOf = (statuses: PropertyStatus[]) => statuses.map((entry) => `${entry.property} (${entry.status})`).join(', ');
+const refusedOf = (statuses: PropertyStatus[]) =>
+	statuses.filter((entry) => entry.status < 200 || entry.status >= 300);
+const listOf = (statuses: PropertyStatus[]) =>
+	statuses.map((entry) => `${entry.property} (${entry.status})`).join(', ');
 
 /** Requested values that the collection read back does not carry. */
-export function compareWithStored(requested: CollectionProps & { components?: string[] }, stored: DavCollection, statuses: PropertyStatus[]): NotApplied[] {
-	const statusOf = (property: NotApplied['property']) => statuses.find((entry) => PROPERTY_NAMES[entry.property] === property && (entry.status < 200 || entry.status >= 300))?.status;
+export function compareWithStored(
+	requested: CollectionProps & { components?: string[] },
+	stored: DavCollection,
+	statuses: PropertyStatus[],
+): NotApplied[] {
+	const statusOf = (property: NotApplied['property']) =>
+		statuses.find(
+			(entry) =>
+				PROPERTY_NAMES[entry.property] === property && (entry.status < 200 || entry.status >= 300),
+		)?.status;
 	const differs: NotApplied[] = [];
 	const check = (property: NotApplied['property'], want: unknown, have: unknown, same: boolean) => {
 		if (want === undefined || same) return;
 		const status = statusOf(property);
-		differs.push({ property, requested: want, stored: have, ...(status === undefined ? {} : { status }) });
+		differs.push({
+			property,
+			requested: want,
+			stored: have,
+			...(status === undefined ? {} : { status }),
+		});
 	};
-	check('displayName', requested.displayName, stored.displayName, requested.displayName === stored.displayName);
-	check('color', requested.color, stored.color, (requested.color ?? '').toUpperCase() === (stored.color ?? '').toUpperCase());
-	check('description', requested.description, stored.description, (requested.description ?? '') === (stored.description ?? ''));
+	check(
+		'displayName',
+		requested.displayName,
+		stored.displayName,
+		requested.displayName === stored.displayName,
+	);
+	check(
+		'color',
+		requested.color,
+		stored.color,
+		(requested.color ?? '').toUpperCase() === (stored.color ?? '').toUpperCase(),
+	);
+	check(
+		'description',
+		requested.description,
+		stored.description,
+		(requested.description ?? '') === (stored.description ?? ''),
+	);
 	check('order', requested.order, stored.order, requested.order === stored.order);
 	if (requested.components) {
 		const want = [...requested.components].map((name) => name.toUpperCase()).sort();
@@ -110,8 +147,16 @@ export async function createCollection(
 			response.status,
 		);
 	}
-	const patchable: Record<string, keyof CollectionProps> = { displayname: 'displayName', 'calendar-color': 'color', 'calendar-description': 'description', 'addressbook-description': 'description', 'calendar-order': 'order' };
-	const afterPatch: PropertyStatus[] = statuses.filter((entry) => entry.status >= 200 && entry.status < 300);
+	const patchable: Record<string, keyof CollectionProps> = {
+		displayname: 'displayName',
+		'calendar-color': 'color',
+		'calendar-description': 'description',
+		'addressbook-description': 'description',
+		'calendar-order': 'order',
+	};
+	const afterPatch: PropertyStatus[] = statuses.filter(
+		(entry) => entry.status >= 200 && entry.status < 300,
+	);
 	for (const entry of refusedOf(statuses)) {
 		const field = patchable[entry.property];
 		if (!field || props[field] === undefined) {
@@ -127,10 +172,17 @@ export async function createCollection(
 			write: true,
 		});
 		const outcome = refusedOf(propertyStatuses(retried));
-		afterPatch.push(outcome.length > 0 || retried.status >= 300 ? { property: entry.property, status: outcome[0]?.status ?? retried.status } : { property: entry.property, status: 200 });
+		afterPatch.push(
+			outcome.length > 0 || retried.status >= 300
+				? { property: entry.property, status: outcome[0]?.status ?? retried.status }
+				: { property: entry.property, status: 200 },
+		);
 	}
 	const collection = await readCollection(client, url, kind);
-	return { collection, notApplied: compareWithStored({ ...props, components }, collection, afterPatch) };
+	return {
+		collection,
+		notApplied: compareWithStored({ ...props, components }, collection, afterPatch),
+	};
 }
 
 /**
@@ -138,7 +190,12 @@ export async function createCollection(
  * property it then does not keep. RFC 4918 makes a PROPPATCH all-or-nothing, yet some servers apply part of
  * it and refuse the rest; the error names both.
  */
-export async function updateCollection(client: DavClient, kind: DataKind, url: string, props: CollectionProps): Promise<{ collection: DavCollection; notApplied: NotApplied[] }> {
+export async function updateCollection(
+	client: DavClient,
+	kind: DataKind,
+	url: string,
+	props: CollectionProps,
+): Promise<{ collection: DavCollection; notApplied: NotApplied[] }> {
 	const what = kind === 'calendar' ? 'the calendar' : 'the address book';
 	const response = await client.http({
 		method: 'PROPPATCH',
@@ -154,7 +211,13 @@ export async function updateCollection(client: DavClient, kind: DataKind, url: s
 	if (refused.length > 0 || (response.status >= 300 && response.status !== 207)) {
 		const collection = await readCollection(client, url, kind).catch(() => undefined);
 		const missing = collection ? compareWithStored(props, collection, statuses) : undefined;
-		const kept = missing ? Object.keys(props).filter((key) => props[key as keyof CollectionProps] !== undefined && !missing.some((entry) => entry.property === key)) : [];
+		const kept = missing
+			? Object.keys(props).filter(
+					(key) =>
+						props[key as keyof CollectionProps] !== undefined &&
+						!missing.some((entry) => entry.property === key),
+				)
+			: [];
 		throw new DavError(
 			`Updating ${what} was refused by the server: ${refused.length ? listOf(refused) : `status ${response.status}`}`,
 			`${kept.length ? `Applied nonetheless: ${kept.join(', ')}. ` : ''}The server does not let this account change the refused properties; leave them out.`,
@@ -166,11 +229,25 @@ export async function updateCollection(client: DavClient, kind: DataKind, url: s
 }
 
 /** DELETE of a whole collection; servers that keep collections fixed answer 403/405, which says so. */
-export async function deleteCollection(client: DavClient, kind: DataKind, url: string): Promise<void> {
+export async function deleteCollection(
+	client: DavClient,
+	kind: DataKind,
+	url: string,
+): Promise<void> {
 	const what = kind === 'calendar' ? 'calendar' : 'address book';
-	const response = await client.http({ method: 'DELETE', url, headers: {}, accept: [207, 403, 405, 409], write: true });
+	const response = await client.http({
+		method: 'DELETE',
+		url,
+		headers: {},
+		accept: [207, 403, 405, 409],
+		write: true,
+	});
 	if (response.status === 403 || response.status === 405 || response.status === 409) {
-		throw new DavError(`The server does not allow deleting this ${what} (${response.status})`, `Nothing was deleted. Delete it in the server's own interface, or ask its administrator.`, response.status);
+		throw new DavError(
+			`The server does not allow deleting this ${what} (${response.status})`,
+			`Nothing was deleted. Delete it in the server's own interface, or ask its administrator.`,
+			response.status,
+		);
 	}
 	client.checkInnerStatuses(response, url, `Deleting the ${what}`);
 }

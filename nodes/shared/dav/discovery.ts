@@ -34,17 +34,36 @@ const LABEL: Record<DataKind, string> = { calendar: 'Calendar', addressbook: 'Ad
 
 /** current-user-principal → calendar-home-set / addressbook-home-set, as the spec prescribes; nothing is guessed. */
 export async function discoverHome(client: DavClient, kind: DataKind): Promise<string> {
-	const root = await client.propfind(client.rootUrl, '0', [qname(NS.DAV, 'current-user-principal')], `${LABEL[kind]} discovery`);
-	const principal = root.responses.map((resource) => propHref(resource, NS.DAV, 'current-user-principal', client.rootUrl)).find(Boolean);
+	const root = await client.propfind(
+		client.rootUrl,
+		'0',
+		[qname(NS.DAV, 'current-user-principal')],
+		`${LABEL[kind]} discovery`,
+	);
+	const principal = root.responses
+		.map((resource) => propHref(resource, NS.DAV, 'current-user-principal', client.rootUrl))
+		.find(Boolean);
 	if (!principal) {
-		throw new DavError(`${LABEL[kind]} discovery failed: the server named no current-user-principal at ${client.rootUrl}`, 'Set the DAV URL in the credential to the server\'s root (the URL a calendar app would use).');
+		throw new DavError(
+			`${LABEL[kind]} discovery failed: the server named no current-user-principal at ${client.rootUrl}`,
+			"Set the DAV URL in the credential to the server's root (the URL a calendar app would use).",
+		);
 	}
-	const principalProps = await client.propfind(principal, '0', [HOME_PROP[kind]], `${LABEL[kind]} discovery`);
-	const home = principalProps.responses.map((resource) => propHref(resource, HOME_PROP[kind].ns, HOME_PROP[kind].name, principal)).find(Boolean);
+	const principalProps = await client.propfind(
+		principal,
+		'0',
+		[HOME_PROP[kind]],
+		`${LABEL[kind]} discovery`,
+	);
+	const home = principalProps.responses
+		.map((resource) => propHref(resource, HOME_PROP[kind].ns, HOME_PROP[kind].name, principal))
+		.find(Boolean);
 	if (!home) {
 		throw new DavError(
 			`${LABEL[kind]} discovery failed: the principal has no ${HOME_PROP[kind].name}`,
-			kind === 'calendar' ? 'The server or account offers no calendars (CalDAV).' : 'The server or account offers no address books (CardDAV).',
+			kind === 'calendar'
+				? 'The server or account offers no calendars (CalDAV).'
+				: 'The server or account offers no address books (CardDAV).',
 		);
 	}
 	return home;
@@ -71,17 +90,35 @@ function isKind(resource: DavResource, kind: DataKind): boolean {
 
 export function collectionFrom(resource: DavResource, kind: DataKind): DavCollection {
 	const id = resource.key.split('/').pop() ?? '';
-	const privileges = children(prop(resource, NS.DAV, 'current-user-privilege-set'), NS.DAV, 'privilege').flatMap((privilege) => privilege.children.map((entry) => entry.name));
+	const privileges = children(
+		prop(resource, NS.DAV, 'current-user-privilege-set'),
+		NS.DAV,
+		'privilege',
+	).flatMap((privilege) => privilege.children.map((entry) => entry.name));
 	// RFC 3253 wraps each name in <report>; servers in the wild (Xandikos, others) put it directly in <supported-report>.
 	const reportSet = prop(resource, NS.DAV, 'supported-report-set');
 	const supportedReports = reportSet
 		? children(reportSet, NS.DAV, 'supported-report').flatMap((supported) =>
-				supported.children.flatMap((entry) => (entry.ns === NS.DAV && entry.name === 'report' ? entry.children.map((report) => report.name) : [entry.name])),
+				supported.children.flatMap((entry) =>
+					entry.ns === NS.DAV && entry.name === 'report'
+						? entry.children.map((report) => report.name)
+						: [entry.name],
+				),
 			)
 		: undefined;
-	const components = children(prop(resource, NS.CALDAV, 'supported-calendar-component-set'), NS.CALDAV, 'comp').map((comp) => comp.attrs.name?.toUpperCase()).filter(Boolean);
+	const components = children(
+		prop(resource, NS.CALDAV, 'supported-calendar-component-set'),
+		NS.CALDAV,
+		'comp',
+	)
+		.map((comp) => comp.attrs.name?.toUpperCase())
+		.filter(Boolean);
 	const order = Number(propText(resource, NS.APPLE_ICAL, 'calendar-order'));
-	const description = propText(resource, kind === 'calendar' ? NS.CALDAV : NS.CARDDAV, kind === 'calendar' ? 'calendar-description' : 'addressbook-description');
+	const description = propText(
+		resource,
+		kind === 'calendar' ? NS.CALDAV : NS.CARDDAV,
+		kind === 'calendar' ? 'calendar-description' : 'addressbook-description',
+	);
 	return {
 		url: resource.url,
 		id,
@@ -89,7 +126,10 @@ export function collectionFrom(resource: DavResource, kind: DataKind): DavCollec
 		displayName: textOf(prop(resource, NS.DAV, 'displayname')) || id,
 		color: textOf(prop(resource, NS.APPLE_ICAL, 'calendar-color')) || undefined,
 		description: description || undefined,
-		order: Number.isFinite(order) && propText(resource, NS.APPLE_ICAL, 'calendar-order') ? order : undefined,
+		order:
+			Number.isFinite(order) && propText(resource, NS.APPLE_ICAL, 'calendar-order')
+				? order
+				: undefined,
 		components,
 		privileges,
 		supportedReports,
@@ -102,17 +142,36 @@ export function collectionFrom(resource: DavResource, kind: DataKind): DavCollec
 /** The calendars or address books of the account (listing may make the server create a default one). */
 export async function listCollections(client: DavClient, kind: DataKind): Promise<DavCollection[]> {
 	const home = await discoverHome(client, kind);
-	const listing = await client.propfind(home, '1', COLLECTION_PROPS, `Listing ${kind === 'calendar' ? 'calendars' : 'address books'}`);
+	const listing = await client.propfind(
+		home,
+		'1',
+		COLLECTION_PROPS,
+		`Listing ${kind === 'calendar' ? 'calendars' : 'address books'}`,
+	);
 	const homeKey = hrefKey(home);
-	return listing.responses.filter((resource) => resource.key !== homeKey && isKind(resource, kind)).map((resource) => collectionFrom(resource, kind));
+	return listing.responses
+		.filter((resource) => resource.key !== homeKey && isKind(resource, kind))
+		.map((resource) => collectionFrom(resource, kind));
 }
 
 /** One collection's properties (Depth 0), e.g. to check its component set before storing a VTODO. */
-export async function readCollection(client: DavClient, url: string, kind: DataKind): Promise<DavCollection> {
-	const listing = await client.propfind(url, '0', COLLECTION_PROPS, `Reading the ${kind === 'calendar' ? 'calendar' : 'address book'}`);
+export async function readCollection(
+	client: DavClient,
+	url: string,
+	kind: DataKind,
+): Promise<DavCollection> {
+	const listing = await client.propfind(
+		url,
+		'0',
+		COLLECTION_PROPS,
+		`Reading the ${kind === 'calendar' ? 'calendar' : 'address book'}`,
+	);
 	const resource = listing.responses[0];
 	if (!resource || !isKind(resource, kind)) {
-		throw new DavError(`${url} is not ${kind === 'calendar' ? 'a calendar' : 'an address book'}`, 'Pick the collection from the list, or use a URL that Get Many returned.');
+		throw new DavError(
+			`${url} is not ${kind === 'calendar' ? 'a calendar' : 'an address book'}`,
+			'Pick the collection from the list, or use a URL that Get Many returned.',
+		);
 	}
 	return collectionFrom(resource, kind);
 }

@@ -44,7 +44,8 @@ function emailOf(value: unknown): string {
 export function describeComponent(vevent: Component): EventView {
 	const event = new ICAL.Event(vevent);
 	const start = vevent.hasProperty('dtstart') ? event.startDate : undefined;
-	const end = vevent.hasProperty('dtend') || vevent.hasProperty('duration') ? event.endDate : undefined;
+	const end =
+		vevent.hasProperty('dtend') || vevent.hasProperty('duration') ? event.endDate : undefined;
 	const text = (name: string) => {
 		const value = vevent.getFirstPropertyValue(name);
 		return value === null || value === undefined ? undefined : String(value);
@@ -65,7 +66,9 @@ export function describeComponent(vevent: Component): EventView {
 		recurring: vevent.hasProperty('rrule') || vevent.hasProperty('rdate'),
 		recurrenceRule: rrule ? rrule.toString() : undefined,
 		recurrenceId: vevent.hasProperty('recurrence-id') ? isoOf(event.recurrenceId) : undefined,
-		organizer: vevent.hasProperty('organizer') ? emailOf(vevent.getFirstPropertyValue('organizer')) : undefined,
+		organizer: vevent.hasProperty('organizer')
+			? emailOf(vevent.getFirstPropertyValue('organizer'))
+			: undefined,
 		attendees: vevent.getAllProperties('attendee').map((attendee) => ({
 			email: emailOf(attendee.getFirstValue()),
 			name: (attendee.getParameter('cn') as string | undefined) ?? undefined,
@@ -74,7 +77,10 @@ export function describeComponent(vevent: Component): EventView {
 		reminders: vevent
 			.getAllSubcomponents('valarm')
 			.map((alarm) => alarm.getFirstPropertyValue('trigger'))
-			.filter((trigger): trigger is InstanceType<typeof ICAL.Duration> => trigger instanceof ICAL.Duration)
+			.filter(
+				(trigger): trigger is InstanceType<typeof ICAL.Duration> =>
+					trigger instanceof ICAL.Duration,
+			)
 			.map((trigger) => Math.round(-trigger.toSeconds() / 60)),
 	};
 }
@@ -84,8 +90,18 @@ export function describeCalendarData(text: string): EventView {
 	const calendar = parseCalendar(text);
 	registerMissingZones(calendar, new Date().getUTCFullYear());
 	const master = masterComponent(calendar);
-	const view = master ? describeComponent(master) : ({ allDay: false, recurring: false, attendees: [], reminders: [], component: '' } as EventView);
-	const exceptions = calendar.getAllSubcomponents().filter((sub) => sub !== master && sub.hasProperty('recurrence-id')).length;
+	const view = master
+		? describeComponent(master)
+		: ({
+				allDay: false,
+				recurring: false,
+				attendees: [],
+				reminders: [],
+				component: '',
+			} as EventView);
+	const exceptions = calendar
+		.getAllSubcomponents()
+		.filter((sub) => sub !== master && sub.hasProperty('recurrence-id')).length;
 	return exceptions > 0 ? { ...view, exceptions } : view;
 }
 
@@ -117,20 +133,32 @@ export function expandCalendarData(text: string, from: number, to: number): Even
 		if (!master) {
 			for (const exception of exceptions) {
 				const event = new ICAL.Event(exception);
-				if (overlaps(event.startDate, event.endDate, from, to)) occurrences.push(describeComponent(exception));
+				if (overlaps(event.startDate, event.endDate, from, to))
+					occurrences.push(describeComponent(exception));
 			}
 			continue;
 		}
 		const event = new ICAL.Event(master, { exceptions, strictExceptions: true });
 		if (!event.isRecurring()) {
-			if (overlaps(event.startDate, master.hasProperty('dtend') || master.hasProperty('duration') ? event.endDate : undefined, from, to)) {
+			if (
+				overlaps(
+					event.startDate,
+					master.hasProperty('dtend') || master.hasProperty('duration') ? event.endDate : undefined,
+					from,
+					to,
+				)
+			) {
 				occurrences.push(describeComponent(master));
 			}
 			continue;
 		}
 		const seen = new Set<string>();
 		const iterator = event.iterator();
-		for (let count = 0, next = iterator.next(); next && count < MAX_ITERATIONS; count++, next = iterator.next()) {
+		for (
+			let count = 0, next = iterator.next();
+			next && count < MAX_ITERATIONS;
+			count++, next = iterator.next()
+		) {
 			const details = event.getOccurrenceDetails(next);
 			seen.add(next.toString());
 			if (next.toUnixTime() >= to && details.startDate.toUnixTime() >= to) break;
@@ -146,7 +174,11 @@ export function expandCalendarData(text: string, from: number, to: number): Even
 		// An instance moved into the range from beyond the point where iteration stopped.
 		for (const exception of exceptions) {
 			const moved = new ICAL.Event(exception);
-			if (seen.has(moved.recurrenceId.toString()) || !overlaps(moved.startDate, moved.endDate, from, to)) continue;
+			if (
+				seen.has(moved.recurrenceId.toString()) ||
+				!overlaps(moved.startDate, moved.endDate, from, to)
+			)
+				continue;
 			occurrences.push({ ...describeComponent(exception), recurring: true });
 		}
 	}

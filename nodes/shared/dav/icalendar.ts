@@ -2,7 +2,13 @@ import ICAL from 'ical.js';
 
 import { isEmailAddress } from '../esignature/input';
 import { DavDataError } from './errors';
-import { addMissingVtimezones, isKnownZone, registerMissingZones, vtimezoneFor, wallClock } from './timezones';
+import {
+	addMissingVtimezones,
+	isKnownZone,
+	registerMissingZones,
+	vtimezoneFor,
+	wallClock,
+} from './timezones';
 
 type Component = InstanceType<typeof ICAL.Component>;
 type Time = InstanceType<typeof ICAL.Time>;
@@ -37,16 +43,34 @@ export function parseCalendar(text: string): Component {
 		component = new ICAL.Component(ICAL.parse(text) as never);
 	} catch (error) {
 		// ical.js fails with a TypeError on text that is not line-based at all; its wording means nothing to users.
-		problem = error instanceof TypeError ? 'It is not iCalendar text (BEGIN:VCALENDAR … END:VCALENDAR)' : (error as Error).message;
+		problem =
+			error instanceof TypeError
+				? 'It is not iCalendar text (BEGIN:VCALENDAR … END:VCALENDAR)'
+				: (error as Error).message;
 	}
-	if (!component) throw new DavDataError('The iCalendar data could not be parsed', `${problem}. Check the raw iCalendar text.`);
-	if (component.name !== 'vcalendar') throw new DavDataError(`Expected a VCALENDAR, found ${component.name.toUpperCase()}`, 'Pass a complete iCalendar object (BEGIN:VCALENDAR … END:VCALENDAR).');
+	if (!component)
+		throw new DavDataError(
+			'The iCalendar data could not be parsed',
+			`${problem}. Check the raw iCalendar text.`,
+		);
+	if (component.name !== 'vcalendar')
+		throw new DavDataError(
+			`Expected a VCALENDAR, found ${component.name.toUpperCase()}`,
+			'Pass a complete iCalendar object (BEGIN:VCALENDAR … END:VCALENDAR).',
+		);
 	return component;
 }
 
 /** Component types the object stores (VEVENT, VTODO…), to check against the calendar's supported set. */
 export function storedComponents(vcalendar: Component): string[] {
-	return [...new Set(vcalendar.getAllSubcomponents().map((sub) => sub.name.toUpperCase()).filter((name) => name !== 'VTIMEZONE'))];
+	return [
+		...new Set(
+			vcalendar
+				.getAllSubcomponents()
+				.map((sub) => sub.name.toUpperCase())
+				.filter((name) => name !== 'VTIMEZONE'),
+		),
+	];
 }
 
 /** The object's main component: the one without RECURRENCE-ID (the series), else the first. */
@@ -64,42 +88,104 @@ const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const NAIVE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?$/;
 
 /** ical.js rolls 2030-13-45 over into 2031 silently, so out-of-range parts are refused here. */
-function realDateTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): boolean {
+function realDateTime(
+	year: number,
+	month: number,
+	day: number,
+	hour = 0,
+	minute = 0,
+	second = 0,
+): boolean {
 	const date = new Date(Date.UTC(year, month - 1, day));
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 61;
+	return (
+		date.getUTCFullYear() === year &&
+		date.getUTCMonth() === month - 1 &&
+		date.getUTCDate() === day &&
+		hour < 24 &&
+		minute < 60 &&
+		second < 61
+	);
 }
 
 function invalidTime(value: string): DavDataError {
-	return new DavDataError(`"${value}" is not a valid date or time`, 'Use an ISO date (2026-03-01) or date-time (2026-03-01T09:00:00, optionally with Z or an offset).');
+	return new DavDataError(
+		`"${value}" is not a valid date or time`,
+		'Use an ISO date (2026-03-01) or date-time (2026-03-01T09:00:00, optionally with Z or an offset).',
+	);
 }
 
 /** An input date/time as an ICAL.Time: a date for all-day events, else wall-clock time in the zone. */
-export function toIcalTime(value: string, allDay: boolean, zone: string, calendar: Component): Time {
+export function toIcalTime(
+	value: string,
+	allDay: boolean,
+	zone: string,
+	calendar: Component,
+): Time {
 	const text = value.trim();
 	if (allDay) {
 		const match = DATE_ONLY.exec(text.slice(0, 10));
 		if (!match || !realDateTime(+match[1], +match[2], +match[3])) throw invalidTime(value);
-		return ICAL.Time.fromData({ year: Number(match[1]), month: Number(match[2]), day: Number(match[3]), isDate: true });
+		return ICAL.Time.fromData({
+			year: Number(match[1]),
+			month: Number(match[2]),
+			day: Number(match[3]),
+			isDate: true,
+		});
 	}
 	const naive = NAIVE.exec(text) ?? (DATE_ONLY.test(text) ? NAIVE.exec(`${text}T00:00:00`) : null);
-	let fields: { year: number; month: number; day: number; hour: number; minute: number; second: number };
+	let fields: {
+		year: number;
+		month: number;
+		day: number;
+		hour: number;
+		minute: number;
+		second: number;
+	};
 	if (naive) {
-		fields = { year: +naive[1], month: +naive[2], day: +naive[3], hour: +naive[4], minute: +naive[5], second: +(naive[6] ?? 0) };
-		if (!realDateTime(fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second)) throw invalidTime(value);
+		fields = {
+			year: +naive[1],
+			month: +naive[2],
+			day: +naive[3],
+			hour: +naive[4],
+			minute: +naive[5],
+			second: +(naive[6] ?? 0),
+		};
+		if (
+			!realDateTime(
+				fields.year,
+				fields.month,
+				fields.day,
+				fields.hour,
+				fields.minute,
+				fields.second,
+			)
+		)
+			throw invalidTime(value);
 	} else {
 		const epoch = Date.parse(text);
 		if (Number.isNaN(epoch)) throw invalidTime(value);
 		fields = wallClock(zone === 'UTC' ? 'UTC' : zone, epoch);
 	}
-	if (zone === 'UTC') return ICAL.Time.fromData({ ...fields, isDate: false }, ICAL.Timezone.utcTimezone);
+	if (zone === 'UTC')
+		return ICAL.Time.fromData({ ...fields, isDate: false }, ICAL.Timezone.utcTimezone);
 	return ICAL.Time.fromData({ ...fields, isDate: false }, timezoneIn(calendar, zone, fields.year));
 }
 
 /** The calendar's VTIMEZONE for the zone, added from the time-zone database when missing. */
-function timezoneIn(calendar: Component, zone: string, year: number): InstanceType<typeof ICAL.Timezone> {
-	const existing = calendar.getAllSubcomponents('vtimezone').find((tz) => tz.getFirstPropertyValue('tzid') === zone);
+function timezoneIn(
+	calendar: Component,
+	zone: string,
+	year: number,
+): InstanceType<typeof ICAL.Timezone> {
+	const existing = calendar
+		.getAllSubcomponents('vtimezone')
+		.find((tz) => tz.getFirstPropertyValue('tzid') === zone);
 	if (existing) return new ICAL.Timezone({ component: existing, tzid: zone });
-	if (!isKnownZone(zone)) throw new DavDataError(`Unknown time zone "${zone}"`, 'Use an IANA time zone name such as Europe/Berlin or America/New_York, or UTC.');
+	if (!isKnownZone(zone))
+		throw new DavDataError(
+			`Unknown time zone "${zone}"`,
+			'Use an IANA time zone name such as Europe/Berlin or America/New_York, or UTC.',
+		);
 	const component = vtimezoneFor(zone, year);
 	calendar.addSubcomponent(component);
 	return new ICAL.Timezone({ component, tzid: zone });
@@ -114,11 +200,17 @@ function setText(component: Component, name: string, value: string | undefined):
 function setAttendees(component: Component, emails: string[]): void {
 	const invalid = emails.find((email) => !isEmailAddress(email.replace(/^mailto:/i, '')));
 	if (invalid !== undefined) {
-		throw new DavDataError(`Attendees: "${invalid.slice(0, 100)}" is not an e-mail address`, 'Use plain addresses like ana@example.com, separated by commas.');
+		throw new DavDataError(
+			`Attendees: "${invalid.slice(0, 100)}" is not an e-mail address`,
+			'Use plain addresses like ana@example.com, separated by commas.',
+		);
 	}
 	component.removeAllProperties('attendee');
 	for (const email of emails) {
-		const property = component.addPropertyWithValue('attendee', `mailto:${email.replace(/^mailto:/i, '')}`);
+		const property = component.addPropertyWithValue(
+			'attendee',
+			`mailto:${email.replace(/^mailto:/i, '')}`,
+		);
 		property.setParameter('role', 'REQ-PARTICIPANT');
 		property.setParameter('partstat', 'NEEDS-ACTION');
 		property.setParameter('rsvp', 'TRUE');
@@ -130,7 +222,10 @@ function setReminders(component: Component, minutesBefore: number[]): void {
 	for (const minutes of minutesBefore) {
 		const alarm = new ICAL.Component('valarm');
 		alarm.addPropertyWithValue('action', 'DISPLAY');
-		alarm.addPropertyWithValue('description', String(component.getFirstPropertyValue('summary') ?? 'Reminder'));
+		alarm.addPropertyWithValue(
+			'description',
+			String(component.getFirstPropertyValue('summary') ?? 'Reminder'),
+		);
 		alarm.addPropertyWithValue('trigger', ICAL.Duration.fromSeconds(-Math.round(minutes * 60)));
 		component.addSubcomponent(alarm);
 	}
@@ -146,22 +241,40 @@ function setRecurrence(component: Component, rule: string): void {
 	} catch (error) {
 		problem = (error as Error).message;
 	}
-	if (!recur) throw new DavDataError(`"${rule}" is not a valid recurrence rule`, `Write it as an RRULE value such as FREQ=WEEKLY;BYDAY=MO;COUNT=10. (${problem})`);
-	if (!recur.freq) throw new DavDataError(`"${rule}" has no FREQ`, 'A recurrence rule needs FREQ, e.g. FREQ=DAILY;COUNT=5.');
+	if (!recur)
+		throw new DavDataError(
+			`"${rule}" is not a valid recurrence rule`,
+			`Write it as an RRULE value such as FREQ=WEEKLY;BYDAY=MO;COUNT=10. (${problem})`,
+		);
+	if (!recur.freq)
+		throw new DavDataError(
+			`"${rule}" has no FREQ`,
+			'A recurrence rule needs FREQ, e.g. FREQ=DAILY;COUNT=5.',
+		);
 	component.addPropertyWithValue('rrule', recur);
 }
 
 /** Applies the given fields to a VEVENT of the calendar; what is not given stays exactly as it was. */
-function applyFields(calendar: Component, vevent: Component, fields: EventFields, defaultZone: string): void {
+function applyFields(
+	calendar: Component,
+	vevent: Component,
+	fields: EventFields,
+	defaultZone: string,
+): void {
 	const event = new ICAL.Event(vevent);
 	setText(vevent, 'summary', fields.summary);
 	setText(vevent, 'description', fields.description);
 	setText(vevent, 'location', fields.location);
 	setText(vevent, 'status', fields.status?.toUpperCase());
 	const oldStart = vevent.hasProperty('dtstart') ? event.startDate : undefined;
-	const oldDuration = oldStart && vevent.hasProperty('dtend') ? event.endDate.subtractDate(oldStart) : undefined;
+	const oldDuration =
+		oldStart && vevent.hasProperty('dtend') ? event.endDate.subtractDate(oldStart) : undefined;
 	const allDay = fields.allDay ?? (oldStart ? oldStart.isDate : false);
-	const zone = fields.timezone || (oldStart && !oldStart.isDate && oldStart.zone?.tzid && oldStart.zone.tzid !== 'floating' ? oldStart.zone.tzid : defaultZone);
+	const zone =
+		fields.timezone ||
+		(oldStart && !oldStart.isDate && oldStart.zone?.tzid && oldStart.zone.tzid !== 'floating'
+			? oldStart.zone.tzid
+			: defaultZone);
 	if (fields.start !== undefined) {
 		const start = toIcalTime(fields.start, allDay, zone, calendar);
 		event.startDate = start;
@@ -173,7 +286,11 @@ function applyFields(calendar: Component, vevent: Component, fields: EventFields
 		}
 	}
 	if (fields.end !== undefined) event.endDate = toIcalTime(fields.end, allDay, zone, calendar);
-	if (allDay && event.startDate && (!vevent.hasProperty('dtend') || event.endDate.compare(event.startDate) <= 0)) {
+	if (
+		allDay &&
+		event.startDate &&
+		(!vevent.hasProperty('dtend') || event.endDate.compare(event.startDate) <= 0)
+	) {
 		const end = event.startDate.clone();
 		end.day += 1;
 		event.endDate = end;
@@ -191,10 +308,18 @@ function stamp(vevent: Component, now: Date): void {
 
 export function serializeCalendar(calendar: Component): string {
 	// ical.js folds at 75 characters and ends lines with CRLF, as RFC 5545 requires.
-	return calendar.toString().replace(/\r?\n/g, '\r\n').replace(/(\r\n)?$/, '\r\n');
+	return calendar
+		.toString()
+		.replace(/\r?\n/g, '\r\n')
+		.replace(/(\r\n)?$/, '\r\n');
 }
 
-export function createEventData(fields: EventFields, uid: string, defaultZone: string, now = new Date()): string {
+export function createEventData(
+	fields: EventFields,
+	uid: string,
+	defaultZone: string,
+	now = new Date(),
+): string {
 	const calendar = new ICAL.Component('vcalendar');
 	calendar.addPropertyWithValue('version', '2.0');
 	calendar.addPropertyWithValue('prodid', PRODID);
@@ -203,7 +328,11 @@ export function createEventData(fields: EventFields, uid: string, defaultZone: s
 	vevent.addPropertyWithValue('uid', uid);
 	stamp(vevent, now);
 	vevent.updatePropertyWithValue('created', ICAL.Time.fromJSDate(now, true));
-	if (fields.start === undefined) throw new DavDataError('An event needs a start', 'Set Start (and End, or leave End empty for an event of one hour or one day).');
+	if (fields.start === undefined)
+		throw new DavDataError(
+			'An event needs a start',
+			'Set Start (and End, or leave End empty for an event of one hour or one day).',
+		);
 	applyFields(calendar, vevent, fields, defaultZone);
 	if (!vevent.hasProperty('dtend') && !vevent.hasProperty('duration')) {
 		vevent.addPropertyWithValue('duration', ICAL.Duration.fromSeconds(3600));
@@ -215,10 +344,19 @@ export function createEventData(fields: EventFields, uid: string, defaultZone: s
  * Patches the series (or the only component) of an existing object: every property and component the
  * patch does not name — other clients' X- properties, exceptions, alarms, time zones — is kept.
  */
-export function patchEventData(text: string, fields: EventFields, defaultZone: string, now = new Date()): string {
+export function patchEventData(
+	text: string,
+	fields: EventFields,
+	defaultZone: string,
+	now = new Date(),
+): string {
 	const calendar = parseCalendar(text);
 	const vevent = masterComponent(calendar);
-	if (!vevent) throw new DavDataError('The object holds no event to update', 'It contains no VEVENT/VTODO component.');
+	if (!vevent)
+		throw new DavDataError(
+			'The object holds no event to update',
+			'It contains no VEVENT/VTODO component.',
+		);
 	applyFields(calendar, vevent, fields, defaultZone);
 	stamp(vevent, now);
 	const sequence = Number(vevent.getFirstPropertyValue('sequence') ?? 0);
@@ -227,10 +365,17 @@ export function patchEventData(text: string, fields: EventFields, defaultZone: s
 }
 
 /** A raw iCalendar object for storing: parsed (so it is valid), given a UID if it has none, CRLF-serialised. */
-export function normaliseRawCalendar(text: string, uid: string): { data: string; uid: string; components: string[] } {
+export function normaliseRawCalendar(
+	text: string,
+	uid: string,
+): { data: string; uid: string; components: string[] } {
 	const calendar = parseCalendar(text);
 	const items = calendar.getAllSubcomponents().filter((sub) => sub.name !== 'vtimezone');
-	if (items.length === 0) throw new DavDataError('The iCalendar object holds no event', 'Add a VEVENT (or VTODO) component.');
+	if (items.length === 0)
+		throw new DavDataError(
+			'The iCalendar object holds no event',
+			'Add a VEVENT (or VTODO) component.',
+		);
 	const existing = uidOf(calendar);
 	const finalUid = existing ?? uid;
 	if (!existing) for (const item of items) item.updatePropertyWithValue('uid', finalUid);
@@ -244,22 +389,45 @@ export function normaliseRawCalendar(text: string, uid: string): { data: string;
 		);
 	}
 	registerMissingZones(calendar, new Date().getUTCFullYear());
-	return { data: serializeCalendar(calendar), uid: finalUid, components: storedComponents(calendar) };
+	return {
+		data: serializeCalendar(calendar),
+		uid: finalUid,
+		components: storedComponents(calendar),
+	};
 }
 
 /** The original start of one occurrence, as an ICAL.Time in the series' own DTSTART form (zone or date). */
 function occurrenceTime(master: Component, recurrenceId: string): Time {
 	const when = Date.parse(recurrenceId);
-	if (Number.isNaN(when)) throw new DavDataError(`"${recurrenceId}" is not an occurrence's start`, 'Use the recurrenceId of an occurrence that Get Many (Expand Recurring Events) returned.');
+	if (Number.isNaN(when))
+		throw new DavDataError(
+			`"${recurrenceId}" is not an occurrence's start`,
+			'Use the recurrenceId of an occurrence that Get Many (Expand Recurring Events) returned.',
+		);
 	const event = new ICAL.Event(master);
-	if (!event.isRecurring()) throw new DavDataError('The event is not a recurring series', 'Occurrences exist only for events with RRULE or RDATE; update the event itself.');
+	if (!event.isRecurring())
+		throw new DavDataError(
+			'The event is not a recurring series',
+			'Occurrences exist only for events with RRULE or RDATE; update the event itself.',
+		);
 	const iterator = event.iterator();
-	for (let count = 0, next = iterator.next(); next && count < 100_000; count++, next = iterator.next()) {
+	for (
+		let count = 0, next = iterator.next();
+		next && count < 100_000;
+		count++, next = iterator.next()
+	) {
 		const at = next.toJSDate().getTime();
-		if (at === when || (next.isDate && new Date(when).toISOString().slice(0, 10) === next.toString())) return next;
+		if (
+			at === when ||
+			(next.isDate && new Date(when).toISOString().slice(0, 10) === next.toString())
+		)
+			return next;
 		if (at > when) break;
 	}
-	throw new DavDataError(`The series has no occurrence starting at ${recurrenceId}`, 'Use the recurrenceId of an occurrence that Get Many (Expand Recurring Events) returned; the series may have changed since.');
+	throw new DavDataError(
+		`The series has no occurrence starting at ${recurrenceId}`,
+		'Use the recurrenceId of an occurrence that Get Many (Expand Recurring Events) returned; the series may have changed since.',
+	);
 }
 
 function sameInstant(a: Time, b: Time): boolean {
@@ -269,11 +437,20 @@ function sameInstant(a: Time, b: Time): boolean {
 function overrideFor(calendar: Component, uid: string, at: Time): Component | undefined {
 	return calendar
 		.getAllSubcomponents('vevent')
-		.find((sub) => sub.hasProperty('recurrence-id') && String(sub.getFirstPropertyValue('uid')) === uid && sameInstant(sub.getFirstPropertyValue('recurrence-id') as Time, at));
+		.find(
+			(sub) =>
+				sub.hasProperty('recurrence-id') &&
+				String(sub.getFirstPropertyValue('uid')) === uid &&
+				sameInstant(sub.getFirstPropertyValue('recurrence-id') as Time, at),
+		);
 }
 
 /** A date-time property carrying `time` with the TZID of the series, as RFC 5545 wants EXDATE and RECURRENCE-ID. */
-function timeProperty(name: string, time: Time, like: Component): InstanceType<typeof ICAL.Property> {
+function timeProperty(
+	name: string,
+	time: Time,
+	like: Component,
+): InstanceType<typeof ICAL.Property> {
 	const property = new ICAL.Property(name, like);
 	property.setValue(time);
 	const tzid = like.getFirstProperty('dtstart')?.getParameter('tzid');
@@ -287,9 +464,18 @@ function timeProperty(name: string, time: Time, like: Component): InstanceType<t
  */
 export function cancelOccurrence(text: string, recurrenceId: string, now = new Date()): string {
 	const calendar = parseCalendar(text);
-	registerMissingZones(calendar, new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear());
-	const master = calendar.getAllSubcomponents('vevent').find((sub) => !sub.hasProperty('recurrence-id'));
-	if (!master) throw new DavDataError('The object holds no recurring series', 'Cancel occurrences of an event with RRULE or RDATE.');
+	registerMissingZones(
+		calendar,
+		new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear(),
+	);
+	const master = calendar
+		.getAllSubcomponents('vevent')
+		.find((sub) => !sub.hasProperty('recurrence-id'));
+	if (!master)
+		throw new DavDataError(
+			'The object holds no recurring series',
+			'Cancel occurrences of an event with RRULE or RDATE.',
+		);
 	const at = occurrenceTime(master, recurrenceId);
 	const override = overrideFor(calendar, String(master.getFirstPropertyValue('uid')), at);
 	if (override) calendar.removeSubcomponent(override);
@@ -304,16 +490,32 @@ export function cancelOccurrence(text: string, recurrenceId: string, now = new D
  * Changes one occurrence of a series: its override (RECURRENCE-ID) is patched, or made from the series —
  * every property but the recurrence rules, at the occurrence's own start and length — and then patched.
  */
-export function updateOccurrence(text: string, recurrenceId: string, fields: EventFields, defaultZone: string, now = new Date()): string {
+export function updateOccurrence(
+	text: string,
+	recurrenceId: string,
+	fields: EventFields,
+	defaultZone: string,
+	now = new Date(),
+): string {
 	const calendar = parseCalendar(text);
-	registerMissingZones(calendar, new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear());
-	const master = calendar.getAllSubcomponents('vevent').find((sub) => !sub.hasProperty('recurrence-id'));
-	if (!master) throw new DavDataError('The object holds no recurring series', 'Change occurrences of an event with RRULE or RDATE.');
+	registerMissingZones(
+		calendar,
+		new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear(),
+	);
+	const master = calendar
+		.getAllSubcomponents('vevent')
+		.find((sub) => !sub.hasProperty('recurrence-id'));
+	if (!master)
+		throw new DavDataError(
+			'The object holds no recurring series',
+			'Change occurrences of an event with RRULE or RDATE.',
+		);
 	const at = occurrenceTime(master, recurrenceId);
 	let override = overrideFor(calendar, String(master.getFirstPropertyValue('uid')), at);
 	if (!override) {
 		override = new ICAL.Component(JSON.parse(JSON.stringify(master.toJSON())) as never);
-		for (const name of ['rrule', 'rdate', 'exdate', 'exrule', 'sequence']) override.removeAllProperties(name);
+		for (const name of ['rrule', 'rdate', 'exdate', 'exrule', 'sequence'])
+			override.removeAllProperties(name);
 		const series = new ICAL.Event(master);
 		const length = series.endDate.subtractDate(series.startDate);
 		override.removeAllProperties('dtstart');
@@ -336,16 +538,40 @@ export function updateOccurrence(text: string, recurrenceId: string, fields: Eve
  * series with a new UID starts at it with the same rule (the remaining COUNT), the later overrides and
  * EXDATEs, and the patch applied. Returns both objects; the caller stores the new one first.
  */
-export function splitSeries(text: string, recurrenceId: string, fields: EventFields, newUid: string, defaultZone: string, now = new Date()): { original: string; following: string } {
+export function splitSeries(
+	text: string,
+	recurrenceId: string,
+	fields: EventFields,
+	newUid: string,
+	defaultZone: string,
+	now = new Date(),
+): { original: string; following: string } {
 	const calendar = parseCalendar(text);
-	registerMissingZones(calendar, new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear());
-	const master = calendar.getAllSubcomponents('vevent').find((sub) => !sub.hasProperty('recurrence-id'));
-	if (!master) throw new DavDataError('The object holds no recurring series', 'Change occurrences of an event with RRULE or RDATE.');
+	registerMissingZones(
+		calendar,
+		new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear(),
+	);
+	const master = calendar
+		.getAllSubcomponents('vevent')
+		.find((sub) => !sub.hasProperty('recurrence-id'));
+	if (!master)
+		throw new DavDataError(
+			'The object holds no recurring series',
+			'Change occurrences of an event with RRULE or RDATE.',
+		);
 	const at = occurrenceTime(master, recurrenceId);
 	const rrule = master.getFirstPropertyValue('rrule') as InstanceType<typeof ICAL.Recur> | null;
-	if (!rrule) throw new DavDataError('Only a series with an RRULE can be split', 'Change the occurrences one by one instead.');
+	if (!rrule)
+		throw new DavDataError(
+			'Only a series with an RRULE can be split',
+			'Change the occurrences one by one instead.',
+		);
 	const series = new ICAL.Event(master);
-	if (sameInstant(at, series.startDate)) throw new DavDataError('This is the first occurrence', 'To change the whole series, update the event without "Only One Occurrence".');
+	if (sameInstant(at, series.startDate))
+		throw new DavDataError(
+			'This is the first occurrence',
+			'To change the whole series, update the event without "Only One Occurrence".',
+		);
 
 	// Occurrences before the split, to carry a COUNT over.
 	let before = 0;
@@ -353,11 +579,18 @@ export function splitSeries(text: string, recurrenceId: string, fields: EventFie
 	for (let next = iterator.next(); next && next.compare(at) < 0; next = iterator.next()) before++;
 
 	const following = new ICAL.Component('vcalendar');
-	for (const property of calendar.getAllProperties()) following.addProperty(new ICAL.Property(JSON.parse(JSON.stringify(property.toJSON())) as never));
-	for (const zone of calendar.getAllSubcomponents('vtimezone')) following.addSubcomponent(new ICAL.Component(JSON.parse(JSON.stringify(zone.toJSON())) as never));
+	for (const property of calendar.getAllProperties())
+		following.addProperty(
+			new ICAL.Property(JSON.parse(JSON.stringify(property.toJSON())) as never),
+		);
+	for (const zone of calendar.getAllSubcomponents('vtimezone'))
+		following.addSubcomponent(
+			new ICAL.Component(JSON.parse(JSON.stringify(zone.toJSON())) as never),
+		);
 	const head = new ICAL.Component(JSON.parse(JSON.stringify(master.toJSON())) as never);
 	const length = series.endDate.subtractDate(series.startDate);
-	for (const name of ['dtstart', 'dtend', 'duration', 'exdate', 'rdate', 'sequence', 'created']) head.removeAllProperties(name);
+	for (const name of ['dtstart', 'dtend', 'duration', 'exdate', 'rdate', 'sequence', 'created'])
+		head.removeAllProperties(name);
 	head.updatePropertyWithValue('uid', newUid);
 	head.addProperty(timeProperty('dtstart', at, master));
 	const end = at.clone();
@@ -371,12 +604,18 @@ export function splitSeries(text: string, recurrenceId: string, fields: EventFie
 	for (const exdate of master.getAllProperties('exdate')) {
 		const values = exdate.getValues() as Time[];
 		if (values.every((value) => value.compare(at) >= 0)) {
-			head.addProperty(new ICAL.Property(JSON.parse(JSON.stringify(exdate.toJSON())) as never, head));
+			head.addProperty(
+				new ICAL.Property(JSON.parse(JSON.stringify(exdate.toJSON())) as never, head),
+			);
 			master.removeProperty(exdate);
 		}
 	}
 	for (const override of calendar.getAllSubcomponents('vevent')) {
-		if (!override.hasProperty('recurrence-id') || (override.getFirstPropertyValue('recurrence-id') as Time).compare(at) < 0) continue;
+		if (
+			!override.hasProperty('recurrence-id') ||
+			(override.getFirstPropertyValue('recurrence-id') as Time).compare(at) < 0
+		)
+			continue;
 		calendar.removeSubcomponent(override);
 		override.updatePropertyWithValue('uid', newUid);
 		following.addSubcomponent(override);
@@ -388,7 +627,9 @@ export function splitSeries(text: string, recurrenceId: string, fields: EventFie
 	const until = rrule.clone();
 	until.count = null;
 	const last = ICAL.Time.fromJSDate(new Date(at.toJSDate().getTime() - 1000), true);
-	until.until = series.startDate.isDate ? ICAL.Time.fromData({ year: last.year, month: last.month, day: last.day, isDate: true }) : last;
+	until.until = series.startDate.isDate
+		? ICAL.Time.fromData({ year: last.year, month: last.month, day: last.day, isDate: true })
+		: last;
 	master.updatePropertyWithValue('rrule', until);
 	stamp(master, now);
 	const sequence = Number(master.getFirstPropertyValue('sequence') ?? 0);

@@ -50,7 +50,10 @@ const propKey = (ns: string, name: string) => `${ns} ${name}`;
 export function parseMultistatus(text: string, requestUrl: string, maxChars?: number): Multistatus {
 	const root = parseXml(text, maxChars);
 	if (root.ns !== NS.DAV || root.name !== 'multistatus') {
-		throw new DavError(`The server answered with <${root.name}> where a multistatus was expected`, 'Check that the DAV URL points at a CalDAV/CardDAV server.');
+		throw new DavError(
+			`The server answered with <${root.name}> where a multistatus was expected`,
+			'Check that the DAV URL points at a CalDAV/CardDAV server.',
+		);
 	}
 	const responses: DavResource[] = [];
 	for (const response of children(root, NS.DAV, 'response')) {
@@ -58,14 +61,21 @@ export function parseMultistatus(text: string, requestUrl: string, maxChars?: nu
 		for (const propstat of children(response, NS.DAV, 'propstat')) {
 			const status = statusCode(textOf(child(propstat, NS.DAV, 'status')));
 			for (const prop of children(propstat, NS.DAV, 'prop')) {
-				for (const element of prop.children) props.set(propKey(element.ns, element.name), { status, element });
+				for (const element of prop.children)
+					props.set(propKey(element.ns, element.name), { status, element });
 			}
 		}
 		const statusText = textOf(child(response, NS.DAV, 'status'));
 		for (const hrefElement of children(response, NS.DAV, 'href')) {
 			const href = textOf(hrefElement) ?? '';
 			const url = new URL(href, requestUrl).href;
-			responses.push({ href, url, key: hrefKey(url), status: statusText ? statusCode(statusText) : undefined, props });
+			responses.push({
+				href,
+				url,
+				key: hrefKey(url),
+				status: statusText ? statusCode(statusText) : undefined,
+				props,
+			});
 		}
 	}
 	return { responses, syncToken: textOf(child(root, NS.DAV, 'sync-token')) };
@@ -83,18 +93,27 @@ export function propText(resource: DavResource, ns: string, name: string): strin
 }
 
 /** The href inside a property such as current-user-principal or calendar-home-set, resolved. */
-export function propHref(resource: DavResource, ns: string, name: string, base: string): string | undefined {
+export function propHref(
+	resource: DavResource,
+	ns: string,
+	name: string,
+	base: string,
+): string | undefined {
 	const href = textOf(child(prop(resource, ns, name), NS.DAV, 'href'));
 	return href ? new URL(href, base).href : undefined;
 }
 
 /** Failed propstats and responses, for errors that name what the server refused. */
-export function failures(resources: DavResource[]): Array<{ href: string; status: number; property?: string }> {
+export function failures(
+	resources: DavResource[],
+): Array<{ href: string; status: number; property?: string }> {
 	const found: Array<{ href: string; status: number; property?: string }> = [];
 	for (const resource of resources) {
-		if (resource.status !== undefined && resource.status >= 400) found.push({ href: resource.href, status: resource.status });
+		if (resource.status !== undefined && resource.status >= 400)
+			found.push({ href: resource.href, status: resource.status });
 		for (const [key, entry] of resource.props) {
-			if (entry.status >= 400 && entry.status !== 404) found.push({ href: resource.href, status: entry.status, property: key.split(' ')[1] });
+			if (entry.status >= 400 && entry.status !== 404)
+				found.push({ href: resource.href, status: entry.status, property: key.split(' ')[1] });
 		}
 	}
 	return found;

@@ -8,10 +8,18 @@ import { CONTENT_TYPE, createObject } from './objects';
  * then the old one is cut with If-Match. If the cut fails, the new series is deleted again, so that no
  * occurrence exists twice, and the failure is reported.
  */
-export async function splitSeriesObject(client: DavClient, url: string, recurrenceId: string, fields: EventFields, defaultZone: string, expectedEtag?: string) {
+export async function splitSeriesObject(
+	client: DavClient,
+	url: string,
+	recurrenceId: string,
+	fields: EventFields,
+	defaultZone: string,
+	expectedEtag?: string,
+) {
 	const current = await client.get(url);
 	if (!current.etag) throw new DavPreconditionFailed(url, undefined, client.objectLabel);
-	if (expectedEtag && expectedEtag !== current.etag) throw new DavPreconditionFailed(url, current.etag, client.objectLabel);
+	if (expectedEtag && expectedEtag !== current.etag)
+		throw new DavPreconditionFailed(url, current.etag, client.objectLabel);
 	let original = '';
 	const collection = new URL('.', url).href;
 	const created = await createObject(client, collection, 'calendar', (uid) => {
@@ -19,7 +27,9 @@ export async function splitSeriesObject(client: DavClient, url: string, recurren
 		original = split.original;
 		return { data: split.following, uid };
 	});
-	const cut = await client.put(url, original, CONTENT_TYPE.calendar, { etag: current.etag }).catch((error: Error) => error);
+	const cut = await client
+		.put(url, original, CONTENT_TYPE.calendar, { etag: current.etag })
+		.catch((error: Error) => error);
 	if (cut instanceof Error) {
 		if (created.etag) await client.delete(created.url, created.etag).catch(() => undefined);
 		throw cut;

@@ -37,11 +37,21 @@ function isMultistatus(value: Multistatus | DavHttpResponse): value is Multistat
 }
 
 /** Changed members since the token (or all members with no token), null when the server refuses. */
-async function syncCollection(client: DavClient, url: string, token: string | undefined): Promise<{ changed: Map<string, string | undefined>; token?: string } | null> {
+async function syncCollection(
+	client: DavClient,
+	url: string,
+	token: string | undefined,
+): Promise<{ changed: Map<string, string | undefined>; token?: string } | null> {
 	// RFC 6578: the depth is given by sync-level; the Depth header is 0.
 	// Xandikos 0.2.8 answers 500 to a token it does not know, where RFC 6578 says 403 valid-sync-token: with a
 	// token sent, a 500 starts over with a full sync (a read; if the server is really failing, that fails too).
-	const result = await client.report(url, '0', syncCollectionBody(token), 'Synchronising the collection', token === undefined ? SYNC_REFUSED : [...SYNC_REFUSED, 500]);
+	const result = await client.report(
+		url,
+		'0',
+		syncCollectionBody(token),
+		'Synchronising the collection',
+		token === undefined ? SYNC_REFUSED : [...SYNC_REFUSED, 500],
+	);
 	if (!isMultistatus(result)) return null;
 	const self = hrefKey(url);
 	const changed = new Map<string, string | undefined>();
@@ -63,9 +73,18 @@ export async function collectChanges(
 	url: string,
 	kind: DataKind,
 	previous: SyncState,
-	options: { useSync: boolean; multiget: boolean; /** Only record the members: nothing is read or reported. */ baseline?: boolean },
+	options: {
+		useSync: boolean;
+		multiget: boolean;
+		/** Only record the members: nothing is read or reported. */ baseline?: boolean;
+	},
 ): Promise<SyncResult> {
-	const byKey = new Map(Object.entries(previous.etags).map(([memberUrl, etag]) => [hrefKey(memberUrl), { url: memberUrl, etag }]));
+	const byKey = new Map(
+		Object.entries(previous.etags).map(([memberUrl, etag]) => [
+			hrefKey(memberUrl),
+			{ url: memberUrl, etag },
+		]),
+	);
 	let current: Map<string, string | undefined> | undefined;
 	let token: string | undefined;
 	let method: SyncResult['method'] = 'etag-comparison';
@@ -84,7 +103,9 @@ export async function collectChanges(
 		if (current) method = 'sync-collection';
 	}
 	if (!current) {
-		current = new Map((await listMembers(client, url)).map((member) => [member.url, member.etag ?? '']));
+		current = new Map(
+			(await listMembers(client, url)).map((member) => [member.url, member.etag ?? '']),
+		);
 	}
 
 	if (options.baseline) {
@@ -111,17 +132,21 @@ export async function collectChanges(
 		}
 		nextEtags[memberUrl] = etag;
 		if (!known) changes.push({ type: 'created', url: memberUrl, etag });
-		else if (known.etag !== etag || etag === '') changes.push({ type: 'updated', url: memberUrl, etag });
+		else if (known.etag !== etag || etag === '')
+			changes.push({ type: 'updated', url: memberUrl, etag });
 	}
 	if (!incremental) {
 		// A full listing: whatever is missing from it was deleted.
-		for (const [key, known] of byKey) if (!seen.has(key)) changes.push({ type: 'deleted', url: known.url, etag: known.etag });
+		for (const [key, known] of byKey)
+			if (!seen.has(key)) changes.push({ type: 'deleted', url: known.url, etag: known.etag });
 	}
 
 	const toFetch = changes.filter((change) => change.type !== 'deleted').map((change) => change.url);
 	if (toFetch.length > 0) {
 		const objects = await fetchObjects(client, url, kind, toFetch, options.multiget);
-		const byUrl = new Map<string, StoredObject>(objects.map((object) => [hrefKey(object.url), object]));
+		const byUrl = new Map<string, StoredObject>(
+			objects.map((object) => [hrefKey(object.url), object]),
+		);
 		for (const change of changes) {
 			const object = byUrl.get(hrefKey(change.url));
 			if (object) {
@@ -135,7 +160,9 @@ export async function collectChanges(
 	}
 	// An object that vanished between the listing and the read: a new one is forgotten, a known one keeps its
 	// old ETag, so that its deletion is reported by the next poll.
-	const complete = changes.filter((change) => change.type === 'deleted' || change.data !== undefined);
+	const complete = changes.filter(
+		(change) => change.type === 'deleted' || change.data !== undefined,
+	);
 	for (const change of changes) {
 		if (complete.includes(change)) continue;
 		delete nextEtags[change.url];

@@ -23,7 +23,9 @@ export function offsetMinutes(zone: string, epochMs: number): number {
 }
 
 function shortName(zone: string, epochMs: number): string | undefined {
-	return new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' }).formatToParts(new Date(epochMs)).find((part) => part.type === 'timeZoneName')?.value;
+	return new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+		.formatToParts(new Date(epochMs))
+		.find((part) => part.type === 'timeZoneName')?.value;
 }
 
 interface Transition {
@@ -59,16 +61,21 @@ const WEEKDAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 /** The yearly rule a transition follows, written the usual way (e.g. last Sunday of March). */
 function yearlyRule(local: Date): InstanceType<typeof ICAL.Recur> {
 	const day = local.getUTCDate();
-	const daysInMonth = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 0)).getUTCDate();
+	const daysInMonth = new Date(
+		Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 0),
+	).getUTCDate();
 	const nth = day + 7 > daysInMonth ? -1 : Math.ceil(day / 7);
-	return ICAL.Recur.fromString(`FREQ=YEARLY;BYMONTH=${local.getUTCMonth() + 1};BYDAY=${nth}${WEEKDAYS[local.getUTCDay()]}`);
+	return ICAL.Recur.fromString(
+		`FREQ=YEARLY;BYMONTH=${local.getUTCMonth() + 1};BYDAY=${nth}${WEEKDAYS[local.getUTCDay()]}`,
+	);
 }
 
 const RULE_START_YEAR = 1970;
 
 /** The day a BYMONTH/BYDAY rule falls on in another year, at the same local time of day. */
 function ruleDateIn(year: number, local: Date, rule: InstanceType<typeof ICAL.Recur>): Date {
-	const [, nthText, weekday] = /^(-?\d+)([A-Z]{2})$/.exec(String(rule.parts.BYDAY?.[0] ?? '')) ?? [];
+	const [, nthText, weekday] =
+		/^(-?\d+)([A-Z]{2})$/.exec(String(rule.parts.BYDAY?.[0] ?? '')) ?? [];
 	const month = local.getUTCMonth();
 	const wanted = WEEKDAYS.indexOf(weekday);
 	const nth = Number(nthText);
@@ -109,7 +116,18 @@ export function vtimezoneFor(zone: string, year: number): Component {
 		const at = Date.UTC(year, 0, 1);
 		const offset = offsetMinutes(zone, at);
 		const standard = new ICAL.Component('standard');
-		standard.addPropertyWithValue('dtstart', ICAL.Time.fromData({ year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, isDate: false }));
+		standard.addPropertyWithValue(
+			'dtstart',
+			ICAL.Time.fromData({
+				year: 1970,
+				month: 1,
+				day: 1,
+				hour: 0,
+				minute: 0,
+				second: 0,
+				isDate: false,
+			}),
+		);
 		standard.addPropertyWithValue('tzoffsetfrom', ICAL.UtcOffset.fromSeconds(offset * 60));
 		standard.addPropertyWithValue('tzoffsetto', ICAL.UtcOffset.fromSeconds(offset * 60));
 		const name = shortName(zone, at);
@@ -126,12 +144,18 @@ export function vtimezoneFor(zone: string, year: number): Component {
 		if (transitions.length === 2) {
 			// A yearly rule, starting early enough to cover series that began years ago.
 			const rule = yearlyRule(local);
-			observance.addPropertyWithValue('dtstart', localTime(ruleDateIn(RULE_START_YEAR, local, rule).getTime()));
+			observance.addPropertyWithValue(
+				'dtstart',
+				localTime(ruleDateIn(RULE_START_YEAR, local, rule).getTime()),
+			);
 			observance.addPropertyWithValue('rrule', rule);
 		} else {
 			observance.addPropertyWithValue('dtstart', localTime(local.getTime()));
 		}
-		observance.addPropertyWithValue('tzoffsetfrom', ICAL.UtcOffset.fromSeconds(transition.from * 60));
+		observance.addPropertyWithValue(
+			'tzoffsetfrom',
+			ICAL.UtcOffset.fromSeconds(transition.from * 60),
+		);
 		observance.addPropertyWithValue('tzoffsetto', ICAL.UtcOffset.fromSeconds(transition.to * 60));
 		const name = shortName(zone, transition.at + HOUR);
 		if (name) observance.addPropertyWithValue('tzname', name);
@@ -142,7 +166,11 @@ export function vtimezoneFor(zone: string, year: number): Component {
 
 /** TZIDs used in a calendar without a VTIMEZONE of their own get one from the time-zone database, if it knows them. */
 export function registerMissingZones(vcalendar: Component, year: number): void {
-	const defined = new Set(vcalendar.getAllSubcomponents('vtimezone').map((tz) => String(tz.getFirstPropertyValue('tzid'))));
+	const defined = new Set(
+		vcalendar
+			.getAllSubcomponents('vtimezone')
+			.map((tz) => String(tz.getFirstPropertyValue('tzid'))),
+	);
 	const used = new Set<string>();
 	const visit = (component: Component) => {
 		for (const property of component.getAllProperties()) {
@@ -159,7 +187,10 @@ export function registerMissingZones(vcalendar: Component, year: number): void {
 }
 
 /** Wall-clock fields of an instant in a zone. */
-export function wallClock(zone: string, epochMs: number): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
+export function wallClock(
+	zone: string,
+	epochMs: number,
+): { year: number; month: number; day: number; hour: number; minute: number; second: number } {
 	const local = new Date(epochMs + offsetMinutes(zone, epochMs) * 60_000);
 	return {
 		year: local.getUTCFullYear(),
@@ -177,7 +208,11 @@ export function wallClock(zone: string, epochMs: number): { year: number; month:
  * Returns the TZIDs that stay undefined.
  */
 export function addMissingVtimezones(vcalendar: Component, year: number): string[] {
-	const defined = new Set(vcalendar.getAllSubcomponents('vtimezone').map((tz) => String(tz.getFirstPropertyValue('tzid'))));
+	const defined = new Set(
+		vcalendar
+			.getAllSubcomponents('vtimezone')
+			.map((tz) => String(tz.getFirstPropertyValue('tzid'))),
+	);
 	const used = new Set<string>();
 	const visit = (component: Component) => {
 		for (const property of component.getAllProperties()) {

@@ -47,10 +47,21 @@ export function parseVcard(text: string): Component {
 		component = new ICAL.Component(first as never);
 	} catch (error) {
 		// ical.js fails with a TypeError on text that is not line-based at all; its wording means nothing to users.
-		problem = error instanceof TypeError ? 'It is not vCard text (BEGIN:VCARD … END:VCARD)' : (error as Error).message;
+		problem =
+			error instanceof TypeError
+				? 'It is not vCard text (BEGIN:VCARD … END:VCARD)'
+				: (error as Error).message;
 	}
-	if (!component) throw new DavDataError('The vCard data could not be parsed', `${problem}. Check the raw vCard text.`);
-	if (component.name !== 'vcard') throw new DavDataError(`Expected a VCARD, found ${component.name.toUpperCase()}`, 'Pass a complete vCard (BEGIN:VCARD … END:VCARD).');
+	if (!component)
+		throw new DavDataError(
+			'The vCard data could not be parsed',
+			`${problem}. Check the raw vCard text.`,
+		);
+	if (component.name !== 'vcard')
+		throw new DavDataError(
+			`Expected a VCARD, found ${component.name.toUpperCase()}`,
+			'Pass a complete vCard (BEGIN:VCARD … END:VCARD).',
+		);
 	return component;
 }
 
@@ -72,7 +83,9 @@ function setTyped(card: Component, name: string, values: TypedValue[]): void {
 function structuredName(card: Component, fields: ContactFields): void {
 	if (fields.givenName === undefined && fields.familyName === undefined) return;
 	const current = card.getFirstProperty('n')?.getValues()?.[0];
-	const parts: string[] = Array.isArray(current) ? current.map((part) => String(part ?? '')) : ['', '', '', '', ''];
+	const parts: string[] = Array.isArray(current)
+		? current.map((part) => String(part ?? ''))
+		: ['', '', '', '', ''];
 	while (parts.length < 5) parts.push('');
 	if (fields.familyName !== undefined) parts[0] = fields.familyName;
 	if (fields.givenName !== undefined) parts[1] = fields.givenName;
@@ -83,9 +96,20 @@ function structuredName(card: Component, fields: ContactFields): void {
 function setAddresses(card: Component, addresses: PostalAddress[]): void {
 	card.removeAllProperties('adr');
 	for (const address of addresses) {
-		const parts = ['', '', address.street ?? '', address.city ?? '', address.region ?? '', address.postalCode ?? '', address.country ?? ''];
+		const parts = [
+			'',
+			'',
+			address.street ?? '',
+			address.city ?? '',
+			address.region ?? '',
+			address.postalCode ?? '',
+			address.country ?? '',
+		];
 		if (parts.every((part) => part === '')) continue;
-		const property = new ICAL.Property(['adr', address.type ? { type: address.type } : {}, 'text', parts] as never, card);
+		const property = new ICAL.Property(
+			['adr', address.type ? { type: address.type } : {}, 'text', parts] as never,
+			card,
+		);
 		card.addProperty(property);
 	}
 }
@@ -94,14 +118,21 @@ function applyFields(card: Component, fields: ContactFields): void {
 	setText(card, 'fn', fields.fullName);
 	structuredName(card, fields);
 	if (fields.emails !== undefined) {
-		const invalid = fields.emails.find((entry) => entry.value && !isEmailAddress(entry.value.trim()));
-		if (invalid) throw new DavDataError(`Emails: "${invalid.value.slice(0, 100)}" is not an e-mail address`, 'Use plain addresses like ana@example.com.');
+		const invalid = fields.emails.find(
+			(entry) => entry.value && !isEmailAddress(entry.value.trim()),
+		);
+		if (invalid)
+			throw new DavDataError(
+				`Emails: "${invalid.value.slice(0, 100)}" is not an e-mail address`,
+				'Use plain addresses like ana@example.com.',
+			);
 		setTyped(card, 'email', fields.emails);
 	}
 	if (fields.phones !== undefined) setTyped(card, 'tel', fields.phones);
 	if (fields.organization !== undefined) {
 		card.removeAllProperties('org');
-		if (fields.organization !== '') card.addProperty(new ICAL.Property(['org', {}, 'text', fields.organization] as never, card));
+		if (fields.organization !== '')
+			card.addProperty(new ICAL.Property(['org', {}, 'text', fields.organization] as never, card));
 	}
 	setText(card, 'title', fields.title);
 	if (fields.addresses !== undefined) setAddresses(card, fields.addresses);
@@ -109,14 +140,20 @@ function applyFields(card: Component, fields: ContactFields): void {
 	if (fields.birthday !== undefined) {
 		card.removeAllProperties('bday');
 		if (fields.birthday !== '') {
-			if (!/^\d{4}-\d{2}-\d{2}$/.test(fields.birthday)) throw new DavDataError(`"${fields.birthday}" is not a valid birthday`, 'Use YYYY-MM-DD.');
+			if (!/^\d{4}-\d{2}-\d{2}$/.test(fields.birthday))
+				throw new DavDataError(`"${fields.birthday}" is not a valid birthday`, 'Use YYYY-MM-DD.');
 			card.addProperty(new ICAL.Property(['bday', {}, 'date', fields.birthday] as never, card));
 		}
 	}
 	// FN is mandatory in vCard; derive it from the name parts when only those were given.
 	if (!card.getFirstPropertyValue('fn')) {
-		const fullName = [fields.givenName, fields.familyName].filter(Boolean).join(' ') || fields.organization;
-		if (!fullName) throw new DavDataError('A contact needs a name', 'Set Full Name, or Given/Family Name, or Organization.');
+		const fullName =
+			[fields.givenName, fields.familyName].filter(Boolean).join(' ') || fields.organization;
+		if (!fullName)
+			throw new DavDataError(
+				'A contact needs a name',
+				'Set Full Name, or Given/Family Name, or Organization.',
+			);
 		card.updatePropertyWithValue('fn', fullName);
 	}
 }
@@ -124,11 +161,19 @@ function applyFields(card: Component, fields: ContactFields): void {
 function touch(card: Component, now: Date): void {
 	card.removeAllProperties('rev');
 	// vCard 3.0 and 4.0 both read an ISO 8601 UTC date-time for REV.
-	card.addProperty(new ICAL.Property(['rev', {}, 'date-time', now.toISOString().replace(/\.\d{3}Z$/, 'Z')] as never, card));
+	card.addProperty(
+		new ICAL.Property(
+			['rev', {}, 'date-time', now.toISOString().replace(/\.\d{3}Z$/, 'Z')] as never,
+			card,
+		),
+	);
 }
 
 export function serializeVcard(card: Component): string {
-	return card.toString().replace(/\r?\n/g, '\r\n').replace(/(\r\n)?$/, '\r\n');
+	return card
+		.toString()
+		.replace(/\r?\n/g, '\r\n')
+		.replace(/(\r\n)?$/, '\r\n');
 }
 
 /** A new vCard 3.0 (the version every CardDAV server must accept, RFC 6352). */
@@ -204,7 +249,12 @@ export function patchContactData(text: string, fields: ContactFields, now = new 
 		if (upper.startsWith('BEGIN:VCARD')) inCard++;
 		if (upper.startsWith('END:VCARD') && inCard === 1) for (const name of touched) place(name);
 		if (upper.startsWith('END:VCARD')) inCard--;
-		if (inCard === 1 && touched.has(line.name) && !upper.startsWith('BEGIN:') && !upper.startsWith('END:')) {
+		if (
+			inCard === 1 &&
+			touched.has(line.name) &&
+			!upper.startsWith('BEGIN:') &&
+			!upper.startsWith('END:')
+		) {
 			place(line.name);
 			continue;
 		}
@@ -217,7 +267,8 @@ export function normaliseRawVcard(text: string, uid: string): { data: string; ui
 	const card = parseVcard(text);
 	const existing = card.getFirstPropertyValue('uid');
 	if (!existing) card.updatePropertyWithValue('uid', uid);
-	if (!card.getFirstPropertyValue('fn')) throw new DavDataError('The vCard has no FN (full name)', 'vCard requires FN; add one.');
+	if (!card.getFirstPropertyValue('fn'))
+		throw new DavDataError('The vCard has no FN (full name)', 'vCard requires FN; add one.');
 	return { data: serializeVcard(card), uid: existing ? String(existing) : uid };
 }
 
@@ -262,14 +313,27 @@ export function describeVcard(text: string): ContactView {
 		fullName: text1('fn'),
 		givenName: part(1),
 		familyName: part(0),
-		emails: card.getAllProperties('email').map((property) => ({ value: String(property.getFirstValue()), type: typeOf(property) })),
-		phones: card.getAllProperties('tel').map((property) => ({ value: String(property.getFirstValue()), type: typeOf(property) })),
+		emails: card
+			.getAllProperties('email')
+			.map((property) => ({ value: String(property.getFirstValue()), type: typeOf(property) })),
+		phones: card
+			.getAllProperties('tel')
+			.map((property) => ({ value: String(property.getFirstValue()), type: typeOf(property) })),
 		organization: text1('org'),
 		title: text1('title'),
 		addresses: card.getAllProperties('adr').map((property) => {
 			const raw = property.getFirstValue() as unknown;
-			const values: string[] = Array.isArray(raw) ? raw.map((entry) => (Array.isArray(entry) ? entry.join(' ') : String(entry ?? ''))) : [String(raw ?? '')];
-			return { type: typeOf(property), street: values[2] || undefined, city: values[3] || undefined, region: values[4] || undefined, postalCode: values[5] || undefined, country: values[6] || undefined };
+			const values: string[] = Array.isArray(raw)
+				? raw.map((entry) => (Array.isArray(entry) ? entry.join(' ') : String(entry ?? '')))
+				: [String(raw ?? '')];
+			return {
+				type: typeOf(property),
+				street: values[2] || undefined,
+				city: values[3] || undefined,
+				region: values[4] || undefined,
+				postalCode: values[5] || undefined,
+				country: values[6] || undefined,
+			};
 		}),
 		note: text1('note'),
 		birthday: bday ? String(bday).slice(0, 10) : undefined,

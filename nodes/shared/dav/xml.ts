@@ -52,14 +52,26 @@ function toElement(node: OrderedNode, scope: Record<string, string>): XmlElement
 	for (const [key, value] of Object.entries(rawAttrs)) {
 		if (key === 'xmlns') inner[''] = value;
 		else if (key.startsWith('xmlns:')) inner[key.slice(6)] = value;
-		else attrs[key.includes(':') ? key.slice(key.indexOf(':') + 1) : key] = decodeReferences(String(value));
+		else
+			attrs[key.includes(':') ? key.slice(key.indexOf(':') + 1) : key] = decodeReferences(
+				String(value),
+			);
 	}
 	const colon = tag.indexOf(':');
 	const prefix = colon === -1 ? '' : tag.slice(0, colon);
-	const element: XmlElement = { ns: inner[prefix] ?? '', name: colon === -1 ? tag : tag.slice(colon + 1), attrs, children: [], text: '' };
+	const element: XmlElement = {
+		ns: inner[prefix] ?? '',
+		name: colon === -1 ? tag : tag.slice(colon + 1),
+		attrs,
+		children: [],
+		text: '',
+	};
 	for (const child of (node[tag] as OrderedNode[]) ?? []) {
 		if ('#text' in child) element.text += decodeReferences(String(child['#text']));
-		else if ('#cdata' in child) element.text += ((child['#cdata'] as OrderedNode[]) ?? []).map((part) => String(part['#text'] ?? '')).join('');
+		else if ('#cdata' in child)
+			element.text += ((child['#cdata'] as OrderedNode[]) ?? [])
+				.map((part) => String(part['#text'] ?? ''))
+				.join('');
 		else {
 			const sub = toElement(child, inner);
 			if (sub) element.children.push(sub);
@@ -71,26 +83,43 @@ function toElement(node: OrderedNode, scope: Record<string, string>): XmlElement
 /** Parses a DAV XML body into a namespace-resolved tree; refuses DOCTYPEs (entity bombs) and oversized bodies. */
 export function parseXml(text: string, maxChars = DEFAULT_MAX_XML_CHARS): XmlElement {
 	if (text.length > maxChars) {
-		throw new DavError('The server sent an XML answer that is too large', `The limit is ${Math.round(maxChars / 1048576)} MiB. Narrow the request (a shorter time range, a smaller collection).`);
+		throw new DavError(
+			'The server sent an XML answer that is too large',
+			`The limit is ${Math.round(maxChars / 1048576)} MiB. Narrow the request (a shorter time range, a smaller collection).`,
+		);
 	}
 	if (/<!DOCTYPE|<!ENTITY/i.test(text)) {
-		throw new DavError('The server sent XML with a document type declaration, which is refused', 'DAV answers never need one; entity declarations could expand without bound. Check that the DAV URL points at a CalDAV/CardDAV server.');
+		throw new DavError(
+			'The server sent XML with a document type declaration, which is refused',
+			'DAV answers never need one; entity declarations could expand without bound. Check that the DAV URL points at a CalDAV/CardDAV server.',
+		);
 	}
 	let nodes: OrderedNode[] | undefined;
 	let problem = '';
 	// The parser accepts unclosed elements, so a cut-off multistatus would otherwise read as fewer results.
 	const valid = XMLValidator.validate(text);
 	if (valid !== true) {
-		throw new DavError('The server sent XML that could not be parsed', `${valid.err.msg} (line ${valid.err.line}). The answer may have been cut off; check that the DAV URL points at a CalDAV/CardDAV server.`);
+		throw new DavError(
+			'The server sent XML that could not be parsed',
+			`${valid.err.msg} (line ${valid.err.line}). The answer may have been cut off; check that the DAV URL points at a CalDAV/CardDAV server.`,
+		);
 	}
 	try {
 		nodes = parser.parse(text) as OrderedNode[];
 	} catch (error) {
 		problem = (error as Error).message;
 	}
-	if (!nodes) throw new DavError('The server sent XML that could not be parsed', `Check that the DAV URL points at a CalDAV/CardDAV server. (${problem})`);
+	if (!nodes)
+		throw new DavError(
+			'The server sent XML that could not be parsed',
+			`Check that the DAV URL points at a CalDAV/CardDAV server. (${problem})`,
+		);
 	const root = nodes.map((node) => toElement(node, {})).find((element) => element !== undefined);
-	if (!root) throw new DavError('The server sent an empty XML answer', 'Check that the DAV URL points at a CalDAV/CardDAV server.');
+	if (!root)
+		throw new DavError(
+			'The server sent an empty XML answer',
+			'Check that the DAV URL points at a CalDAV/CardDAV server.',
+		);
 	return root;
 }
 
@@ -98,7 +127,11 @@ export function children(element: XmlElement | undefined, ns: string, name: stri
 	return element ? element.children.filter((child) => child.ns === ns && child.name === name) : [];
 }
 
-export function child(element: XmlElement | undefined, ns: string, name: string): XmlElement | undefined {
+export function child(
+	element: XmlElement | undefined,
+	ns: string,
+	name: string,
+): XmlElement | undefined {
 	return element?.children.find((candidate) => candidate.ns === ns && candidate.name === name);
 }
 
@@ -116,7 +149,12 @@ export interface XmlNode {
 	text?: string;
 }
 
-export const el = (ns: string, name: string, content?: XmlNode[] | string, attrs?: Record<string, string>): XmlNode => ({
+export const el = (
+	ns: string,
+	name: string,
+	content?: XmlNode[] | string,
+	attrs?: Record<string, string>,
+): XmlNode => ({
 	ns,
 	name,
 	attrs,
@@ -145,17 +183,24 @@ function prefixOf(ns: string): string {
 
 function toOrdered(node: XmlNode, rootAttrs?: Record<string, string>): Record<string, unknown> {
 	const tag = `${prefixOf(node.ns)}:${node.name}`;
-	const content: unknown[] = node.text !== undefined ? [{ '#text': node.text }] : (node.children ?? []).map((sub) => toOrdered(sub));
+	const content: unknown[] =
+		node.text !== undefined
+			? [{ '#text': node.text }]
+			: (node.children ?? []).map((sub) => toOrdered(sub));
 	const attrs = { ...rootAttrs, ...node.attrs };
 	const result: Record<string, unknown> = { [tag]: content };
 	if (Object.keys(attrs).length > 0) {
-		result[':@'] = Object.fromEntries(Object.entries(attrs).map(([key, value]) => [`@_${key}`, value]));
+		result[':@'] = Object.fromEntries(
+			Object.entries(attrs).map(([key, value]) => [`@_${key}`, value]),
+		);
 	}
 	return result;
 }
 
 /** A complete request body, declaring the namespaces its elements use. */
 export function buildXml(root: XmlNode): string {
-	const declarations = Object.fromEntries([...usedNamespaces(root, new Set())].map((ns) => [`xmlns:${prefixOf(ns)}`, ns]));
+	const declarations = Object.fromEntries(
+		[...usedNamespaces(root, new Set())].map((ns) => [`xmlns:${prefixOf(ns)}`, ns]),
+	);
 	return `<?xml version="1.0" encoding="utf-8"?>\n${builder.build([toOrdered(root, declarations)]) as string}`;
 }

@@ -40,11 +40,15 @@ export async function dmsCall<T>(
 		...options,
 	});
 	if (body === undefined || body === null || typeof body !== 'object') {
-		throw new NodeApiError(ctx.getNode(), { message: `${action} answered without data` }, {
-			message: `The document-management API answered ${action} without data`,
-			description: 'Check that the Base URL of the credential points at the service\'s API.',
-			itemIndex: options.itemIndex,
-		});
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: `${action} answered without data` },
+			{
+				message: `The document-management API answered ${action} without data`,
+				description: "Check that the Base URL of the credential points at the service's API.",
+				itemIndex: options.itemIndex,
+			},
+		);
 	}
 	return body;
 }
@@ -65,18 +69,35 @@ async function remembered<T>(ctx: DmsContext, key: string, load: () => Promise<T
 	return await pending;
 }
 
-export async function getFields(ctx: DmsContext, section: Section, itemIndex?: number): Promise<FieldDescriptor[]> {
+export async function getFields(
+	ctx: DmsContext,
+	section: Section,
+	itemIndex?: number,
+): Promise<FieldDescriptor[]> {
 	return await remembered(ctx, `fields:${section}`, async () => {
-		const body = await dmsCall<{ fields?: FieldDescriptor[] }>(ctx, section, 'get_fields', {}, { itemIndex });
+		const body = await dmsCall<{ fields?: FieldDescriptor[] }>(
+			ctx,
+			section,
+			'get_fields',
+			{},
+			{ itemIndex },
+		);
 		return Array.isArray(body.fields) ? body.fields : [];
 	});
 }
 
 /** Users of a task's project (get_users needs the project for tasks), or of the organisation for other registers. */
-export async function getUsers(ctx: DmsContext, section: Section, projectId?: number, itemIndex?: number): Promise<Reference[]> {
+export async function getUsers(
+	ctx: DmsContext,
+	section: Section,
+	projectId?: number,
+	itemIndex?: number,
+): Promise<Reference[]> {
 	return await remembered(ctx, `users:${section}:${projectId ?? ''}`, async () => {
 		const params = projectId === undefined ? {} : { dvs_project_id: projectId };
-		const body = await dmsCall<{ users?: Reference[] }>(ctx, section, 'get_users', params, { itemIndex });
+		const body = await dmsCall<{ users?: Reference[] }>(ctx, section, 'get_users', params, {
+			itemIndex,
+		});
 		return Array.isArray(body.users) ? body.users : [];
 	});
 }
@@ -100,12 +121,27 @@ async function unless405<T>(pending: Promise<T>): Promise<T | undefined> {
  * whose group writes tasks only gets 405 from every project action; get_fields has no item to miss, so its
  * 405 can only mean "no permission" (or "section not enabled").
  */
-export async function canRead(ctx: DmsContext, section: Section, itemIndex?: number): Promise<boolean> {
-	return await remembered(ctx, `readable:${section}`, async () => (await unless405(getFields(ctx, section, itemIndex))) !== undefined);
+export async function canRead(
+	ctx: DmsContext,
+	section: Section,
+	itemIndex?: number,
+): Promise<boolean> {
+	return await remembered(
+		ctx,
+		`readable:${section}`,
+		async () => (await unless405(getFields(ctx, section, itemIndex))) !== undefined,
+	);
 }
 
-export async function getDocument(ctx: DmsContext, section: Section, id: number, itemIndex?: number): Promise<DmsDocument> {
-	const found = await unless405(dmsCall<DmsDocument>(ctx, section, 'get_document', { dvs_document_id: id }, { itemIndex }));
+export async function getDocument(
+	ctx: DmsContext,
+	section: Section,
+	id: number,
+	itemIndex?: number,
+): Promise<DmsDocument> {
+	const found = await unless405(
+		dmsCall<DmsDocument>(ctx, section, 'get_document', { dvs_document_id: id }, { itemIndex }),
+	);
 	if (found) return found;
 	const { one, many } = SECTION_LABEL[section];
 	throw new NodeOperationError(ctx.getNode(), `No ${one} with ID ${id} was found`, {
@@ -118,9 +154,16 @@ export async function getDocument(ctx: DmsContext, section: Section, id: number,
  * True when a document of the register exists, false on the API's "not found" (405), undefined when this
  * user cannot read the register at all (the check is then left to the service's 400).
  */
-export async function documentExists(ctx: DmsContext, section: Section, id: number, itemIndex?: number): Promise<boolean | undefined> {
+export async function documentExists(
+	ctx: DmsContext,
+	section: Section,
+	id: number,
+	itemIndex?: number,
+): Promise<boolean | undefined> {
 	return await remembered(ctx, `exists:${section}:${id}`, async () => {
-		const found = await unless405(dmsCall(ctx, section, 'get_document', { dvs_document_id: id }, { itemIndex }));
+		const found = await unless405(
+			dmsCall(ctx, section, 'get_document', { dvs_document_id: id }, { itemIndex }),
+		);
 		if (found !== undefined) return true;
 		return (await canRead(ctx, section, itemIndex)) ? false : undefined;
 	});
@@ -138,11 +181,19 @@ export interface ListOptions {
 	offset?: number;
 }
 
-export async function fetchPage(ctx: DmsContext, section: Section, offset: number, limit: number, options: ListOptions = {}): Promise<DocumentPage> {
+export async function fetchPage(
+	ctx: DmsContext,
+	section: Section,
+	offset: number,
+	limit: number,
+	options: ListOptions = {},
+): Promise<DocumentPage> {
 	// The documents' maximum: a larger limit is refused by the service, so no caller may send one.
 	const params: Record<string, unknown> = { limit: Math.min(limit, MAX_PAGE_SIZE), offset };
 	if (options.filters && Object.keys(options.filters).length > 0) params.filters = options.filters;
-	const body = await dmsCall<DocumentPage>(ctx, section, 'get_documents', params, { itemIndex: options.itemIndex });
+	const body = await dmsCall<DocumentPage>(ctx, section, 'get_documents', params, {
+		itemIndex: options.itemIndex,
+	});
 	return { items: Array.isArray(body.items) ? body.items : [], total: Number(body.total ?? 0) };
 }
 
@@ -150,11 +201,21 @@ export async function fetchPage(ctx: DmsContext, section: Section, offset: numbe
  * get_documents until offset reaches total, newest first as the API orders. A document seen twice (the
  * list shifts when documents are created while paging) is returned once.
  */
-export async function listDocuments(ctx: DmsContext, section: Section, options: ListOptions = {}): Promise<DmsDocument[]> {
+export async function listDocuments(
+	ctx: DmsContext,
+	section: Section,
+	options: ListOptions = {},
+): Promise<DmsDocument[]> {
 	const items = await collectByOffsetTotal<DmsDocument>(
 		async (offset, limit) => await fetchPage(ctx, section, offset, limit, options),
-		{ pageSize: options.pageSize ?? MAX_PAGE_SIZE, max: options.max, concurrency: options.concurrency },
+		{
+			pageSize: options.pageSize ?? MAX_PAGE_SIZE,
+			max: options.max,
+			concurrency: options.concurrency,
+		},
 	);
 	const seen = new Set<number>();
-	return items.filter((item) => !seen.has(item.dvs_document_id) && (seen.add(item.dvs_document_id), true));
+	return items.filter(
+		(item) => !seen.has(item.dvs_document_id) && (seen.add(item.dvs_document_id), true),
+	);
 }

@@ -20,7 +20,11 @@ export const SEARCH_METHOD: Record<Section, string> = {
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-export function documentLocator(section: Section, name: string, overrides: Partial<INodeProperties> = {}): INodeProperties {
+export function documentLocator(
+	section: Section,
+	name: string,
+	overrides: Partial<INodeProperties> = {},
+): INodeProperties {
 	const label = SECTION_LABEL[section].one;
 	return {
 		displayName: capitalised(label),
@@ -42,14 +46,23 @@ export function documentLocator(section: Section, name: string, overrides: Parti
 				name: 'id',
 				type: 'string',
 				placeholder: 'e.g. 4711',
-				validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'Not a numeric ID' } }],
+				validation: [
+					{
+						type: 'regex',
+						properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'Not a numeric ID' },
+					},
+				],
 			},
 		],
 		...overrides,
 	};
 }
 
-export function fieldsMapper(section: Section, mode: 'create' | 'update', dependsOn: string[]): INodeProperties {
+export function fieldsMapper(
+	section: Section,
+	mode: 'create' | 'update',
+	dependsOn: string[],
+): INodeProperties {
 	const many = SECTION_LABEL[section].many;
 	return {
 		displayName: 'Fields',
@@ -87,7 +100,7 @@ export const clearFieldsOption: INodeProperties = {
 /** Checks that would need rights the write does not need are skipped: say so where the values are entered. */
 export const uncheckedNotice: INodeProperties = {
 	displayName:
-		'Values are checked before the write. If this user\'s group may not read a related register (the service demands write permission even for reading), the IDs pointing into it are sent unchecked and a refusal of the service names them.',
+		"Values are checked before the write. If this user's group may not read a related register (the service demands write permission even for reading), the IDs pointing into it are sent unchecked and a refusal of the service names them.",
 	name: 'uncheckedNotice',
 	type: 'notice',
 	default: '',
@@ -132,7 +145,10 @@ export function listProperties(section: Section): INodeProperties[] {
 							displayName: 'Value Names or IDs',
 							name: 'values',
 							type: 'multiOptions',
-							typeOptions: { loadOptionsMethod: 'getFilterValues', loadOptionsDependsOn: ['&field'] },
+							typeOptions: {
+								loadOptionsMethod: 'getFilterValues',
+								loadOptionsDependsOn: ['&field'],
+							},
 							default: [],
 							description:
 								'Values to match (any of them). For text or date fields, or to pass IDs, use an expression returning a list or comma-separated text. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',

@@ -1,7 +1,14 @@
 import type { INodePropertyOptions, ResourceMapperField } from 'n8n-workflow';
 
 import { labelOf } from './convert';
-import { isMulti, NUMERIC_TEXT_FIELDS, WRITABLE_TYPES, type FieldDescriptor, type Reference, type Section } from './types';
+import {
+	isMulti,
+	NUMERIC_TEXT_FIELDS,
+	WRITABLE_TYPES,
+	type FieldDescriptor,
+	type Reference,
+	type Section,
+} from './types';
 
 export interface MapperChoices {
 	/** Users for user fields (a task's project workers); undefined when the project is not known yet. */
@@ -14,7 +21,12 @@ const toOptions = (choices: Reference[]): INodePropertyOptions[] =>
 	choices.map((choice) => ({ name: choice.display_name, value: choice.id }));
 
 /** What each field expects, said in its label because a resource-mapper field has no hint line. */
-function hint(section: Section, field: FieldDescriptor, mode: 'create' | 'update', listed: boolean): string {
+function hint(
+	section: Section,
+	field: FieldDescriptor,
+	mode: 'create' | 'update',
+	listed: boolean,
+): string {
 	const replaces = mode === 'update' && isMulti(field) ? '; replaces the current selection' : '';
 	switch (field.type) {
 		case 'date':

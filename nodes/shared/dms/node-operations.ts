@@ -5,8 +5,22 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { clearFieldsNotice, clearFieldsOption, documentLocator, fieldsMapper, listProperties, uncheckedNotice } from './descriptions';
-import { executeCreate, executeGet, executeGetFields, executeGetMany, executeUpdate, type CreateOptions } from './operations';
+import {
+	clearFieldsNotice,
+	clearFieldsOption,
+	documentLocator,
+	fieldsMapper,
+	listProperties,
+	uncheckedNotice,
+} from './descriptions';
+import {
+	executeCreate,
+	executeGet,
+	executeGetFields,
+	executeGetMany,
+	executeUpdate,
+	type CreateOptions,
+} from './operations';
 import type { Section } from './types';
 
 export interface OperationModule {
@@ -50,16 +64,27 @@ export function createOperation(
 	before: INodeProperties[],
 	options: (ctx: IExecuteFunctions, itemIndex: number) => CreateOptions,
 ): OperationModule {
-	const dependsOn = before.map((property) => (property.type === 'resourceLocator' ? `${property.name}.value` : property.name));
+	const dependsOn = before.map((property) =>
+		property.type === 'resourceLocator' ? `${property.name}.value` : property.name,
+	);
 	return {
-		description: shown(resource, 'create', [...before, fieldsMapper(section, 'create', dependsOn), uncheckedNotice]),
+		description: shown(resource, 'create', [
+			...before,
+			fieldsMapper(section, 'create', dependsOn),
+			uncheckedNotice,
+		]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return await executeCreate(this, section, itemIndex, options(this, itemIndex));
 		},
 	};
 }
 
-export function updateOperation(resource: string, section: Section, notice: string, immutable: Record<string, string> = {}): OperationModule {
+export function updateOperation(
+	resource: string,
+	section: Section,
+	notice: string,
+	immutable: Record<string, string> = {},
+): OperationModule {
 	return {
 		description: shown(resource, 'update', [
 			documentLocator(section, 'documentId'),

@@ -14,33 +14,61 @@ import { SECTION_LABEL, type DmsDocument, type Section } from './types';
 
 const toItems = (records: IDataObject[]): INodeExecutionData[] => records.map((json) => ({ json }));
 
-export async function executeGetFields(ctx: IExecuteFunctions, section: Section, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function executeGetFields(
+	ctx: IExecuteFunctions,
+	section: Section,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	return toItems((await getFields(ctx, section, itemIndex)) as unknown as IDataObject[]);
 }
 
-export async function executeGet(ctx: IExecuteFunctions, section: Section, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function executeGet(
+	ctx: IExecuteFunctions,
+	section: Section,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const id = documentId(ctx, 'documentId', section, itemIndex);
 	return toItems([(await getDocument(ctx, section, id, itemIndex)) as IDataObject]);
 }
 
-export async function executeGetMany(ctx: IExecuteFunctions, section: Section, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function executeGetMany(
+	ctx: IExecuteFunctions,
+	section: Section,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const returnAll = ctx.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	const limit = returnAll ? undefined : (ctx.getNodeParameter('limit', itemIndex, 50) as number);
 	const conditions = ctx.getNodeParameter('filters.conditions', itemIndex, []) as FilterCondition[];
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as { fullDocuments?: boolean; concurrency?: number };
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
+		fullDocuments?: boolean;
+		concurrency?: number;
+	};
 	const concurrency = Math.max(1, Math.min(8, Math.floor(options.concurrency ?? 1)));
 	const lookup = apiLookup(ctx, section, itemIndex);
 	const filters = await buildFilters(await getFields(ctx, section, itemIndex), conditions, lookup);
 	logUnchecked(ctx, lookup.unchecked, itemIndex);
-	let documents = await listDocuments(ctx, section, { filters, max: limit, concurrency, itemIndex });
+	let documents = await listDocuments(ctx, section, {
+		filters,
+		max: limit,
+		concurrency,
+		itemIndex,
+	});
 	if (options.fullDocuments) {
-		documents = await mapBounded(documents, concurrency, async (doc) => await getDocument(ctx, section, doc.dvs_document_id, itemIndex));
+		documents = await mapBounded(
+			documents,
+			concurrency,
+			async (doc) => await getDocument(ctx, section, doc.dvs_document_id, itemIndex),
+		);
 	}
 	return toItems(documents as IDataObject[]);
 }
 
 /** The mapper's values, or with automatic mapping the input item's keys that name declared fields. */
-function mappedInput(ctx: IExecuteFunctions, itemIndex: number, declared: Set<string>): Record<string, unknown> {
+function mappedInput(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	declared: Set<string>,
+): Record<string, unknown> {
 	const mode = ctx.getNodeParameter('fields.mappingMode', itemIndex, 'defineBelow') as string;
 	if (mode === 'autoMapInputData') {
 		const json = ctx.getInputData()[itemIndex]?.json ?? {};
@@ -50,7 +78,12 @@ function mappedInput(ctx: IExecuteFunctions, itemIndex: number, declared: Set<st
 }
 
 /** Reads the result back for a complete output; a failed read must not turn a done write into an error. */
-async function readBack(ctx: IExecuteFunctions, section: Section, id: number, itemIndex: number): Promise<IDataObject> {
+async function readBack(
+	ctx: IExecuteFunctions,
+	section: Section,
+	id: number,
+	itemIndex: number,
+): Promise<IDataObject> {
 	try {
 		return (await getDocument(ctx, section, id, itemIndex)) as IDataObject;
 	} catch {
@@ -72,24 +105,38 @@ export async function executeCreate(
 	options: CreateOptions,
 ): Promise<INodeExecutionData[]> {
 	const schema = await getFields(ctx, section, itemIndex);
-	const input = { ...mappedInput(ctx, itemIndex, new Set(schema.map((field) => field.name))), ...options.fixed };
+	const input = {
+		...mappedInput(ctx, itemIndex, new Set(schema.map((field) => field.name))),
+		...options.fixed,
+	};
 	const lookup = apiLookup(ctx, section, itemIndex);
 	const params = await convertValues(schema, input, lookup, { section, mode: 'create' });
 	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	const label = SECTION_LABEL[section].one;
-	const created = await withUncheckedNamed(ctx, lookup.unchecked, itemIndex, async () =>
-		await dmsCall<{ dvs_document_id: number }>(ctx, section, 'create_document', { create_params: params }, {
-			itemIndex,
-			write: true,
-			uncertainHint: `The ${label} may have been created: the service offers no idempotency key, so the node did not send it again. ${options.checkHint} Run this item again only if it is not there.`,
-		}),
+	const created = await withUncheckedNamed(
+		ctx,
+		lookup.unchecked,
+		itemIndex,
+		async () =>
+			await dmsCall<{ dvs_document_id: number }>(
+				ctx,
+				section,
+				'create_document',
+				{ create_params: params },
+				{
+					itemIndex,
+					write: true,
+					uncertainHint: `The ${label} may have been created: the service offers no idempotency key, so the node did not send it again. ${options.checkHint} Run this item again only if it is not there.`,
+				},
+			),
 	);
 	return toItems([await readBack(ctx, section, Number(created.dvs_document_id), itemIndex)]);
 }
 
 const idsOf = (value: unknown): unknown => {
 	if (Array.isArray(value)) return value.map((entry) => idsOf(entry)).sort();
-	if (typeof value === 'object' && value !== null && 'id' in value) return (value as { id: unknown }).id;
+	if (typeof value === 'object' && value !== null && 'id' in value)
+		return (value as { id: unknown }).id;
 	return value ?? null;
 };
 
@@ -115,13 +162,19 @@ export async function executeUpdate(
 	options: UpdateOptions = {},
 ): Promise<INodeExecutionData[]> {
 	const id = documentId(ctx, 'documentId', section, itemIndex);
-	const autoMapped = ctx.getNodeParameter('fields.mappingMode', itemIndex, 'defineBelow') === 'autoMapInputData';
+	const autoMapped =
+		ctx.getNodeParameter('fields.mappingMode', itemIndex, 'defineBelow') === 'autoMapInputData';
 	const refuse = (name: string) =>
-		new NodeOperationError(ctx.getNode(), `The ${options.immutable?.[name] ?? name} of a ${SECTION_LABEL[section].one} cannot be changed`, {
-			itemIndex,
-			description: `The service fixes it at creation. Create a new ${SECTION_LABEL[section].one} instead, or remove this field from the update.`,
-		});
-	const immutableIn = (input: Record<string, unknown>) => Object.keys(options.immutable ?? {}).filter((name) => !isEmptyInput(input[name]));
+		new NodeOperationError(
+			ctx.getNode(),
+			`The ${options.immutable?.[name] ?? name} of a ${SECTION_LABEL[section].one} cannot be changed`,
+			{
+				itemIndex,
+				description: `The service fixes it at creation. Create a new ${SECTION_LABEL[section].one} instead, or remove this field from the update.`,
+			},
+		);
+	const immutableIn = (input: Record<string, unknown>) =>
+		Object.keys(options.immutable ?? {}).filter((name) => !isEmptyInput(input[name]));
 	// Set on purpose: refused before any request. Carried along by automatic mapping: refused only if it differs.
 	if (!autoMapped) {
 		const [name] = immutableIn(mappedInput(ctx, itemIndex, new Set()));
@@ -133,13 +186,20 @@ export async function executeUpdate(
 	const immutable = immutableIn(input);
 	// Read first: it proves the document exists and gives the project that user fields depend on.
 	const current = await getDocument(ctx, section, id, itemIndex);
-	const context = Object.fromEntries(Object.entries(current).map(([name, value]) => [name, idsOf(value)]));
+	const context = Object.fromEntries(
+		Object.entries(current).map(([name, value]) => [name, idsOf(value)]),
+	);
 	for (const name of immutable) {
 		if (String(idsOf(toList(input[name])[0])) !== String(context[name])) throw refuse(name);
 		delete input[name];
 	}
 	const lookup = apiLookup(ctx, section, itemIndex);
-	const params = await convertValues(schema, input, lookup, { section, mode: 'update', context, clear });
+	const params = await convertValues(schema, input, lookup, {
+		section,
+		mode: 'update',
+		context,
+		clear,
+	});
 	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	if (Object.keys(params).length === 0) {
 		throw new NodeOperationError(ctx.getNode(), 'Nothing to update: no field has a value', {
@@ -147,13 +207,26 @@ export async function executeUpdate(
 			description: 'Add at least one field with a value, or list fields under Clear Fields.',
 		});
 	}
-	await withUncheckedNamed(ctx, lookup.unchecked, itemIndex, async () =>
-		await dmsCall(ctx, section, 'update_document', { dvs_document_id: id, update_params: params }, {
-			itemIndex,
-			write: true,
-			// The spec: a failed write may have been applied, so look before sending it again.
-			reconcile: async () => (updateApplied(await getDocument(ctx, section, id, itemIndex), params) ? { dvs_document_id: id } : undefined),
-		}),
+	await withUncheckedNamed(
+		ctx,
+		lookup.unchecked,
+		itemIndex,
+		async () =>
+			await dmsCall(
+				ctx,
+				section,
+				'update_document',
+				{ dvs_document_id: id, update_params: params },
+				{
+					itemIndex,
+					write: true,
+					// The spec: a failed write may have been applied, so look before sending it again.
+					reconcile: async () =>
+						updateApplied(await getDocument(ctx, section, id, itemIndex), params)
+							? { dvs_document_id: id }
+							: undefined,
+				},
+			),
 	);
 	return toItems([await readBack(ctx, section, id, itemIndex)]);
 }

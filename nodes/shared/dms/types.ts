@@ -67,7 +67,11 @@ export const NUMERIC_TEXT_FIELDS: Partial<Record<Section, readonly string[]>> = 
 /** The spec's page size bounds for get_documents. */
 export const MAX_PAGE_SIZE = 200;
 
-export const isMulti = (field: FieldDescriptor) => field.type === 'dropdown_ids' || field.type === 'relation_ids' || field.type === 'user_ids';
-export const isUserField = (field: FieldDescriptor) => field.type === 'user_id' || field.type === 'user_ids';
-export const isRelationField = (field: FieldDescriptor) => field.type === 'relation' || field.type === 'relation_ids';
-export const isOptionField = (field: FieldDescriptor) => field.type === 'dropdown' || field.type === 'dropdown_ids';
+export const isMulti = (field: FieldDescriptor) =>
+	field.type === 'dropdown_ids' || field.type === 'relation_ids' || field.type === 'user_ids';
+export const isUserField = (field: FieldDescriptor) =>
+	field.type === 'user_id' || field.type === 'user_ids';
+export const isRelationField = (field: FieldDescriptor) =>
+	field.type === 'relation' || field.type === 'relation_ids';
+export const isOptionField = (field: FieldDescriptor) =>
+	field.type === 'dropdown' || field.type === 'dropdown_ids';

@@ -51,6 +51,7 @@ export function isPackError(error: unknown): error is PackError {
 export function packErrorOf(error: unknown): PackError | undefined {
 	if (error instanceof PackError) return error;
 	const source = error as Partial<PackErrorSource> | null | undefined;
-	if (error instanceof Error && typeof source?.toPackError === 'function') return source.toPackError();
+	if (error instanceof Error && typeof source?.toPackError === 'function')
+		return source.toPackError();
 	return undefined;
 }

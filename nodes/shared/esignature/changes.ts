@@ -28,12 +28,23 @@ export interface EsignTriggerState {
 }
 
 /** The `from_date` for a file's next request; undefined (every signature) for a file not seen before. */
-export function fromDate(state: EsignTriggerState | undefined, fileHash: string): string | undefined {
+export function fromDate(
+	state: EsignTriggerState | undefined,
+	fileHash: string,
+): string | undefined {
 	return state?.files[fileHash]?.t;
 }
 
 const byTime = (a: SignatureRecord, b: SignatureRecord) =>
-	a.signing_timestamp < b.signing_timestamp ? -1 : a.signing_timestamp > b.signing_timestamp ? 1 : a.signer_name < b.signer_name ? -1 : a.signer_name > b.signer_name ? 1 : 0;
+	a.signing_timestamp < b.signing_timestamp
+		? -1
+		: a.signing_timestamp > b.signing_timestamp
+			? 1
+			: a.signer_name < b.signer_name
+				? -1
+				: a.signer_name > b.signer_name
+					? 1
+					: 0;
 
 /**
  * The records not reported before, and what to remember. `previous` undefined: a file not watched before,
@@ -61,7 +72,15 @@ export function newSignatures(
 	if (!sorted.length) return { fresh, next: previous ?? null };
 	const newest = sorted[sorted.length - 1].signing_timestamp;
 	if (previous && newest < previous.t) return { fresh, next: previous };
-	return { fresh, next: { t: newest, s: sorted.filter((record) => record.signing_timestamp === newest).map((record) => record.signer_name) } };
+	return {
+		fresh,
+		next: {
+			t: newest,
+			s: sorted
+				.filter((record) => record.signing_timestamp === newest)
+				.map((record) => record.signer_name),
+		},
+	};
 }
 
 export function isUsableState(value: unknown, scope: string): value is EsignTriggerState {
@@ -72,13 +91,24 @@ export function isUsableState(value: unknown, scope: string): value is EsignTrig
 
 /** Output order: by signing time, then file, then signer. */
 export function orderSignatures<T extends SignatureRecord>(records: T[]): T[] {
-	return [...records].sort((a, b) => byTime(a, b) || (a.file_hash < b.file_hash ? -1 : a.file_hash > b.file_hash ? 1 : 0));
+	return [...records].sort(
+		(a, b) => byTime(a, b) || (a.file_hash < b.file_hash ? -1 : a.file_hash > b.file_hash ? 1 : 0),
+	);
 }
 
 /** Plausible records only: the documents describe three strings; anything else is left out, not guessed at. */
 export function recordsOf(body: unknown, fileHash: string): SignatureRecord[] {
 	if (!Array.isArray(body)) return [];
 	return body
-		.filter((entry): entry is Record<string, unknown> => !!entry && typeof entry === 'object' && typeof (entry as SignatureRecord).signing_timestamp === 'string')
-		.map((entry) => ({ file_hash: fileHash, signing_timestamp: String(entry.signing_timestamp), signer_name: String(entry.signer_name ?? '') }));
+		.filter(
+			(entry): entry is Record<string, unknown> =>
+				!!entry &&
+				typeof entry === 'object' &&
+				typeof (entry as SignatureRecord).signing_timestamp === 'string',
+		)
+		.map((entry) => ({
+			file_hash: fileHash,
+			signing_timestamp: String(entry.signing_timestamp),
+			signer_name: String(entry.signer_name ?? ''),
+		}));
 }

@@ -11,7 +11,8 @@ export class EsignatureInputError extends PackError {
 	}
 }
 
-const EMAIL = /^[^\s@,;<>"()[\]\\]+@[^\s@,;<>"()[\]\\.]+(?:\.[^\s@,;<>"()[\]\\.]+)*\.[^\s@,;<>"()[\]\\.\d]{2,}$/;
+const EMAIL =
+	/^[^\s@,;<>"()[\]\\]+@[^\s@,;<>"()[\]\\.]+(?:\.[^\s@,;<>"()[\]\\.]+)*\.[^\s@,;<>"()[\]\\.\d]{2,}$/;
 
 export function isEmailAddress(value: string): boolean {
 	return EMAIL.test(value);
@@ -22,17 +23,31 @@ export function isEmailAddress(value: string): boolean {
  * expression; each checked, duplicates dropped (case-insensitively), order kept.
  */
 export function parseEmails(raw: unknown, field: string, required: boolean): string[] {
-	const parts = (Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[,;\n]/) : raw == null ? [] : [raw])
+	const parts = (
+		Array.isArray(raw)
+			? raw
+			: typeof raw === 'string'
+				? raw.split(/[,;\n]/)
+				: raw == null
+					? []
+					: [raw]
+	)
 		.map((entry) => String(entry ?? '').trim())
 		.filter(Boolean);
 	if (!parts.length && required) {
-		throw new EsignatureInputError(`${field}: no e-mail address given`, 'Enter at least one address, e.g. signer@example.com; separate several with commas.');
+		throw new EsignatureInputError(
+			`${field}: no e-mail address given`,
+			'Enter at least one address, e.g. signer@example.com; separate several with commas.',
+		);
 	}
 	const seen = new Set<string>();
 	const result: string[] = [];
 	for (const address of parts) {
 		if (!isEmailAddress(address)) {
-			throw new EsignatureInputError(`${field}: "${address.slice(0, 100)}" is not an e-mail address`, 'Use plain addresses like name@example.com, separated by commas.');
+			throw new EsignatureInputError(
+				`${field}: "${address.slice(0, 100)}" is not an e-mail address`,
+				'Use plain addresses like name@example.com, separated by commas.',
+			);
 		}
 		if (!seen.has(address.toLowerCase())) {
 			seen.add(address.toLowerCase());
@@ -53,12 +68,18 @@ export function signatureDate(raw: unknown, field: string): string | undefined {
 	const text = String(raw ?? '').trim();
 	if (!text) return undefined;
 	const match = DATE.exec(text);
-	const hint = 'Use YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:MM:SS, without a time zone, e.g. {{ $now.minus(7, "days").toFormat("yyyy-MM-dd") }}.';
+	const hint =
+		'Use YYYY-MM-DD (the whole day) or YYYY-MM-DD HH:MM:SS, without a time zone, e.g. {{ $now.minus(7, "days").toFormat("yyyy-MM-dd") }}.';
 	if (!match) throw new EsignatureInputError(`${field} "${text.slice(0, 40)}" is not a date`, hint);
 	const [, y, mo, d, h, mi, s] = match;
 	const date = new Date(Date.UTC(+y, +mo - 1, +d));
 	const validTime = h === undefined || (+h <= 23 && +mi <= 59 && +(s ?? 0) <= 59);
-	if (date.getUTCFullYear() !== +y || date.getUTCMonth() !== +mo - 1 || date.getUTCDate() !== +d || !validTime) {
+	if (
+		date.getUTCFullYear() !== +y ||
+		date.getUTCMonth() !== +mo - 1 ||
+		date.getUTCDate() !== +d ||
+		!validTime
+	) {
 		throw new EsignatureInputError(`${field} "${text}" is not a real date or time`, hint);
 	}
 	return h === undefined ? `${y}-${mo}-${d}` : `${y}-${mo}-${d} ${h}:${mi}:${s ?? '00'}`;
@@ -69,10 +90,16 @@ export function signatureDateRange(from: unknown, to: unknown): { from?: string;
 	const start = signatureDate(from, 'From Date');
 	const end = signatureDate(to, 'To Date');
 	if (start && end && start.slice(0, 10) > end.slice(0, 10)) {
-		throw new EsignatureInputError('From Date is after To Date', `Nothing can match ${start} to ${end}: swap the dates.`);
+		throw new EsignatureInputError(
+			'From Date is after To Date',
+			`Nothing can match ${start} to ${end}: swap the dates.`,
+		);
 	}
 	if (start && end && start.length > 10 && end.length > 10 && start > end) {
-		throw new EsignatureInputError('From Date is after To Date', `Nothing can match ${start} to ${end}: swap the dates.`);
+		throw new EsignatureInputError(
+			'From Date is after To Date',
+			`Nothing can match ${start} to ${end}: swap the dates.`,
+		);
 	}
 	return { from: start, to: end };
 }

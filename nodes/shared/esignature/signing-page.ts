@@ -35,18 +35,26 @@ export interface SigningPageInput {
 
 /** The EsignatureForm settings object of the spec (callbacks are added by the page script). */
 export function formSettings(settings: SigningPageSettings): Record<string, unknown> {
-	const allowed = Object.fromEntries(SIGNING_FORMATS.map((format) => [format, settings.formats.includes(format)]));
+	const allowed = Object.fromEntries(
+		SIGNING_FORMATS.map((format) => [format, settings.formats.includes(format)]),
+	);
 	return {
 		emobile_signing: { open_new_tab: settings.mobileNewTab },
 		allowed_signing_formats: allowed,
 		...(settings.defaultFormat ? { default_signing_format: settings.defaultFormat } : {}),
 		signature_validation: { enabled: settings.validateSignatures },
-		sign_files_separate: { allow_select: settings.allowSelectSeparate, default: settings.separateByDefault },
+		sign_files_separate: {
+			allow_select: settings.allowSelectSeparate,
+			default: settings.separateByDefault,
+		},
 	};
 }
 
 export function escapeHtml(value: string): string {
-	return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+	return value.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+	);
 }
 
 /** JSON that cannot end its script block or start markup, whatever the strings inside hold. */

@@ -37,12 +37,21 @@ export class McpError extends Error implements PackErrorSource {
 
 	toPackError(): PackError {
 		if (this.kind === 'version') {
-			return new PackError(this.message, { kind: 'input', description: 'Choose one of the listed protocol versions in the node.' });
+			return new PackError(this.message, {
+				kind: 'input',
+				description: 'Choose one of the listed protocol versions in the node.',
+			});
 		}
 		if (this.kind === 'too-large') {
-			return new PackError(this.message, { kind: 'input', description: 'Send less data in the tool arguments; the request was not sent.' });
+			return new PackError(this.message, {
+				kind: 'input',
+				description: 'Send less data in the tool arguments; the request was not sent.',
+			});
 		}
-		if (this.kind === 'tool') return new PackError(this.message, { description: 'The tool ran but reported a failure; check its arguments.' });
+		if (this.kind === 'tool')
+			return new PackError(this.message, {
+				description: 'The tool ran but reported a failure; check its arguments.',
+			});
 		if (this.kind === 'rate-limit') {
 			return new PackError(this.message, {
 				httpCode: 429,
@@ -56,7 +65,9 @@ export class McpError extends Error implements PackErrorSource {
 				: this.code === -32602
 					? 'The arguments do not match what the tool expects. Use List Tools to see its input schema.'
 					: 'Check the tool name and arguments.';
-		return new PackError(`The MCP endpoint reported an error: ${this.message.slice(0, 300)}`, { description });
+		return new PackError(`The MCP endpoint reported an error: ${this.message.slice(0, 300)}`, {
+			description,
+		});
 	}
 }
 
@@ -118,7 +129,11 @@ export function waitingOutRateLimits(http: McpHttp, policy: RateLimitPolicy): Mc
 			if (response.status !== 429) return response;
 			const waitMs = rateLimitWaitMs(response);
 			if (waitMs === undefined) {
-				throw new McpError('The MCP endpoint\'s rate limit was exceeded (429), and it named no retry time', 'rate-limit', 429);
+				throw new McpError(
+					"The MCP endpoint's rate limit was exceeded (429), and it named no retry time",
+					'rate-limit',
+					429,
+				);
 			}
 			if (waitedMs + waitMs > policy.maxWaitMs || attempt > 10) {
 				const already = waitedMs > 0 ? ` after waiting ${seconds(waitedMs)} already` : '';
@@ -158,7 +173,8 @@ export function parseMessages(response: McpHttpResponse): JsonObject[] {
 	const text = response.body.trim();
 	if (!text) return [];
 	const type = header(response, 'content-type') ?? '';
-	const payloads = /text\/event-stream/i.test(type) || /^(event|data|id):/m.test(text) ? sseData(text) : [text];
+	const payloads =
+		/text\/event-stream/i.test(type) || /^(event|data|id):/m.test(text) ? sseData(text) : [text];
 	const messages: JsonObject[] = [];
 	for (const payload of payloads) {
 		let parsed: unknown;
@@ -167,7 +183,11 @@ export function parseMessages(response: McpHttpResponse): JsonObject[] {
 		} catch {
 			parsed = undefined;
 		}
-		if (parsed === undefined) throw new McpError('The MCP endpoint answered with something that is not JSON-RPC', 'protocol');
+		if (parsed === undefined)
+			throw new McpError(
+				'The MCP endpoint answered with something that is not JSON-RPC',
+				'protocol',
+			);
 		for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
 			if (message && typeof message === 'object') messages.push(message as JsonObject);
 		}
@@ -189,7 +209,11 @@ function sseData(text: string): string[] {
 }
 
 export function rpcError(error: unknown): McpError {
-	const { code, message, data } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+	const { code, message, data } = (error ?? {}) as {
+		code?: unknown;
+		message?: unknown;
+		data?: unknown;
+	};
 	return new McpError(
 		typeof message === 'string' && message ? message : 'The MCP endpoint reported an error',
 		'rpc',
@@ -243,7 +267,9 @@ export class McpClient {
 		this.handshake ??= (async () => {
 			const id = this.nextId++;
 			const params = { protocolVersion: this.version, capabilities: {}, clientInfo: CLIENT_INFO };
-			const response = await this.http(this.prepare({ jsonrpc: '2.0', id, method: 'initialize', params }, 'initialize'));
+			const response = await this.http(
+				this.prepare({ jsonrpc: '2.0', id, method: 'initialize', params }, 'initialize'),
+			);
 			const result = this.resultOf(response, id);
 			const agreed = String(result.protocolVersion ?? '');
 			if (!(HANDSHAKE_VERSIONS as readonly string[]).includes(agreed)) {
@@ -269,11 +295,17 @@ export class McpClient {
 
 	private async exchange(method: string, params: JsonObject): Promise<JsonObject> {
 		const id = this.nextId++;
-		const withMeta = isModern(this.version) ? { ...params, _meta: { ...(params._meta as JsonObject), ...modernMeta() } } : params;
+		const withMeta = isModern(this.version)
+			? { ...params, _meta: { ...(params._meta as JsonObject), ...modernMeta() } }
+			: params;
 		const message = { jsonrpc: '2.0', id, method, params: withMeta };
 		const response = await this.http(this.prepare(message, method, params));
 		const result = this.resultOf(response, id);
-		if (isModern(this.version) && result.resultType !== undefined && result.resultType !== 'complete') {
+		if (
+			isModern(this.version) &&
+			result.resultType !== undefined &&
+			result.resultType !== 'complete'
+		) {
 			throw new McpError(
 				`The MCP endpoint answered with result type "${String(result.resultType)}", which needs a follow-up this node cannot give`,
 				'protocol',
@@ -300,7 +332,10 @@ export class McpClient {
 		if (isModern(this.version)) {
 			headers['mcp-method'] = method;
 			const name = params?.name ?? params?.uri;
-			if (typeof name === 'string' && (method === 'tools/call' || method.startsWith('resources/read'))) {
+			if (
+				typeof name === 'string' &&
+				(method === 'tools/call' || method.startsWith('resources/read'))
+			) {
 				headers['mcp-name'] = name;
 			}
 		}
@@ -309,11 +344,18 @@ export class McpClient {
 
 	private resultOf(response: McpHttpResponse, id: number): JsonObject {
 		const messages = parseMessages(response);
-		const reply = messages.find((message) => message.id === id) ?? messages.find((message) => 'error' in message);
-		if (!reply) throw new McpError(`The MCP endpoint sent no answer to request ${id} (HTTP ${response.status})`, 'protocol');
+		const reply =
+			messages.find((message) => message.id === id) ??
+			messages.find((message) => 'error' in message);
+		if (!reply)
+			throw new McpError(
+				`The MCP endpoint sent no answer to request ${id} (HTTP ${response.status})`,
+				'protocol',
+			);
 		if (reply.error !== undefined) throw rpcError(reply.error);
 		const result = reply.result;
-		if (!result || typeof result !== 'object') throw new McpError('The MCP endpoint answered without a result', 'protocol');
+		if (!result || typeof result !== 'object')
+			throw new McpError('The MCP endpoint answered without a result', 'protocol');
 		return result as JsonObject;
 	}
 }
@@ -349,13 +391,19 @@ export function textOf(content: JsonObject[]): string {
 }
 
 /** Every page of a paginated list method (`tools/list`, `resources/list`), following `nextCursor`. */
-export async function listAll(client: McpClient, method: string, key: string, maxPages = 50): Promise<JsonObject[]> {
+export async function listAll(
+	client: McpClient,
+	method: string,
+	key: string,
+	maxPages = 50,
+): Promise<JsonObject[]> {
 	const all: JsonObject[] = [];
 	let cursor: string | undefined;
 	for (let page = 0; page < maxPages; page++) {
 		const result = await client.request(method, cursor ? { cursor } : {});
 		all.push(...((Array.isArray(result[key]) ? result[key] : []) as JsonObject[]));
-		cursor = typeof result.nextCursor === 'string' && result.nextCursor ? result.nextCursor : undefined;
+		cursor =
+			typeof result.nextCursor === 'string' && result.nextCursor ? result.nextCursor : undefined;
 		if (!cursor) break;
 	}
 	return all;

@@ -3,7 +3,12 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/request';
 import { joinUrl } from '../transport/urls';
-import { DEFAULT_MAX_RATE_LIMIT_WAIT_S, McpClient, waitingOutRateLimits, type McpHttp } from './protocol';
+import {
+	DEFAULT_MAX_RATE_LIMIT_WAIT_S,
+	McpClient,
+	waitingOutRateLimits,
+	type McpHttp,
+} from './protocol';
 import { runCredentials } from '../transport/run-credentials';
 
 export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
@@ -27,7 +32,8 @@ export async function mcpEndpoint(ctx: IExecuteFunctions, itemIndex: number): Pr
 		if (!base) {
 			throw new NodeOperationError(ctx.getNode(), 'No Base URL given for the public MCP tools', {
 				itemIndex,
-				description: 'Enter the service\'s API address (the MCP endpoint is {base_url}/api/mcp), or choose the Bearer credential.',
+				description:
+					"Enter the service's API address (the MCP endpoint is {base_url}/api/mcp), or choose the Bearer credential.",
 			});
 		}
 	} else {
@@ -36,16 +42,25 @@ export async function mcpEndpoint(ctx: IExecuteFunctions, itemIndex: number): Pr
 		credentialType = BEARER_CREDENTIAL;
 	}
 	if (/[?#]/.test(base)) {
-		throw new NodeOperationError(ctx.getNode(), 'The Base URL must not contain a query string or fragment', {
-			itemIndex,
-			description: 'The MCP endpoint rejects query-string parameters, and credentials never go into a URL. Remove everything from "?" on.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			'The Base URL must not contain a query string or fragment',
+			{
+				itemIndex,
+				description:
+					'The MCP endpoint rejects query-string parameters, and credentials never go into a URL. Remove everything from "?" on.',
+			},
+		);
 	}
 	return { url: joinUrl(base, 'api/mcp'), credentialType };
 }
 
 /** `current.itemIndex` follows the item being processed, so errors name the right item. */
-function httpFor(ctx: IExecuteFunctions, endpoint: McpEndpoint, current: { itemIndex: number }): McpHttp {
+function httpFor(
+	ctx: IExecuteFunctions,
+	endpoint: McpEndpoint,
+	current: { itemIndex: number },
+): McpHttp {
 	return async ({ body, headers }) => {
 		const response = await apiRequest<string>(ctx, {
 			api: 'mcp',
@@ -65,20 +80,34 @@ function httpFor(ctx: IExecuteFunctions, endpoint: McpEndpoint, current: { itemI
 }
 
 function maxRateLimitWaitMs(ctx: IExecuteFunctions, itemIndex: number): number {
-	const value = Number(ctx.getNodeParameter('maxRateLimitWait', itemIndex, DEFAULT_MAX_RATE_LIMIT_WAIT_S));
+	const value = Number(
+		ctx.getNodeParameter('maxRateLimitWait', itemIndex, DEFAULT_MAX_RATE_LIMIT_WAIT_S),
+	);
 	if (!Number.isFinite(value) || value < 0) {
-		throw new NodeOperationError(ctx.getNode(), `Max Rate-Limit Wait must be 0 or more seconds (got "${String(value)}")`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Max Rate-Limit Wait must be 0 or more seconds (got "${String(value)}")`,
+			{ itemIndex },
+		);
 	}
 	return value * 1000;
 }
 
-const clients = new WeakMap<IExecuteFunctions, Map<string, { client: McpClient; current: { itemIndex: number } }>>();
+const clients = new WeakMap<
+	IExecuteFunctions,
+	Map<string, { client: McpClient; current: { itemIndex: number } }>
+>();
 
 /**
  * The client for this node run: one handshake serves every item that uses the same endpoint,
  * credential and version.
  */
-export function mcpClient(ctx: IExecuteFunctions, endpoint: McpEndpoint, version: string, itemIndex: number): McpClient {
+export function mcpClient(
+	ctx: IExecuteFunctions,
+	endpoint: McpEndpoint,
+	version: string,
+	itemIndex: number,
+): McpClient {
 	let byKey = clients.get(ctx);
 	if (!byKey) clients.set(ctx, (byKey = new Map()));
 	const maxWaitMs = maxRateLimitWaitMs(ctx, itemIndex);
@@ -86,7 +115,10 @@ export function mcpClient(ctx: IExecuteFunctions, endpoint: McpEndpoint, version
 	let entry = byKey.get(key);
 	if (!entry) {
 		const current = { itemIndex };
-		const http = waitingOutRateLimits(httpFor(ctx, endpoint, current), { maxWaitMs, sleep: async (ms) => await mcpClock.sleep(ms) });
+		const http = waitingOutRateLimits(httpFor(ctx, endpoint, current), {
+			maxWaitMs,
+			sleep: async (ms) => await mcpClock.sleep(ms),
+		});
 		entry = { client: new McpClient(http, version), current };
 		byKey.set(key, entry);
 	}

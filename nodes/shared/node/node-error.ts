@@ -8,13 +8,20 @@ import { packErrorOf } from '../errors/pack-error';
  * a NodeOperationError wrapping it as n8n does. Called by the router (action nodes), the poll wrapper
  * (triggers), `supplyData` (sub-nodes) and the list-search methods.
  */
-export function toNodeError(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const packError = packErrorOf(error);
 	if (packError) {
 		const index = packError.itemIndex ?? itemIndex;
 		if (packError.kind === 'input') {
-			return new NodeOperationError(node, packError.message, { description: packError.description, itemIndex: index });
+			return new NodeOperationError(node, packError.message, {
+				description: packError.description,
+				itemIndex: index,
+			});
 		}
 		const httpCode = packError.httpCode === undefined ? undefined : String(packError.httpCode);
 		const response: JsonObject = {
@@ -23,7 +30,12 @@ export function toNodeError(node: INode, error: unknown, itemIndex?: number): No
 			...(httpCode ? { httpCode } : {}),
 			...(packError.data ?? {}),
 		};
-		return new NodeApiError(node, response, { message: packError.message, description: packError.description, httpCode, itemIndex: index });
+		return new NodeApiError(node, response, {
+			message: packError.message,
+			description: packError.description,
+			httpCode,
+			itemIndex: index,
+		});
 	}
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }

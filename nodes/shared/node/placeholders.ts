@@ -7,11 +7,17 @@ import { PackError } from '../errors/pack-error';
  */
 export const PLACEHOLDER_PREFIX = 'REPLACE_ME';
 
-export function findPlaceholder(value: unknown, path: string[] = []): { path: string[]; what: string } | undefined {
+export function findPlaceholder(
+	value: unknown,
+	path: string[] = [],
+): { path: string[]; what: string } | undefined {
 	if (typeof value === 'string') {
 		// Only a value that IS a placeholder: a text mentioning one (a sticky note, a prompt) is left alone.
 		if (!value.startsWith(PLACEHOLDER_PREFIX)) return undefined;
-		const what = value.slice(PLACEHOLDER_PREFIX.length).replace(/^[\s:]+/, '').trim();
+		const what = value
+			.slice(PLACEHOLDER_PREFIX.length)
+			.replace(/^[\s:]+/, '')
+			.trim();
 		return { path, what };
 	}
 	if (Array.isArray(value)) {
@@ -24,7 +30,10 @@ export function findPlaceholder(value: unknown, path: string[] = []): { path: st
 	if (value && typeof value === 'object') {
 		for (const [key, child] of Object.entries(value)) {
 			// A resource locator's `value` belongs to the parameter itself.
-			const found = findPlaceholder(child, key === 'value' || key === '__rl' ? path : [...path, key]);
+			const found = findPlaceholder(
+				child,
+				key === 'value' || key === '__rl' ? path : [...path, key],
+			);
 			if (found) return found;
 		}
 	}
@@ -42,4 +51,3 @@ export function refusePlaceholders(parameters: unknown, itemIndex?: number): voi
 		description: `Set "${name}" to ${found.what || 'a real value'}. Nothing was sent to the service.`,
 	});
 }
-

@@ -10,7 +10,10 @@ export type PollResult = INodeExecutionData[][] | null;
  * from the transport) reaches n8n as an n8n error naming cause and fix, converted here and nowhere else.
  * A parameter still holding an example's placeholder is refused before any request.
  */
-export async function runPoll(ctx: IPollFunctions, poll: () => Promise<PollResult>): Promise<PollResult> {
+export async function runPoll(
+	ctx: IPollFunctions,
+	poll: () => Promise<PollResult>,
+): Promise<PollResult> {
 	try {
 		refusePlaceholders(ctx.getNode().parameters);
 		return await poll();

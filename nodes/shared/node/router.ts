@@ -1,10 +1,18 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from './node-error';
 import { refusePlaceholders } from './placeholders';
 
-export type OperationExecute = (this: IExecuteFunctions, itemIndex: number) => Promise<INodeExecutionData[]>;
+export type OperationExecute = (
+	this: IExecuteFunctions,
+	itemIndex: number,
+) => Promise<INodeExecutionData[]>;
 
 /** An `actions/<resource>/<op>.operation.ts` module: its form fields beside the code that runs it. */
 export interface OperationModule {
@@ -28,13 +36,22 @@ export function optionsFor<Modules extends object, Value extends keyof Modules &
 	options: Array<INodePropertyOptions & { value: Value }>,
 	// Never passed: its type alone makes a module without an option a compile error.
 	// eslint-disable-next-line @typescript-eslint/no-unused-vars
-	..._everyModuleHasAnOption: [Exclude<keyof Modules, Value>] extends [never] ? [] : [moduleWithoutOption: Exclude<keyof Modules, Value>]
+	..._everyModuleHasAnOption: [Exclude<keyof Modules, Value>] extends [never]
+		? []
+		: [moduleWithoutOption: Exclude<keyof Modules, Value>]
 ): INodePropertyOptions[] {
 	return options;
 }
 
-function executeOf(operations: OperationMap, resource: string, operation: string): OperationExecute | undefined {
-	const module = Object.hasOwn(operations, resource) && Object.hasOwn(operations[resource], operation) ? operations[resource][operation] : undefined;
+function executeOf(
+	operations: OperationMap,
+	resource: string,
+	operation: string,
+): OperationExecute | undefined {
+	const module =
+		Object.hasOwn(operations, resource) && Object.hasOwn(operations[resource], operation)
+			? operations[resource][operation]
+			: undefined;
 	return typeof module?.execute === 'function' ? module.execute : undefined;
 }
 
@@ -42,7 +59,10 @@ function executeOf(operations: OperationMap, resource: string, operation: string
  * The item loop every action node shares: one operation call per input item, outputs paired to their
  * item, and Continue On Fail turning a failure into an error item that keeps its pairing.
  */
-export async function routeItems(this: IExecuteFunctions, operations: OperationMap): Promise<INodeExecutionData[][]> {
+export async function routeItems(
+	this: IExecuteFunctions,
+	operations: OperationMap,
+): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const results: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
@@ -52,17 +72,26 @@ export async function routeItems(this: IExecuteFunctions, operations: OperationM
 			refusePlaceholders(this.getNode().parameters, itemIndex);
 			const execute = executeOf(operations, resource, operation);
 			if (!execute) {
-				throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`, {
-					itemIndex,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					`The operation "${operation}" of "${resource}" is not supported`,
+					{
+						itemIndex,
+					},
+				);
 			}
 			const output = await execute.call(this, itemIndex);
-			results.push(...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }));
+			results.push(
+				...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }),
+			);
 		} catch (error) {
 			const nodeError = toNodeError(this.getNode(), error, itemIndex);
 			if (!this.continueOnFail()) throw nodeError;
 			results.push({
-				json: { error: nodeError.message, ...(nodeError.description ? { description: nodeError.description } : {}) },
+				json: {
+					error: nodeError.message,
+					...(nodeError.description ? { description: nodeError.description } : {}),
+				},
 				pairedItem: { item: itemIndex },
 			});
 		}

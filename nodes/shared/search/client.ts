@@ -26,22 +26,31 @@ export interface SearchRun {
 }
 
 function refusal(ctx: IExecuteFunctions, answer: SearchAnswer, itemIndex: number): NodeApiError {
-	const said = typeof answer.message === 'string' && answer.message ? answer.message.slice(0, 300) : 'no reason given';
+	const said =
+		typeof answer.message === 'string' && answer.message
+			? answer.message.slice(0, 300)
+			: 'no reason given';
 	const message = `The search was refused: ${said}`;
 	const description =
 		'The service answered status "error". Check the query (at least 2 characters), the sections (at least one; This Folder needs a folder the account can see), the criteria rows and the page size (1 to 1,000).';
-	return new NodeApiError(ctx.getNode(), { message, description }, { message, description, itemIndex });
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message, description },
+		{ message, description, itemIndex },
+	);
 }
 
 /** The spec's search item, with its public link added like every other folder or file output. */
 function outputItem(account: StorageAccount, row: IDataObject): IDataObject {
 	const hash = String(row.hash ?? '');
-	const link = row.type === 'folder' ? folderLink(account.webUrl, hash) : fileLink(account.webUrl, hash);
+	const link =
+		row.type === 'folder' ? folderLink(account.webUrl, hash) : fileLink(account.webUrl, hash);
 	return { ...row, link };
 }
 
 const isRowList = (value: unknown): value is IDataObject[] =>
-	Array.isArray(value) && value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row));
+	Array.isArray(value) &&
+	value.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row));
 
 /**
  * The JSON format's answer is not shown in the documents (only the web-table format's envelope is). The
@@ -49,8 +58,14 @@ const isRowList = (value: unknown): value is IDataObject[] =>
  * items and an envelope whose one array of objects sits under another key (items, results, data…).
  * Without a page count, a page shorter than asked is the last one.
  */
-function readPage(body: SearchAnswer | unknown[], size: number): { rows: IDataObject[]; pageCount: number } | undefined {
-	if (Array.isArray(body)) return isRowList(body) ? { rows: body, pageCount: body.length < size ? 0 : Number.POSITIVE_INFINITY } : undefined;
+function readPage(
+	body: SearchAnswer | unknown[],
+	size: number,
+): { rows: IDataObject[]; pageCount: number } | undefined {
+	if (Array.isArray(body))
+		return isRowList(body)
+			? { rows: body, pageCount: body.length < size ? 0 : Number.POSITIVE_INFINITY }
+			: undefined;
 	let rows: IDataObject[] | undefined;
 	if (isRowList(body.rows)) rows = body.rows;
 	else if (body.rows === undefined) {
@@ -74,7 +89,11 @@ function readPage(body: SearchAnswer | unknown[], size: number): { rows: IDataOb
  * orders results stably, so page-number paging neither repeats nor skips rows while nothing changes; a
  * row that moves between pages (an item changed meanwhile) is still emitted once.
  */
-export async function searchItems(ctx: IExecuteFunctions, account: StorageAccount, run: SearchRun): Promise<IDataObject[]> {
+export async function searchItems(
+	ctx: IExecuteFunctions,
+	account: StorageAccount,
+	run: SearchRun,
+): Promise<IDataObject[]> {
 	const credentialType = requireAccount(ctx, account, run.itemIndex);
 	const url = joinUrl(account.webUrl, 'ajax/search.php');
 	const seen = new Set<string>();
@@ -90,24 +109,34 @@ export async function searchItems(ctx: IExecuteFunctions, account: StorageAccoun
 			form: { ...run.fields, result_format: 'JSON', table_page: page, table_size: size },
 			itemIndex: run.itemIndex,
 		});
-		if (!body || typeof body !== 'object') throw refusal(ctx, { message: 'the answer was empty' }, run.itemIndex);
+		if (!body || typeof body !== 'object')
+			throw refusal(ctx, { message: 'the answer was empty' }, run.itemIndex);
 		if (!Array.isArray(body) && body.status === 'error') throw refusal(ctx, body, run.itemIndex);
 		const page_ = readPage(body, size);
 		if (!page_) {
-			throw new NodeApiError(ctx.getNode(), { message: 'unexpected search answer' }, {
-				itemIndex: run.itemIndex,
-				message: 'The search answer has no result rows this node can read',
-				description:
-					'The documents do not show the JSON format\'s answer. This node reads {rows, total_rows, page_count}, a bare array of search items, or one array of items under another key. Check that Web URL points at the web host (ajax/search.php).',
-			});
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ message: 'unexpected search answer' },
+				{
+					itemIndex: run.itemIndex,
+					message: 'The search answer has no result rows this node can read',
+					description:
+						"The documents do not show the JSON format's answer. This node reads {rows, total_rows, page_count}, a bare array of search items, or one array of items under another key. Check that Web URL points at the web host (ajax/search.php).",
+				},
+			);
 		}
 		// A service that ignores table_page would repeat the same page forever: the same first row ends the paging.
-		const firstKey = page_.rows.length ? `${String(page_.rows[0].type)}:${String(page_.rows[0].hash)}` : '';
+		const firstKey = page_.rows.length
+			? `${String(page_.rows[0].type)}:${String(page_.rows[0].hash)}`
+			: '';
 		if (page > 0 && firstKey && firstKey === previousFirst) return { rows: [], pageCount: 0 };
 		previousFirst = firstKey;
 		return page_;
 	};
-	const rows = await collectByPageNumber(fetchPage, { pageSize: Math.min(run.pageSize, run.max), max: run.max });
+	const rows = await collectByPageNumber(fetchPage, {
+		pageSize: Math.min(run.pageSize, run.max),
+		max: run.max,
+	});
 	return rows
 		.filter((row) => {
 			const key = `${String(row.type)}:${String(row.hash)}`;

@@ -6,7 +6,8 @@ export const accessRightsField: INodeProperties = {
 	name: 'accessRights',
 	type: 'boolean',
 	default: false,
-	description: 'Whether to add what this account may do with each item: view, edit, delete, download, and for folders add',
+	description:
+		'Whether to add what this account may do with each item: view, edit, delete, download, and for folders add',
 };
 
 /** An Options collection holding only the access-rights switch. */

@@ -18,11 +18,18 @@ interface AuthenticatorAnswer {
 const lookups = new WeakMap<object, Promise<UserData>>();
 
 /** The account's UserData from the central authenticator (ids, ROOT hash and keys, limits). */
-export async function accountInfo(ctx: StorageContext, account: StorageAccount, itemIndex = 0): Promise<UserData> {
+export async function accountInfo(
+	ctx: StorageContext,
+	account: StorageAccount,
+	itemIndex = 0,
+): Promise<UserData> {
 	requireAccount(ctx, account, itemIndex);
 	let pending = lookups.get(ctx);
 	if (!pending) {
-		pending = v1<AuthenticatorAnswer>(ctx, account, 'api/authenticate_user.php', { form: {}, itemIndex }).then(({ body }) => {
+		pending = v1<AuthenticatorAnswer>(ctx, account, 'api/authenticate_user.php', {
+			form: {},
+			itemIndex,
+		}).then(({ body }) => {
 			if (!body?.UserData) throw new Error('The service did not return the account data');
 			return body.UserData;
 		});
@@ -33,7 +40,11 @@ export async function accountInfo(ctx: StorageContext, account: StorageAccount, 
 }
 
 /** ROOT is addressed by its hash in most actions; the authenticator's UserData names it. */
-export async function rootFolderHash(ctx: StorageContext, account: StorageAccount, itemIndex = 0): Promise<string> {
+export async function rootFolderHash(
+	ctx: StorageContext,
+	account: StorageAccount,
+	itemIndex = 0,
+): Promise<string> {
 	const hash = (await accountInfo(ctx, account, itemIndex)).root_upload_hash;
 	if (!hash) throw new Error('The service did not tell the ROOT folder of this account');
 	return hash;

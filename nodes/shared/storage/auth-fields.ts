@@ -2,8 +2,16 @@ import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 /** The storage credentials a node offers, each shown for its choice of the Authentication parameter. */
 export const storageCredentials: INodeCredentialDescription[] = [
-	{ name: 'cloudStorageTokenApi', required: true, displayOptions: { show: { authentication: ['tokenApi'] } } },
-	{ name: 'cloudStoragePasswordApi', required: true, displayOptions: { show: { authentication: ['passwordApi'] } } },
+	{
+		name: 'cloudStorageTokenApi',
+		required: true,
+		displayOptions: { show: { authentication: ['tokenApi'] } },
+	},
+	{
+		name: 'cloudStoragePasswordApi',
+		required: true,
+		displayOptions: { show: { authentication: ['passwordApi'] } },
+	},
 ];
 
 export const storageAuthentication: INodeProperties = {

@@ -34,7 +34,12 @@ export interface Listing {
  */
 export type TrackingMode = 'window' | 'full';
 
-export type EventName = 'fileCreated' | 'fileUpdated' | 'folderCreated' | 'fileDeleted' | 'fileMoved';
+export type EventName =
+	| 'fileCreated'
+	| 'fileUpdated'
+	| 'folderCreated'
+	| 'fileDeleted'
+	| 'fileMoved';
 
 export interface Change {
 	event: EventName;
@@ -112,10 +117,15 @@ function fullState(scope: string, listing: Listing, cursor: number | null): Trig
 	const folderEntries = listing.entries.filter((entry) => entry.type === 'folder');
 	const index = new Map(folderEntries.map((entry, i) => [entry.hash, i]));
 	const parentIndex = (hash: string) => index.get(hash) ?? -1;
-	const folders: FolderTuple[] = folderEntries.map((entry) => [entry.hash, parentIndex(entry.parent), entry.name]);
+	const folders: FolderTuple[] = folderEntries.map((entry) => [
+		entry.hash,
+		parentIndex(entry.parent),
+		entry.name,
+	]);
 	const files: Record<string, FileTuple> = {};
 	for (const entry of listing.entries) {
-		if (entry.type === 'file') files[entry.hash] = [parentIndex(entry.parent), entry.modified, entry.name];
+		if (entry.type === 'file')
+			files[entry.hash] = [parentIndex(entry.parent), entry.modified, entry.name];
 	}
 	return { v: 1, scope, cursor, folders, files };
 }
@@ -127,7 +137,11 @@ export function baseline(scope: string, listing: Listing, mode: TrackingMode): T
 }
 
 /** True when the stored state belongs to this scope and mode and can be compared against. */
-export function isUsableState(value: unknown, scope: string, mode: TrackingMode): value is TriggerState {
+export function isUsableState(
+	value: unknown,
+	scope: string,
+	mode: TrackingMode,
+): value is TriggerState {
 	if (!value || typeof value !== 'object') return false;
 	const state = value as Partial<TriggerState>;
 	if (state.v !== 1 || state.scope !== scope) return false;
@@ -172,9 +186,17 @@ function decodeFull(state: TriggerState, rootHash: string): PreviousFull {
 		return paths[i];
 	};
 	const hashAt = (i: number) => (i >= 0 && i < tuples.length ? tuples[i][0] : rootHash);
-	const folders = new Map(tuples.map(([hash, parent, name], i) => [hash, { parent: hashAt(parent), name, path: pathOf(i) }]));
+	const folders = new Map(
+		tuples.map(([hash, parent, name], i) => [
+			hash,
+			{ parent: hashAt(parent), name, path: pathOf(i) },
+		]),
+	);
 	const files = new Map(
-		Object.entries(state.files ?? {}).map(([hash, [parent, modified, name]]) => [hash, { parent: hashAt(parent), modified, name }]),
+		Object.entries(state.files ?? {}).map(([hash, [parent, modified, name]]) => [
+			hash,
+			{ parent: hashAt(parent), modified, name },
+		]),
 	);
 	return { folders, files };
 }
@@ -188,7 +210,8 @@ function compareFull(state: TriggerState, listing: Listing): Pick<Comparison, 'c
 	for (const entry of listing.entries) {
 		if (entry.type === 'folder') {
 			listedFolders.add(entry.hash);
-			if (!previous.folders.has(entry.hash)) changes.push({ event: 'folderCreated', entry, at: entry.created });
+			if (!previous.folders.has(entry.hash))
+				changes.push({ event: 'folderCreated', entry, at: entry.created });
 			continue;
 		}
 		listedFiles.add(entry.hash);
@@ -207,11 +230,21 @@ function compareFull(state: TriggerState, listing: Listing): Pick<Comparison, 'c
 				event: 'fileMoved',
 				entry,
 				moved: 'within',
-				previous: { parent: before.parent, name: before.name, path: previousPath ? `${previousPath}/${before.name}` : before.name },
+				previous: {
+					parent: before.parent,
+					name: before.name,
+					path: previousPath ? `${previousPath}/${before.name}` : before.name,
+				},
 				at: entry.modified,
 			});
 		} else if (before.name !== entry.name) {
-			changes.push({ event: 'fileUpdated', entry, change: 'renamed', previous: { name: before.name }, at: entry.modified });
+			changes.push({
+				event: 'fileUpdated',
+				entry,
+				change: 'renamed',
+				previous: { name: before.name },
+				at: entry.modified,
+			});
 		} else if (before.modified !== entry.modified) {
 			changes.push({ event: 'fileUpdated', entry, change: 'content', at: entry.modified });
 		}
@@ -239,14 +272,19 @@ function compareFull(state: TriggerState, listing: Listing): Pick<Comparison, 'c
 export function compare(state: TriggerState, listing: Listing, mode: TrackingMode): Comparison {
 	const cursor = newestTimestamp(listing, state.cursor);
 	if (mode === 'window') {
-		return { changes: compareWindow(state, listing), gone: [], next: windowState(state.scope, listing, cursor) };
+		return {
+			changes: compareWindow(state, listing),
+			gone: [],
+			next: windowState(state.scope, listing, cursor),
+		};
 	}
 	return { ...compareFull(state, listing), next: fullState(state.scope, listing, cursor) };
 }
 
 /** Deterministic output order: by service time of the change, then path, then hash; unknown times last. */
 export function orderChanges(changes: Change[]): Change[] {
-	const time = (change: Change) => (change.at !== undefined && Number.isFinite(change.at) ? change.at : Infinity);
+	const time = (change: Change) =>
+		change.at !== undefined && Number.isFinite(change.at) ? change.at : Infinity;
 	return [...changes].sort(
 		(a, b) =>
 			time(a) - time(b) ||

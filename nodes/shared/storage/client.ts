@@ -33,7 +33,7 @@ export async function storageAccount(ctx: StorageContext, itemIndex = 0): Promis
 		if (!baseUrl) {
 			throw new NodeOperationError(ctx.getNode(), 'No Base URL given for anonymous use', {
 				itemIndex,
-				description: 'Enter the service\'s API address, or choose a credential.',
+				description: "Enter the service's API address, or choose a credential.",
 			});
 		}
 		return { baseUrl, webUrl };
@@ -48,15 +48,22 @@ export async function storageAccount(ctx: StorageContext, itemIndex = 0): Promis
 }
 
 /** Operations that act as the account fail before any request when the node is set to anonymous use. */
-export function requireAccount(ctx: StorageContext, account: StorageAccount, itemIndex: number): StorageCredentialType {
+export function requireAccount(
+	ctx: StorageContext,
+	account: StorageAccount,
+	itemIndex: number,
+): StorageCredentialType {
 	if (account.credentialType) return account.credentialType;
 	throw new NodeOperationError(ctx.getNode(), 'This operation needs a credential', {
 		itemIndex,
-		description: 'Set Authentication to Access Token or Password. Without a credential only public links, upload keys and anonymous folders work.',
+		description:
+			'Set Authentication to Access Token or Password. Without a credential only public links, upload keys and anonymous folders work.',
 	});
 }
 
-type CallOptions = Omit<ApiRequestOptions, 'api' | 'url' | 'credentialType' | 'form'> & { anonymous?: boolean };
+type CallOptions = Omit<ApiRequestOptions, 'api' | 'url' | 'credentialType' | 'form'> & {
+	anonymous?: boolean;
+};
 
 /** A V2 action: POST {base_url}/api_v2/<action>, form-encoded, JSON answer. */
 export async function v2<T = unknown>(
@@ -108,9 +115,20 @@ export async function fieldAuthentication(
 	itemIndex: number,
 ): Promise<{ fields: Array<[string, string]>; headers: Record<string, string> }> {
 	const data = await runCredentials(ctx, credentialType, itemIndex);
-	const credential = credentialType === 'cloudStorageTokenApi' ? new CloudStorageTokenApi() : new CloudStoragePasswordApi();
+	const credential =
+		credentialType === 'cloudStorageTokenApi'
+			? new CloudStorageTokenApi()
+			: new CloudStoragePasswordApi();
 	const form = new URLSearchParams();
-	const request = await credential.authenticate(data, { url, method: 'POST', headers: { [MODE_MARKER_HEADER]: 'fields' }, body: form });
+	const request = await credential.authenticate(data, {
+		url,
+		method: 'POST',
+		headers: { [MODE_MARKER_HEADER]: 'fields' },
+		body: form,
+	});
 	const body = request.body instanceof URLSearchParams ? request.body : form;
-	return { fields: [...body.entries()], headers: { ...((request.headers ?? {}) as Record<string, string>) } };
+	return {
+		fields: [...body.entries()],
+		headers: { ...((request.headers ?? {}) as Record<string, string>) },
+	};
 }

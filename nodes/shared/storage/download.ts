@@ -44,11 +44,17 @@ export async function downloadFile(
 	const { itemIndex, maxBytes } = options;
 	// A size known in advance is checked before the request; otherwise the announced length, before the body.
 	assertFitsBinaryStore(options.expectedSize, options.fileName ?? fileHash, itemIndex);
-	const response = await v2<Readable>(ctx, account, 'download_file', { file_hash: fileHash }, {
-		itemIndex,
-		responseType: 'stream',
-		acceptStatuses: options.missingStatuses,
-	});
+	const response = await v2<Readable>(
+		ctx,
+		account,
+		'download_file',
+		{ file_hash: fileHash },
+		{
+			itemIndex,
+			responseType: 'stream',
+			acceptStatuses: options.missingStatuses,
+		},
+	);
 	if (response.status >= 400) {
 		response.body.destroy?.();
 		return { skipped: 'missing', status: response.status };
@@ -58,13 +64,20 @@ export async function downloadFile(
 		response.body.destroy();
 		return { skipped: 'tooLarge', bytes: announced };
 	}
-	const tooLargeForStore = binaryStoreProblem(Number.isFinite(announced) ? announced : undefined, options.fileName ?? fileHash, itemIndex);
+	const tooLargeForStore = binaryStoreProblem(
+		Number.isFinite(announced) ? announced : undefined,
+		options.fileName ?? fileHash,
+		itemIndex,
+	);
 	if (tooLargeForStore) {
 		response.body.destroy();
 		throw tooLargeForStore;
 	}
-	const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';')[0];
-	const fileName = options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;
+	const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(
+		';',
+	)[0];
+	const fileName =
+		options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;
 	// Without an announced length the cap is enforced while streaming, which needs a counting stage in
 	// between; otherwise the answer goes to the binary store untouched (an extra stage costs memory).
 	const capWhileStreaming = maxBytes !== undefined && !Number.isFinite(announced);
@@ -77,28 +90,44 @@ export async function downloadFile(
 	}
 	let binary: IBinaryData;
 	try {
-		binary = await ctx.helpers.prepareBinaryData(counted?.stream ?? response.body, fileName, contentType);
+		binary = await ctx.helpers.prepareBinaryData(
+			counted?.stream ?? response.body,
+			fileName,
+			contentType,
+		);
 	} catch (error) {
-		if (error === overCap || (error as Error)?.cause === overCap) return { skipped: 'tooLarge', bytes: counted?.bytes() ?? 0 };
-		throw new NodeApiError(ctx.getNode(), { message: (error as Error).message }, {
-			itemIndex,
-			message: `The download of ${fileName} failed: ${(error as Error).message}`,
-			description: 'The connection to the service broke during the transfer. Run it again.',
-		});
+		if (error === overCap || (error as Error)?.cause === overCap)
+			return { skipped: 'tooLarge', bytes: counted?.bytes() ?? 0 };
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: (error as Error).message },
+			{
+				itemIndex,
+				message: `The download of ${fileName} failed: ${(error as Error).message}`,
+				description: 'The connection to the service broke during the transfer. Run it again.',
+			},
+		);
 	}
 	const bytes = await storedBytes(ctx, binary);
 	if (Number.isFinite(announced) && bytes !== announced) {
-		throw new NodeApiError(ctx.getNode(), { message: 'truncated download' }, {
-			itemIndex,
-			message: `The download was cut short: ${bytes} of ${announced} bytes arrived`,
-			description: 'The connection to the service broke during the transfer. Run it again.',
-		});
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: 'truncated download' },
+			{
+				itemIndex,
+				message: `The download was cut short: ${bytes} of ${announced} bytes arrived`,
+				description: 'The connection to the service broke during the transfer. Run it again.',
+			},
+		);
 	}
 	return { binary, fileName, bytes };
 }
 
 /** The size of what the binary store holds: n8n records it; older versions only in the file's metadata. */
-async function storedBytes(ctx: IExecuteFunctions | IPollFunctions, binary: IBinaryData): Promise<number> {
+async function storedBytes(
+	ctx: IExecuteFunctions | IPollFunctions,
+	binary: IBinaryData,
+): Promise<number> {
 	if (typeof binary.bytes === 'number') return binary.bytes;
 	if (binary.id) return Number((await ctx.helpers.getBinaryMetadata(binary.id)).fileSize);
 	return Buffer.from(binary.data, 'base64').length;

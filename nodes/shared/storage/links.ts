@@ -21,9 +21,13 @@ export function parseLink(value: string, kind: 'folder' | 'file'): ParsedLink | 
 		return undefined;
 	}
 	if (!/^https?:$/.test(url.protocol)) return undefined;
-	const segments = url.pathname.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
+	const segments = url.pathname
+		.split('/')
+		.filter(Boolean)
+		.map((segment) => decodeURIComponent(segment));
 	const [marker, ...rest] = segments;
 	if (marker === (kind === 'folder' ? 'u' : 'f') && rest.length === 1) return { hash: rest[0] };
-	if (marker === 'pa' && rest.length >= (kind === 'folder' ? 1 : 2)) return { user: rest[0], path: rest.slice(1) };
+	if (marker === 'pa' && rest.length >= (kind === 'folder' ? 1 : 2))
+		return { user: rest[0], path: rest.slice(1) };
 	return undefined;
 }

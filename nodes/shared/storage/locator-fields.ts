@@ -2,7 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { FILE_LINK_REGEX, FOLDER_LINK_REGEX } from './links';
 
-type LocatorOverrides = Partial<Pick<INodeProperties, 'displayName' | 'description' | 'required' | 'default'>>;
+type LocatorOverrides = Partial<
+	Pick<INodeProperties, 'displayName' | 'description' | 'required' | 'default'>
+>;
 
 export function folderLocator(name = 'folder', overrides: LocatorOverrides = {}): INodeProperties {
 	return {
@@ -25,7 +27,13 @@ export function folderLocator(name = 'folder', overrides: LocatorOverrides = {})
 				type: 'string',
 				placeholder: 'https://www.example.com/u/abc123',
 				validation: [
-					{ type: 'regex', properties: { regex: FOLDER_LINK_REGEX, errorMessage: 'Not a folder link (…/u/<hash>)' } },
+					{
+						type: 'regex',
+						properties: {
+							regex: FOLDER_LINK_REGEX,
+							errorMessage: 'Not a folder link (…/u/<hash>)',
+						},
+					},
 				],
 			},
 			{
@@ -59,7 +67,10 @@ export function fileLocator(name = 'file', overrides: LocatorOverrides = {}): IN
 				type: 'string',
 				placeholder: 'https://www.example.com/f/abc123',
 				validation: [
-					{ type: 'regex', properties: { regex: FILE_LINK_REGEX, errorMessage: 'Not a file link (…/f/<hash>)' } },
+					{
+						type: 'regex',
+						properties: { regex: FILE_LINK_REGEX, errorMessage: 'Not a file link (…/f/<hash>)' },
+					},
 				],
 			},
 		],

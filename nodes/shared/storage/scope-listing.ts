@@ -16,7 +16,11 @@ export interface ScopeListing extends Listing {
  * for ROOT, else from get_folder_info) and the recursive tree, two requests however many folders there
  * are. Without: get_folder_content, one request (plus the account data for ROOT).
  */
-export async function listScope(ctx: IPollFunctions, account: StorageAccount, recursive: boolean): Promise<ScopeListing> {
+export async function listScope(
+	ctx: IPollFunctions,
+	account: StorageAccount,
+	recursive: boolean,
+): Promise<ScopeListing> {
 	const located = locate(ctx, 'folder', 'folder', 0);
 	if (!recursive) {
 		const hash = await resolveHash(ctx, account, located, 'folder', 0);

@@ -42,11 +42,15 @@ export async function fetchTree(
 		maxResponseBytes: MAX_TREE_BYTES,
 	});
 	if (!body?.data || body.error) {
-		throw new NodeApiError(ctx.getNode(), { message: 'tree refused' }, {
-			itemIndex,
-			message: `The service did not return the folder tree${body?.error ? `: ${body.error}` : ''}`,
-			description: 'Check that this account may edit the folder (the tree needs its edit key).',
-		});
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: 'tree refused' },
+			{
+				itemIndex,
+				message: `The service did not return the folder tree${body?.error ? `: ${body.error}` : ''}`,
+				description: 'Check that this account may edit the folder (the tree needs its edit key).',
+			},
+		);
 	}
 	return body.data;
 }
@@ -87,7 +91,10 @@ export function flattenTree(root: TreeNode): Listing {
 		}
 	};
 	walk(root, '');
-	return { root: { hash: String(root.Hash ?? ''), name: root.Name }, entries: entries.filter((entry) => entry.hash) };
+	return {
+		root: { hash: String(root.Hash ?? ''), name: root.Name },
+		entries: entries.filter((entry) => entry.hash),
+	};
 }
 
 /** ROOT is the only folder with parent id 0; its tree is the whole account. */
@@ -96,8 +103,19 @@ export function isAccountRoot(root: TreeNode): boolean {
 }
 
 /** The direct children of one folder (V2 `get_folder_content`: integer timestamps and sizes). */
-export async function listFolder(ctx: StorageContext, account: StorageAccount, folderHash: string, itemIndex = 0): Promise<Listing> {
-	const { body } = await v2<IDataObject[]>(ctx, account, 'get_folder_content', { folder_hash: folderHash }, { itemIndex });
+export async function listFolder(
+	ctx: StorageContext,
+	account: StorageAccount,
+	folderHash: string,
+	itemIndex = 0,
+): Promise<Listing> {
+	const { body } = await v2<IDataObject[]>(
+		ctx,
+		account,
+		'get_folder_content',
+		{ folder_hash: folderHash },
+		{ itemIndex },
+	);
 	const entries: ListedEntry[] = (Array.isArray(body) ? body : [])
 		.filter((item) => item.hash)
 		.map((item) => ({

@@ -12,16 +12,28 @@ type Env = Record<string, string | undefined>;
  * `N8N_DEFAULT_BINARY_DATA_MODE`, else `database` in queue mode (EXECUTIONS_MODE=queue, or a process started
  * as `n8n worker`) and `filesystem` otherwise. n8n hands nodes no way to ask, so this mirrors its rule.
  */
-export function binaryStoreMode(env: Env = process.env, argv: string[] = process.argv): BinaryStoreMode {
+export function binaryStoreMode(
+	env: Env = process.env,
+	argv: string[] = process.argv,
+): BinaryStoreMode {
 	const configured = env.N8N_DEFAULT_BINARY_DATA_MODE?.trim();
-	const mode = configured && configured !== 'default' ? configured : env.EXECUTIONS_MODE === 'queue' || argv.includes('worker') ? 'database' : 'filesystem';
+	const mode =
+		configured && configured !== 'default'
+			? configured
+			: env.EXECUTIONS_MODE === 'queue' || argv.includes('worker')
+				? 'database'
+				: 'filesystem';
 	return mode === 'filesystem' || mode === 'database' ? mode : 'other';
 }
 
 /** The largest file n8n's database mode accepts, in bytes (`N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE`, MiB). */
 export function databaseModeMaxBytes(env: Env = process.env): number {
 	const mib = Number(env.N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE);
-	return (Number.isFinite(mib) && mib > 0 ? Math.min(mib, 1024) : DATABASE_MODE_DEFAULT_MAX_MIB) * 1024 * 1024;
+	return (
+		(Number.isFinite(mib) && mib > 0 ? Math.min(mib, 1024) : DATABASE_MODE_DEFAULT_MAX_MIB) *
+		1024 *
+		1024
+	);
 }
 
 const mib = (bytes: number) => `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`;
@@ -30,23 +42,39 @@ const mib = (bytes: number) => `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`
  * Refuses, before any byte moves, a file that n8n's database binary mode would reject only after the whole
  * file had been downloaded into one buffer.
  */
-export function assertFitsBinaryStore(bytes: number | undefined, fileName: string, itemIndex?: number, env: Env = process.env, argv: string[] = process.argv): void {
+export function assertFitsBinaryStore(
+	bytes: number | undefined,
+	fileName: string,
+	itemIndex?: number,
+	env: Env = process.env,
+	argv: string[] = process.argv,
+): void {
 	const problem = binaryStoreProblem(bytes, fileName, itemIndex, env, argv);
 	if (problem) throw problem;
 }
 
 /** The same check, returned instead of thrown, for callers that must release a connection first. */
-export function binaryStoreProblem(bytes: number | undefined, fileName: string, itemIndex?: number, env: Env = process.env, argv: string[] = process.argv): PackError | undefined {
-	if (bytes === undefined || !Number.isFinite(bytes) || binaryStoreMode(env, argv) !== 'database') return undefined;
+export function binaryStoreProblem(
+	bytes: number | undefined,
+	fileName: string,
+	itemIndex?: number,
+	env: Env = process.env,
+	argv: string[] = process.argv,
+): PackError | undefined {
+	if (bytes === undefined || !Number.isFinite(bytes) || binaryStoreMode(env, argv) !== 'database')
+		return undefined;
 	const limit = databaseModeMaxBytes(env);
 	if (bytes <= limit) return undefined;
-	return new PackError(`${fileName} (${mib(bytes)}) is larger than n8n's limit of ${mib(limit)} for binary data kept in its database`, {
-		kind: 'input',
-		itemIndex,
-		description:
-			'n8n stores binary data in its database here (the default in queue mode), which holds a whole file in memory and caps its size. ' +
-			'Raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE (in MiB, at most 1024), or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (one machine) or s3 (queue mode) for large files, then restart n8n.',
-	});
+	return new PackError(
+		`${fileName} (${mib(bytes)}) is larger than n8n's limit of ${mib(limit)} for binary data kept in its database`,
+		{
+			kind: 'input',
+			itemIndex,
+			description:
+				'n8n stores binary data in its database here (the default in queue mode), which holds a whole file in memory and caps its size. ' +
+				'Raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE (in MiB, at most 1024), or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (one machine) or s3 (queue mode) for large files, then restart n8n.',
+		},
+	);
 }
 
 /**

@@ -31,16 +31,24 @@ async function localPath(ctx: IExecuteFunctions, id: string): Promise<string | u
  * Reads a binary property without loading it: in n8n's filesystem (default) or S3 mode the content
  * is streamed from the binary store; only the legacy in-memory mode hands over a buffer.
  */
-export async function binarySource(ctx: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<BinarySource> {
+export async function binarySource(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+): Promise<BinarySource> {
 	const item = ctx.getInputData()[itemIndex];
 	if (!item?.binary?.[propertyName]) {
 		const available = Object.keys(item?.binary ?? {});
-		throw new NodeOperationError(ctx.getNode(), `No binary property "${propertyName}" on the input item`, {
-			itemIndex,
-			description: available.length
-				? `The item has binary properties: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
-				: 'The input item carries no binary data. Add a node before this one that reads or downloads a file.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`No binary property "${propertyName}" on the input item`,
+			{
+				itemIndex,
+				description: available.length
+					? `The item has binary properties: ${available.join(', ')}. Set "Input Binary Field" to one of them.`
+					: 'The input item carries no binary data. Add a node before this one that reads or downloads a file.',
+			},
+		);
 	}
 	const binary: IBinaryData = ctx.helpers.assertBinaryData(itemIndex, propertyName);
 	const fileName = binary.fileName ?? 'file';
@@ -74,7 +82,11 @@ export function multipartWithFile(
 	for (const [name, value] of Object.entries(fields)) {
 		if (value !== undefined && value !== '') form.append(name, value);
 	}
-	form.append(fileField, content, { filename: fileName, contentType: source.mimeType, knownLength: source.size });
+	form.append(fileField, content, {
+		filename: fileName,
+		contentType: source.mimeType,
+		knownLength: source.size,
+	});
 	return form;
 }
 

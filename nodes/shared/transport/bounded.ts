@@ -1,5 +1,9 @@
 /** Runs `work` over `inputs` with at most `limit` at a time, keeping the order of the inputs. */
-export async function mapBounded<A, B>(inputs: A[], limit: number, work: (input: A) => Promise<B>): Promise<B[]> {
+export async function mapBounded<A, B>(
+	inputs: A[],
+	limit: number,
+	work: (input: A) => Promise<B>,
+): Promise<B[]> {
 	const out: B[] = new Array(inputs.length);
 	let next = 0;
 	const worker = async () => {

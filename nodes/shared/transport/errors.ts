@@ -11,7 +11,12 @@ export interface ErrorContext {
 	itemIndex?: number;
 }
 
-function apiError(ctx: ErrorContext, message: string, description: string, httpCode?: number): NodeApiError {
+function apiError(
+	ctx: ErrorContext,
+	message: string,
+	description: string,
+	httpCode?: number,
+): NodeApiError {
 	const response: JsonObject = { message, description };
 	if (httpCode !== undefined) response.httpCode = String(httpCode);
 	return new NodeApiError(ctx.node, response, {
@@ -30,7 +35,8 @@ function serviceText(body: string): string | undefined {
 		const parsed = JSON.parse(trimmed) as Record<string, unknown>;
 		// JSON-RPC (MCP) errors nest the text: {"error": {"code": …, "message": "…"}}.
 		const nested = (parsed?.error as JsonObject | undefined)?.message;
-		const text = parsed?.message ?? parsed?.Message ?? (typeof nested === 'string' ? nested : parsed?.error);
+		const text =
+			parsed?.message ?? parsed?.Message ?? (typeof nested === 'string' ? nested : parsed?.error);
 		return typeof text === 'string' && text ? text.slice(0, 300) : undefined;
 	} catch {
 		return /^[^<]{1,300}$/.test(trimmed) ? trimmed : undefined;
@@ -40,14 +46,19 @@ function serviceText(body: string): string | undefined {
 export function statusError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
 	const { cause, fix } = explainStatus(ctx.api, status, body);
 	const said = serviceText(body);
-	return apiError(ctx, cause, said ? `${fix} The ${API_LABEL[ctx.api]} said: "${said}"` : fix, status);
+	return apiError(
+		ctx,
+		cause,
+		said ? `${fix} The ${API_LABEL[ctx.api]} said: "${said}"` : fix,
+		status,
+	);
 }
 
 export function unexpectedBodyError(ctx: ErrorContext, what: string): NodeApiError {
 	return apiError(
 		ctx,
 		`The ${API_LABEL[ctx.api]} answered with ${what} where JSON was expected`,
-		'Check that the URL in the credential points at the service\'s API (not a web page, proxy or login portal).',
+		"Check that the URL in the credential points at the service's API (not a web page, proxy or login portal).",
 		200,
 	);
 }
@@ -68,7 +79,8 @@ export function uncertainWriteError(ctx: ErrorContext, reason: string): NodeApiE
 	);
 }
 
-export const RAISE_TIMEOUT = 'If the service is only slow (a large folder, a busy hour), raise "Timeout" under Request Options.';
+export const RAISE_TIMEOUT =
+	'If the service is only slow (a large folder, a busy hour), raise "Timeout" under Request Options.';
 
 export function timeoutError(ctx: ErrorContext, timeoutMs: number): NodeApiError {
 	return apiError(
@@ -91,14 +103,21 @@ export function tooLargeError(ctx: ErrorContext, maxBytes: number): NodeApiError
 	return apiError(
 		ctx,
 		`The ${API_LABEL[ctx.api]} sent a response larger than ${Math.round(maxBytes / 1048576)} MiB`,
-		'The node refuses oversized responses to protect n8n\'s memory. Narrow the request (fewer items per page, a smaller time range).',
+		"The node refuses oversized responses to protect n8n's memory. Narrow the request (fewer items per page, a smaller time range).",
 	);
 }
 
 /** Redirects are never followed (they could carry credentials to another host), so a 3xx ends the item here. */
-export function redirectError(ctx: ErrorContext, status: number, location: string | undefined, write: boolean): NodeApiError {
+export function redirectError(
+	ctx: ErrorContext,
+	status: number,
+	location: string | undefined,
+	write: boolean,
+): NodeApiError {
 	const where = location ? ` to ${location}` : '';
-	const applied = write ? ' The service may have applied the write before redirecting: check before running this item again.' : '';
+	const applied = write
+		? ' The service may have applied the write before redirecting: check before running this item again.'
+		: '';
 	return apiError(
 		ctx,
 		`The ${API_LABEL[ctx.api]} redirected the request${where} (${status})`,
@@ -120,6 +139,8 @@ export function readFailedError(ctx: ErrorContext, status: number, body = ''): N
 
 /** Marks a read failure that repeated identically, so retrying stopped early. */
 export function repeatedFailure(error: Error): Error {
-	if (error instanceof NodeApiError) error.description = `${error.description ?? ''} The same answer came twice, so the node stopped retrying.`.trim();
+	if (error instanceof NodeApiError)
+		error.description =
+			`${error.description ?? ''} The same answer came twice, so the node stopped retrying.`.trim();
 	return error;
 }

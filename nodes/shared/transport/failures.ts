@@ -6,9 +6,27 @@ export interface Failure {
 	status?: number;
 }
 
-const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-const TIMEOUT = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const DROPPED = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'UND_ERR_SOCKET', 'ERR_BAD_RESPONSE']);
+const UNREACHABLE = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+]);
+const TIMEOUT = new Set([
+	'ETIMEDOUT',
+	'ECONNABORTED',
+	'ESOCKETTIMEDOUT',
+	'UND_ERR_HEADERS_TIMEOUT',
+	'UND_ERR_BODY_TIMEOUT',
+]);
+const DROPPED = new Set([
+	'ECONNRESET',
+	'EPIPE',
+	'ERR_STREAM_PREMATURE_CLOSE',
+	'UND_ERR_SOCKET',
+	'ERR_BAD_RESPONSE',
+]);
 
 interface ErrorLike {
 	code?: unknown;
@@ -25,12 +43,17 @@ interface ErrorLike {
  */
 export function classifyFailure(error: unknown): Failure {
 	const chain: ErrorLike[] = [];
-	for (let current = error as ErrorLike | undefined; current && chain.length < 5; current = current.cause as ErrorLike | undefined) {
+	for (
+		let current = error as ErrorLike | undefined;
+		current && chain.length < 5;
+		current = current.cause as ErrorLike | undefined
+	) {
 		chain.push(current);
 	}
 	for (const current of chain) {
 		const code = typeof current.code === 'string' ? current.code : '';
-		if (current.name === 'AbortError' || code === 'ERR_CANCELED') return { kind: 'aborted', code: 'aborted' };
+		if (current.name === 'AbortError' || code === 'ERR_CANCELED')
+			return { kind: 'aborted', code: 'aborted' };
 		if (UNREACHABLE.has(code)) return { kind: 'unreachable', code };
 		if (TIMEOUT.has(code)) return { kind: 'timeout', code };
 		if (DROPPED.has(code)) return { kind: 'dropped', code };
@@ -39,7 +62,8 @@ export function classifyFailure(error: unknown): Failure {
 	for (const current of chain) {
 		const message = typeof current.message === 'string' ? current.message : '';
 		if (/timeout/i.test(message)) return { kind: 'timeout', code: 'timeout' };
-		if (/socket hang up|aborted|premature close/i.test(message)) return { kind: 'dropped', code: 'connection dropped' };
+		if (/socket hang up|aborted|premature close/i.test(message))
+			return { kind: 'dropped', code: 'connection dropped' };
 		const numeric = Number(current.httpCode);
 		if (httpCode === undefined && Number.isInteger(numeric) && numeric >= 400) httpCode = numeric;
 	}

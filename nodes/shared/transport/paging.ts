@@ -24,7 +24,12 @@ export async function collectByOffsetTotal<T>(
 		// An empty page before total would otherwise loop for ever if the total shrank meanwhile.
 		if (page.items.length === 0 || offset >= page.total || results.length >= max) return results;
 		if ((options.concurrency ?? 1) > 1 && page.items.length === limit) {
-			const rest = await fetchAhead(fetchPage, offset, Math.min(page.total, max) - results.length, options);
+			const rest = await fetchAhead(
+				fetchPage,
+				offset,
+				Math.min(page.total, max) - results.length,
+				options,
+			);
 			results.push(...rest.items.slice(0, max - results.length));
 			offset += rest.items.length;
 			// Items created meanwhile push older ones past the first total: continue while the list says so.
@@ -56,7 +61,9 @@ async function fetchAhead<T>(
 			pages[index] = await fetchPage(plan[index].offset, plan[index].limit);
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 1, plan.length) }, worker));
+	await Promise.all(
+		Array.from({ length: Math.min(options.concurrency ?? 1, plan.length) }, worker),
+	);
 	const items: T[] = [];
 	for (let index = 0; index < plan.length; index++) {
 		const page = pages[index]!;

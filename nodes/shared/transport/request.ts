@@ -29,8 +29,19 @@ import {
 	type ErrorContext,
 } from './errors';
 import { classifyFailure } from './failures';
-import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
-import { AnswerTimeoutError, answerDeadline, configuredTimeoutMs, DEFAULT_TIMEOUT_MS } from './timeout';
+import {
+	backoffDelay,
+	DEFAULT_RETRY,
+	parseRetryAfter,
+	retrySecondsInText,
+	type RetryPolicy,
+} from './retry';
+import {
+	AnswerTimeoutError,
+	answerDeadline,
+	configuredTimeoutMs,
+	DEFAULT_TIMEOUT_MS,
+} from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendUploadInWorker, type WorkerUpload } from './worker-upload';
@@ -104,7 +115,10 @@ interface RawResponse {
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 const ERROR_BODY_BYTES = 64 * 1024;
 
-async function buildBody(opts: ApiRequestOptions, headers: Record<string, string>): Promise<IHttpRequestOptions['body']> {
+async function buildBody(
+	opts: ApiRequestOptions,
+	headers: Record<string, string>,
+): Promise<IHttpRequestOptions['body']> {
 	if (opts.multipart) return await opts.multipart();
 	if (opts.form) return toUrlEncoded(opts.form);
 	if (opts.json !== undefined) {
@@ -120,11 +134,26 @@ function isStream(body: unknown): body is NodeJS.ReadableStream {
 }
 
 /** The answer, or the timeout error when a streamed body's answer did not start in time. */
-async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: number): Promise<RawResponse | AnswerTimeoutError> {
+async function send(
+	ctx: RequestContext,
+	opts: ApiRequestOptions,
+	timeoutMs: number,
+): Promise<RawResponse | AnswerTimeoutError> {
 	if (opts.workerUpload) {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-		return await sendUploadInWorker(opts.url, opts.workerUpload, { ...opts.headers }, timeoutMs, maxBytes, cancel);
+		// Query parameters as n8n's helper would add them (the legacy scripts document some there).
+		const url = new URL(opts.url);
+		for (const [name, value] of Object.entries(opts.qs ?? {}))
+			url.searchParams.append(name, String(value));
+		return await sendUploadInWorker(
+			url.toString(),
+			opts.workerUpload,
+			{ ...opts.headers },
+			timeoutMs,
+			maxBytes,
+			cancel,
+		);
 	}
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
@@ -151,7 +180,12 @@ async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: num
 		opts.credentialType
 			? ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request, {
 					// Read once per node run: n8n would otherwise look it up and decrypt it again for every request.
-					credentialsDecrypted: { id: '', name: opts.credentialType, type: opts.credentialType, data: await runCredentials(ctx, opts.credentialType, opts.itemIndex) },
+					credentialsDecrypted: {
+						id: '',
+						name: opts.credentialType,
+						type: opts.credentialType,
+						data: await runCredentials(ctx, opts.credentialType, opts.itemIndex),
+					},
 				})
 			: ctx.helpers.httpRequest(request)
 	) as Promise<RawResponse>;
@@ -159,7 +193,11 @@ async function send(ctx: RequestContext, opts: ApiRequestOptions, timeoutMs: num
 	try {
 		const outcome = await Promise.race([pending, deadline.expired]);
 		// Given up on: an answer that still comes is discarded, which also frees its connection.
-		if (outcome instanceof AnswerTimeoutError) pending.then((late) => late.body.destroy(), () => undefined);
+		if (outcome instanceof AnswerTimeoutError)
+			pending.then(
+				(late) => late.body.destroy(),
+				() => undefined,
+			);
 		return outcome;
 	} finally {
 		deadline.settle();
@@ -196,26 +234,45 @@ function parseJson(ctx: ErrorContext, raw: RawResponse, text: string): unknown {
 		return JSON.parse(text);
 	} catch {
 		const type = header(raw, 'content-type') ?? '';
-		throw unexpectedBodyError(ctx, /html/i.test(type) || /^\s*</.test(text) ? 'an HTML page' : 'plain text');
+		throw unexpectedBodyError(
+			ctx,
+			/html/i.test(type) || /^\s*</.test(text) ? 'an HTML page' : 'plain text',
+		);
 	}
 }
 
-async function decode(ctx: ErrorContext, opts: ApiRequestOptions, raw: RawResponse): Promise<unknown> {
+async function decode(
+	ctx: ErrorContext,
+	opts: ApiRequestOptions,
+	raw: RawResponse,
+): Promise<unknown> {
 	if (opts.responseType === 'stream') return raw.body;
-	const text = (await readCapped(raw.body, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES)).toString('utf8');
+	const text = (
+		await readCapped(raw.body, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES)
+	).toString('utf8');
 	return opts.responseType === 'text' ? text : parseJson(ctx, raw, text);
 }
 
 type Step<T> =
 	| { done: ApiResponse<T> }
-	| { retry: Error; hintMs?: number; /** A 500 answer: status and body, to notice the same failure repeated. */ repeatKey?: string }
+	| {
+			retry: Error;
+			hintMs?: number;
+			/** A 500 answer: status and body, to notice the same failure repeated. */ repeatKey?: string;
+	  }
 	| { uncertain: Error; timedOut?: boolean };
 
-async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx: ErrorContext, timeoutMs: number): Promise<Step<T>> {
+async function attempt<T>(
+	ctx: RequestContext,
+	opts: ApiRequestOptions,
+	errorCtx: ErrorContext,
+	timeoutMs: number,
+): Promise<Step<T>> {
 	let raw: RawResponse;
 	try {
 		const outcome = await send(ctx, opts, timeoutMs);
-		if (outcome instanceof AnswerTimeoutError) return afterTransportFailure(opts, errorCtx, outcome, false, timeoutMs);
+		if (outcome instanceof AnswerTimeoutError)
+			return afterTransportFailure(opts, errorCtx, outcome, false, timeoutMs);
 		raw = outcome;
 	} catch (error) {
 		return afterTransportFailure(opts, errorCtx, error, false, timeoutMs);
@@ -233,17 +290,28 @@ async function attempt<T>(ctx: RequestContext, opts: ApiRequestOptions, errorCtx
 	}
 	if (!accepted && status >= 500) {
 		const body = await readErrorBody(raw);
-		if (opts.write) return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`) };
-		return { retry: readFailedError(errorCtx, status, body), repeatKey: status === 500 ? `${status} ${body}` : undefined };
+		if (opts.write)
+			return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`) };
+		return {
+			retry: readFailedError(errorCtx, status, body),
+			repeatKey: status === 500 ? `${status} ${body}` : undefined,
+		};
 	}
 	if (!accepted && status >= 400) throw statusError(errorCtx, status, await readErrorBody(raw));
 	if (!accepted && status >= 300 && status !== 304) {
 		raw.body.destroy();
-		throw redirectError(errorCtx, status, redirectTarget(opts.url, header(raw, 'location')), Boolean(opts.write));
+		throw redirectError(
+			errorCtx,
+			status,
+			redirectTarget(opts.url, header(raw, 'location')),
+			Boolean(opts.write),
+		);
 	}
 
 	try {
-		return { done: { status, headers: raw.headers, body: (await decode(errorCtx, opts, raw)) as T } };
+		return {
+			done: { status, headers: raw.headers, body: (await decode(errorCtx, opts, raw)) as T },
+		};
 	} catch (error) {
 		if (error instanceof ResponseTooLargeError) throw tooLargeError(errorCtx, error.maxBytes);
 		return afterTransportFailure(opts, errorCtx, error, true, timeoutMs);
@@ -287,12 +355,16 @@ function afterTransportFailure<T>(
 }
 
 /** The one function through which every node talks HTTP: status first, then body; retries by the rules of the spec. */
-export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequestOptions): Promise<ApiResponse<T>> {
+export async function apiRequest<T = unknown>(
+	ctx: RequestContext,
+	opts: ApiRequestOptions,
+): Promise<ApiResponse<T>> {
 	const errorCtx: ErrorContext = { node: ctx.getNode(), api: opts.api, itemIndex: opts.itemIndex };
 	const problem = insecureUrlProblem(opts.url);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex: opts.itemIndex });
 
-	const timeoutMs = opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
+	const timeoutMs =
+		opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
 	let waitedMs = 0;
 	let lastRepeatKey: string | undefined;
@@ -303,18 +375,22 @@ export async function apiRequest<T = unknown>(ctx: RequestContext, opts: ApiRequ
 		let hintMs: number | undefined;
 		if ('uncertain' in step) {
 			if (opts.uncertainHint && step.uncertain instanceof NodeApiError) {
-				step.uncertain.description = step.timedOut ? `${opts.uncertainHint} ${RAISE_TIMEOUT}` : opts.uncertainHint;
+				step.uncertain.description = step.timedOut
+					? `${opts.uncertainHint} ${RAISE_TIMEOUT}`
+					: opts.uncertainHint;
 			}
 			if (!opts.reconcile) throw step.uncertain;
 			const applied = await opts.reconcile();
-			if (applied !== undefined) return { status: 200, headers: {}, body: applied as T, reconciled: true };
+			if (applied !== undefined)
+				return { status: 200, headers: {}, body: applied as T, reconciled: true };
 			failure = step.uncertain;
 		} else {
 			failure = step.retry;
 			hintMs = step.hintMs;
 			// A 500 answered twice word for word is the server failing this request every time, not a passing
 			// hiccup (502/503/504 are): more attempts would only delay the error.
-			if (step.repeatKey !== undefined && step.repeatKey === lastRepeatKey) throw repeatedFailure(failure);
+			if (step.repeatKey !== undefined && step.repeatKey === lastRepeatKey)
+				throw repeatedFailure(failure);
 			lastRepeatKey = step.repeatKey;
 		}
 		const delay = backoffDelay(policy, attemptNo, hintMs);

@@ -31,7 +31,12 @@ export function retrySecondsInText(text: string): number | undefined {
 	return match ? Math.round(Number(match[1]) * 1000) : undefined;
 }
 
-export function backoffDelay(policy: RetryPolicy, attempt: number, serverHintMs?: number, random = Math.random): number {
+export function backoffDelay(
+	policy: RetryPolicy,
+	attempt: number,
+	serverHintMs?: number,
+	random = Math.random,
+): number {
 	if (serverHintMs !== undefined) return Math.min(serverHintMs, policy.maxDelayMs);
 	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
 	return Math.round(ceiling / 2 + (random() * ceiling) / 2);

@@ -13,7 +13,11 @@ type CredentialReader = {
  */
 const byRun = new WeakMap<object, Map<string, Promise<ICredentialDataDecryptedObject>>>();
 
-export async function runCredentials(ctx: CredentialReader, type: string, itemIndex = 0): Promise<ICredentialDataDecryptedObject> {
+export async function runCredentials(
+	ctx: CredentialReader,
+	type: string,
+	itemIndex = 0,
+): Promise<ICredentialDataDecryptedObject> {
 	const entries = byRun.get(ctx) ?? new Map<string, Promise<ICredentialDataDecryptedObject>>();
 	byRun.set(ctx, entries);
 	let pending = entries.get(type);

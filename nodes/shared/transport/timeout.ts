@@ -5,7 +5,9 @@ import { NodeOperationError } from 'n8n-workflow';
 export const TIMEOUT_PARAMETER = 'requestOptions.timeout';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
-type ParameterContext = Pick<IExecuteFunctions, 'getNode'> & { getNodeParameter: (...args: never[]) => unknown };
+type ParameterContext = Pick<IExecuteFunctions, 'getNode'> & {
+	getNodeParameter: (...args: never[]) => unknown;
+};
 
 /**
  * The Timeout the user set on the node, in milliseconds, or undefined when unset (triggers, and nodes
@@ -21,10 +23,15 @@ export function configuredTimeoutMs(ctx: ParameterContext, itemIndex?: number): 
 	if (seconds === null || seconds === undefined || seconds === '') return undefined;
 	const value = typeof seconds === 'string' ? Number(seconds) : seconds;
 	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-		throw new NodeOperationError(ctx.getNode(), `Timeout must be a positive number of seconds, not ${JSON.stringify(seconds)}`, {
-			itemIndex,
-			description: 'Set "Timeout" under Request Options to the seconds to wait for each answer of the service (for example 120), or remove the option.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Timeout must be a positive number of seconds, not ${JSON.stringify(seconds)}`,
+			{
+				itemIndex,
+				description:
+					'Set "Timeout" under Request Options to the seconds to wait for each answer of the service (for example 120), or remove the option.',
+			},
+		);
 	}
 	return Math.round(value * 1000);
 }

@@ -19,20 +19,31 @@ export interface UploadJob {
 }
 
 export type UploadOutcome =
-	| { kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; body: Uint8Array }
+	| {
+			kind: 'response';
+			status: number;
+			headers: Record<string, string | string[] | undefined>;
+			body: Uint8Array;
+	  }
 	| { kind: 'error'; code: string; message: string; bodySent: boolean };
 
 /** n8n honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case); undici's EnvHttpProxyAgent reads the same. */
 function dispatcher(): Dispatcher {
 	const names = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
-	return names.some((name) => process.env[name]) ? new EnvHttpProxyAgent({ headersTimeout: 0, bodyTimeout: 0 }) : new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+	return names.some((name) => process.env[name])
+		? new EnvHttpProxyAgent({ headersTimeout: 0, bodyTimeout: 0 })
+		: new Agent({ headersTimeout: 0, bodyTimeout: 0 });
 }
 
 async function upload(job: UploadJob): Promise<UploadOutcome> {
 	const form = new FormData();
 	for (const [name, value] of job.fields) form.append(name, value);
 	const file = createReadStream(job.file.path, { highWaterMark: 1024 * 1024 });
-	form.append(job.file.field, file, { filename: job.file.fileName, contentType: job.file.mimeType, knownLength: job.file.size });
+	form.append(job.file.field, file, {
+		filename: job.file.fileName,
+		contentType: job.file.mimeType,
+		knownLength: job.file.size,
+	});
 	const controller = new AbortController();
 	let bodySent = false;
 	let timer: ReturnType<typeof setTimeout> | undefined;
@@ -45,7 +56,11 @@ async function upload(job: UploadJob): Promise<UploadOutcome> {
 	try {
 		const answer = await request(job.url, {
 			method: 'POST',
-			headers: { ...job.headers, ...form.getHeaders(), 'content-length': String(form.getLengthSync()) },
+			headers: {
+				...job.headers,
+				...form.getHeaders(),
+				'content-length': String(form.getLengthSync()),
+			},
 			body: form as unknown as NodeJS.ReadableStream as never,
 			signal: controller.signal,
 			dispatcher: agent,
@@ -62,11 +77,17 @@ async function upload(job: UploadJob): Promise<UploadOutcome> {
 				break;
 			}
 		}
-		return { kind: 'response', status: answer.statusCode, headers: answer.headers, body: new Uint8Array(Buffer.concat(chunks)) };
+		return {
+			kind: 'response',
+			status: answer.statusCode,
+			headers: answer.headers,
+			body: new Uint8Array(Buffer.concat(chunks)),
+		};
 	} catch (error) {
 		clearTimeout(timer);
 		const cause = error as { code?: string; message?: string; cause?: { code?: string } };
-		if (controller.signal.aborted && controller.signal.reason === timedOut) return { kind: 'error', code: 'ETIMEDOUT', message: 'no answer in time', bodySent };
+		if (controller.signal.aborted && controller.signal.reason === timedOut)
+			return { kind: 'error', code: 'ETIMEDOUT', message: 'no answer in time', bodySent };
 		const code = cause.code ?? cause.cause?.code ?? 'UND_ERR_SOCKET';
 		// Only the code and a generic message leave the thread: undici's messages may quote the URL.
 		return { kind: 'error', code, message: `upload failed (${code})`, bodySent };
@@ -80,6 +101,12 @@ if (parentPort) {
 	const port = parentPort;
 	upload(workerData as UploadJob).then(
 		(outcome) => port.postMessage(outcome),
-		(error: unknown) => port.postMessage({ kind: 'error', code: 'UND_ERR_SOCKET', message: `upload failed (${(error as Error).name})`, bodySent: false } satisfies UploadOutcome),
+		(error: unknown) =>
+			port.postMessage({
+				kind: 'error',
+				code: 'UND_ERR_SOCKET',
+				message: `upload failed (${(error as Error).name})`,
+				bodySent: false,
+			} satisfies UploadOutcome),
 	);
 }

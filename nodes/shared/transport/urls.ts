@@ -1,7 +1,11 @@
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export function isLoopbackHost(hostname: string): boolean {
-	return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+	return (
+		LOOPBACK_HOSTS.has(hostname) ||
+		/^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+		hostname.endsWith('.localhost')
+	);
 }
 
 /**
@@ -14,7 +18,7 @@ export function insecureUrlProblem(url: string): string | undefined {
 		parsed = new URL(url);
 	} catch {
 		// The text itself is not repeated: a user may have pasted a secret into it.
-		return "The URL is not a valid URL. Enter a full URL such as https://api.example.com";
+		return 'The URL is not a valid URL. Enter a full URL such as https://api.example.com';
 	}
 	if (parsed.protocol === 'https:') return undefined;
 	if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return undefined;

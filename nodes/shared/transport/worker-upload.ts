@@ -12,7 +12,10 @@ export interface WorkerUpload {
 	fields: Record<string, string | undefined>;
 	file: UploadJob['file'];
 	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
-	authenticate?: () => Promise<{ fields: Array<[string, string]>; headers: Record<string, string> }>;
+	authenticate?: () => Promise<{
+		fields: Array<[string, string]>;
+		headers: Record<string, string>;
+	}>;
 }
 
 export interface WorkerResponse {
@@ -50,7 +53,9 @@ export async function sendUploadInWorker(
 ): Promise<WorkerResponse | AnswerTimeoutError> {
 	if (cancel?.aborted) throw failure('ERR_CANCELED', 'The execution was cancelled', 'AbortError');
 	const auth = (await upload.authenticate?.()) ?? { fields: [], headers: {} };
-	const fields = Object.entries(upload.fields).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '');
+	const fields = Object.entries(upload.fields).filter(
+		(entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+	);
 	const job: UploadJob = {
 		url,
 		headers: { ...headers, ...auth.headers },
@@ -78,7 +83,9 @@ export async function sendUploadInWorker(
 		worker.once('exit', (code) => {
 			done();
 			// After a message this changes nothing; without one the thread died before answering.
-			reject(failure('UND_ERR_SOCKET', `The upload thread ended (exit code ${code}) without an answer`));
+			reject(
+				failure('UND_ERR_SOCKET', `The upload thread ended (exit code ${code}) without an answer`),
+			);
 		});
 	});
 	void worker.terminate();
@@ -86,5 +93,9 @@ export async function sendUploadInWorker(
 		if (outcome.code === 'ETIMEDOUT' && outcome.bodySent) return new AnswerTimeoutError(timeoutMs);
 		throw failure(outcome.code, outcome.message);
 	}
-	return { statusCode: outcome.status, headers: outcome.headers, body: Readable.from([Buffer.from(outcome.body)]) };
+	return {
+		statusCode: outcome.status,
+		headers: outcome.headers,
+		body: Readable.from([Buffer.from(outcome.body)]),
+	};
 }

@@ -8,8 +8,23 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { prng } from '../../sandbox/prng';
 import { SLOW } from './tally';
 
-export type ProxyFault = '429' | '429-retry-after' | '500' | '503' | 'drop-before' | 'drop-after' | 'slow-answer';
-export const PROXY_FAULTS: ProxyFault[] = ['429', '429-retry-after', '500', '503', 'drop-before', 'drop-after', 'slow-answer'];
+export type ProxyFault =
+	| '429'
+	| '429-retry-after'
+	| '500'
+	| '503'
+	| 'drop-before'
+	| 'drop-after'
+	| 'slow-answer';
+export const PROXY_FAULTS: ProxyFault[] = [
+	'429',
+	'429-retry-after',
+	'500',
+	'503',
+	'drop-before',
+	'drop-after',
+	'slow-answer',
+];
 const WEIGHTS: Partial<Record<ProxyFault, number>> = { 'slow-answer': SLOW.weight };
 
 function pick(draw: number): ProxyFault {
@@ -44,25 +59,34 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
 		if (fault === 'drop-before') return void req.socket.destroy();
 		if (fault === '429' || fault === '429-retry-after' || fault === '500' || fault === '503') {
 			req.resume();
-			res.writeHead(Number(fault.slice(0, 3)), fault === '429-retry-after' ? { 'retry-after': '1' } : {}).end();
+			res
+				.writeHead(
+					Number(fault.slice(0, 3)),
+					fault === '429-retry-after' ? { 'retry-after': '1' } : {},
+				)
+				.end();
 			return;
 		}
-		const upstream = request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, async (answer) => {
-			if (fault === 'drop-after') {
-				// Radicale has applied the request; the client never learns the outcome.
-				answer.resume();
-				answer.on('end', () => req.socket.destroy());
-				return;
-			}
-			// Radicale has applied the request; the answer comes after the client's timeout (if it still listens).
-			if (fault === 'slow-answer') {
-				answer.pause();
-				await sleep(SLOW.delayMs);
-				if (res.destroyed || req.socket.destroyed) return void answer.resume();
-			}
-			res.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(res);
-		});
+		const upstream = request(
+			new URL(req.url ?? '/', target),
+			{ method: req.method, headers: req.headers },
+			async (answer) => {
+				if (fault === 'drop-after') {
+					// Radicale has applied the request; the client never learns the outcome.
+					answer.resume();
+					answer.on('end', () => req.socket.destroy());
+					return;
+				}
+				// Radicale has applied the request; the answer comes after the client's timeout (if it still listens).
+				if (fault === 'slow-answer') {
+					answer.pause();
+					await sleep(SLOW.delayMs);
+					if (res.destroyed || req.socket.destroyed) return void answer.resume();
+				}
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
 		upstream.on('error', () => res.destroy());
 		req.pipe(upstream);
 	});

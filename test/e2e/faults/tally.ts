@@ -20,23 +20,41 @@ export const SLOW = { timeoutSeconds: 2, delayMs: 3000, weight: 0.25 };
 /** The node parameter that sets the Timeout in the workflows under test. */
 export const requestOptions = { timeout: SLOW.timeoutSeconds };
 
-export const FAULT_KINDS: FaultKind[] = ['429', '500', '503', 'drop-before', 'drop-after', 'slow-answer'];
+export const FAULT_KINDS: FaultKind[] = [
+	'429',
+	'500',
+	'503',
+	'drop-before',
+	'drop-after',
+	'slow-answer',
+];
 
 /** The sandbox's seeded schedule for one stage. */
 export function randomFaults(seed: number): RandomFaults {
-	return { rate: 0.06, seed, kinds: FAULT_KINDS, delayMs: SLOW.delayMs, weights: { 'slow-answer': SLOW.weight } };
+	return {
+		rate: 0.06,
+		seed,
+		kinds: FAULT_KINDS,
+		delayMs: SLOW.delayMs,
+		weights: { 'slow-answer': SLOW.weight },
+	};
 }
 
 /** "12.3 s": wall time of a stage, printed with its tally so the cost of a run is visible. */
 export const since = (started: number) => `${((Date.now() - started) / 1000).toFixed(1)} s`;
 
 /** How many error items are about a timeout (a sign the slow answers were met, and reported by index). */
-export const timeoutErrors = (errors: Json[]) => errors.filter((e) => /did not answer within the timeout/.test(String(e.error))).length;
+export const timeoutErrors = (errors: Json[]) =>
+	errors.filter((e) => /did not answer within the timeout/.test(String(e.error))).length;
 
 export type Report = 'ok' | 'failed' | 'missing';
 
 /** What one node's main output says about each of its input items (via pairedItem), in input order. */
-export function reportsByIndex(execution: ExecutionSummary, node: string, inputCount: number): { reports: Report[]; outputs: Json[]; errors: Json[] } {
+export function reportsByIndex(
+	execution: ExecutionSummary,
+	node: string,
+	inputCount: number,
+): { reports: Report[]; outputs: Json[]; errors: Json[] } {
 	const runs = ((execution.data.resultData as Json)?.runData?.[node] ?? []) as Json[];
 	const items = (runs[0]?.data?.main?.[0] ?? []) as Json[];
 	const reports: Report[] = Array.from({ length: inputCount }, () => 'missing');
@@ -45,7 +63,10 @@ export function reportsByIndex(execution: ExecutionSummary, node: string, inputC
 	for (const item of items) {
 		const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
 		const index = typeof paired === 'number' ? paired : paired?.item;
-		if (typeof index !== 'number' || index < 0 || index >= inputCount) throw new Error(`${node}: an output item without a usable pairedItem: ${JSON.stringify(item.pairedItem)}`);
+		if (typeof index !== 'number' || index < 0 || index >= inputCount)
+			throw new Error(
+				`${node}: an output item without a usable pairedItem: ${JSON.stringify(item.pairedItem)}`,
+			);
 		// Two outputs for one input would hide a duplicate: the tally counts it as reported twice.
 		if (reports[index] !== 'missing') throw new Error(`${node}: item ${index} reported twice`);
 		const failed = item.json?.error !== undefined;
@@ -56,15 +77,34 @@ export function reportsByIndex(execution: ExecutionSummary, node: string, inputC
 	return { reports, outputs, errors };
 }
 
-export type Tally = { asked: number; done: number; reportedFailed: number; failedButApplied: number; lost: number; duplicated: number };
+export type Tally = {
+	asked: number;
+	done: number;
+	reportedFailed: number;
+	failedButApplied: number;
+	lost: number;
+	duplicated: number;
+};
 
 /**
  * applied[i]: how many times the service shows item i's effect (0, 1, more). Done = reported ok and applied once;
  * reported failed = an error item for it (applied at most once: "may have been applied" counts as reported);
  * lost = reported ok but not applied, or not reported at all; duplicated = applied more than once.
  */
-export function tally(reports: Report[], applied: number[]): Tally & { lostIndexes: number[]; duplicatedIndexes: number[] } {
-	const result = { asked: reports.length, done: 0, reportedFailed: 0, failedButApplied: 0, lost: 0, duplicated: 0, lostIndexes: [] as number[], duplicatedIndexes: [] as number[] };
+export function tally(
+	reports: Report[],
+	applied: number[],
+): Tally & { lostIndexes: number[]; duplicatedIndexes: number[] } {
+	const result = {
+		asked: reports.length,
+		done: 0,
+		reportedFailed: 0,
+		failedButApplied: 0,
+		lost: 0,
+		duplicated: 0,
+		lostIndexes: [] as number[],
+		duplicatedIndexes: [] as number[],
+	};
 	reports.forEach((report, i) => {
 		if (applied[i] > 1) {
 			result.duplicated++;
@@ -89,21 +129,48 @@ export function printTally(label: string, t: Tally, extra = '') {
 
 /** Every error item names its item index, a message and (for API failures) a description. */
 export function errorsAreClear(errors: Json[]): string[] {
-	return errors.filter((e) => typeof e.error !== 'string' || e.error.length === 0).map((e) => `item ${e.index}: ${JSON.stringify(e)}`);
+	return errors
+		.filter((e) => typeof e.error !== 'string' || e.error.length === 0)
+		.map((e) => `item ${e.index}: ${JSON.stringify(e)}`);
 }
 
 /** A linear workflow Manual Trigger → nodes…, the last (the node under test) with Continue On Fail. */
-export function linearWorkflow(name: string, nodes: Array<{ name: string; type: string; typeVersion: number; parameters: Json; credentials?: Json; onError?: string }>) {
-	const all = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} }, ...nodes].map((node, i) => ({
+export function linearWorkflow(
+	name: string,
+	nodes: Array<{
+		name: string;
+		type: string;
+		typeVersion: number;
+		parameters: Json;
+		credentials?: Json;
+		onError?: string;
+	}>,
+) {
+	const all = [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} },
+		...nodes,
+	].map((node, i) => ({
 		id: `7f000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
 		position: [i * 220, 0],
 		...node,
 	}));
-	const connections = Object.fromEntries(all.slice(0, -1).map((node, i) => [node.name, { main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] }]));
+	const connections = Object.fromEntries(
+		all
+			.slice(0, -1)
+			.map((node, i) => [
+				node.name,
+				{ main: [[{ node: all[i + 1].name, type: 'main', index: 0 }]] },
+			]),
+	);
 	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
 }
 
 /** A Code node that outputs the given JSON items. */
 export function itemsNode(items: Json[]) {
-	return { name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` } };
+	return {
+		name: 'Items',
+		type: 'n8n-nodes-base.code',
+		typeVersion: 2,
+		parameters: { jsCode: `return ${JSON.stringify(items.map((json) => ({ json })))};` },
+	};
 }

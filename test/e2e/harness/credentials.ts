@@ -24,11 +24,20 @@ const DEFAULT_NAMES = {
 export type ServiceCredentialType = keyof typeof DEFAULT_NAMES;
 
 /** The fields of a credential type for the account on the sandbox; the sandbox serves the AI API too. */
-export function serviceCredentialData(type: ServiceCredentialType, sandbox: SandboxAddress, account: SandboxAccount = DEMO_ACCOUNT): Record<string, string> {
+export function serviceCredentialData(
+	type: ServiceCredentialType,
+	sandbox: SandboxAddress,
+	account: SandboxAccount = DEMO_ACCOUNT,
+): Record<string, string> {
 	const service = { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: account.username };
 	if (type === 'cloudStorageTokenApi') return { ...service, accessToken: account.token };
 	if (type === 'cloudStoragePasswordApi') return { ...service, password: account.password };
-	return { userId: String(account.id), apiToken: account.token, baseUrl: sandbox.baseUrl, aiUrl: sandbox.baseUrl };
+	return {
+		userId: String(account.id),
+		apiToken: account.token,
+		baseUrl: sandbox.baseUrl,
+		aiUrl: sandbox.baseUrl,
+	};
 }
 
 /** One credential for the demo account (or `account`); `data` replaces single fields. */
@@ -49,6 +58,7 @@ export async function createServiceCredentials<T extends ServiceCredentialType>(
 	types: readonly T[],
 ): Promise<Record<T, CredentialRef>> {
 	const credentials = {} as Record<T, CredentialRef>;
-	for (const type of types) credentials[type] = await createServiceCredential(client, type, sandbox);
+	for (const type of types)
+		credentials[type] = await createServiceCredential(client, type, sandbox);
 	return credentials;
 }

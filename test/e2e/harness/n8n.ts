@@ -2,7 +2,11 @@
 // this file fills in the repository paths and adds helpers for workflow files.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startN8n as startN8nWith, type N8nInstance, type StartN8nOptions } from '../../../scripts/lib/n8n-server.ts';
+import {
+	startN8n as startN8nWith,
+	type N8nInstance,
+	type StartN8nOptions,
+} from '../../../scripts/lib/n8n-server.ts';
 import { repoPaths } from '../../../scripts/lib/paths.ts';
 import { stopAllProcesses } from '../../../scripts/lib/processes.ts';
 
@@ -34,7 +38,8 @@ export function loadWorkflow(fileName: string): Record<string, any> {
  */
 export function pollOnlyOnActivation(workflow: Record<string, any>): Record<string, any> {
 	for (const node of workflow.nodes) {
-		if (node.parameters?.pollTimes) node.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] };
+		if (node.parameters?.pollTimes)
+			node.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] };
 	}
 	return workflow;
 }

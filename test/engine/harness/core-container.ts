@@ -16,4 +16,5 @@ const coreDir = path.dirname(require.resolve('n8n-core/package.json'));
 const fromCore = <T>(id: string): T => require(require.resolve(id, { paths: [coreDir] })) as T;
 
 export const { Container } = fromCore<typeof DiModule>('@n8n/di');
-export const { GlobalConfig, InstanceSettingsConfig } = fromCore<typeof ConfigModule>('@n8n/config');
+export const { GlobalConfig, InstanceSettingsConfig } =
+	fromCore<typeof ConfigModule>('@n8n/config');

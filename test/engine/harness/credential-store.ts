@@ -15,11 +15,16 @@ export class CredentialStore {
 	constructor(readonly records: CredentialRecords) {}
 
 	/** The stored credential of this type, as n8n's CredentialsHelper.getCredentials returns it. */
-	async get(nodeCredentials: INodeCredentialsDetails | undefined, type: string): Promise<Credentials> {
+	async get(
+		nodeCredentials: INodeCredentialsDetails | undefined,
+		type: string,
+	): Promise<Credentials> {
 		const data = this.records[type];
 		if (data === undefined) {
 			// Same wording as n8n's CredentialNotFoundError.
-			throw new UserError(`Credential with ID "${nodeCredentials?.id ?? type}" does not exist for type "${type}".`);
+			throw new UserError(
+				`Credential with ID "${nodeCredentials?.id ?? type}" does not exist for type "${type}".`,
+			);
 		}
 		const credentials = new Credentials({ id: type, name: nodeCredentials?.name ?? type }, type);
 		await credentials.setData(data);

@@ -31,7 +31,14 @@ import type { CredentialStore } from './credential-store';
 import type { EngineCredentialTypes } from './node-types';
 
 // n8n resolves credential expressions outside a run against a placeholder node of an unknown type.
-const mockNode: INode = { id: 'mock', name: '', typeVersion: 1, type: 'mock', position: [0, 0], parameters: {} };
+const mockNode: INode = {
+	id: 'mock',
+	name: '',
+	typeVersion: 1,
+	type: 'mock',
+	position: [0, 0],
+	parameters: {},
+};
 const mockNodeTypes = {
 	getByName: () => undefined,
 	getByNameAndVersion: () => undefined,
@@ -72,7 +79,8 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
 		if (authenticate?.type === 'generic') {
-			if (!workflow || !node) throw new Error('Generic credential authentication needs the workflow and node');
+			if (!workflow || !node)
+				throw new Error('Generic credential authentication needs the workflow and node');
 			requestOptions.headers ??= {};
 			const target = requestOptions as unknown as Record<string, Record<string, string>>;
 			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
@@ -86,7 +94,12 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 		return requestOptions as IHttpRequestOptions;
 	}
 
-	private resolveValue(value: string, credentials: ICredentialDataDecryptedObject, workflow: Workflow, node: INode) {
+	private resolveValue(
+		value: string,
+		credentials: ICredentialDataDecryptedObject,
+		workflow: Workflow,
+		node: INode,
+	) {
 		if (!isExpression(value)) return value;
 		const resolved = workflow.expression.getSimpleParameterValue(
 			node,
@@ -113,8 +126,10 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 		if (!expirable || typeof credentialType.preAuthentication !== 'function') return undefined;
 
 		// n8n's credential test runs with this mock node and always refreshes.
-		const isTestingCredentials = node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
-		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials) return undefined;
+		const isTestingCredentials =
+			node?.parameters?.temp === '' && node?.type === 'n8n-nodes-base.noOp';
+		if (credentials[expirable.name] !== '' && !credentialsExpired && !isTestingCredentials)
+			return undefined;
 
 		const output = await credentialType.preAuthentication.call(helpers, credentials);
 		if (output[expirable.name] === undefined) return undefined;
@@ -175,7 +190,14 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 	): Promise<ICredentialDataDecryptedObject> {
 		const original = await (await this.store.get(nodeCredentials, type)).getData();
 		if (raw === true) return original;
-		return this.applyDefaults(additionalData, original, type, mode, executeData, expressionResolveValues);
+		return this.applyDefaults(
+			additionalData,
+			original,
+			type,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
 	}
 
 	/** Property defaults for what the user left unset, then expressions resolved (n8n also applies overwrites). */
@@ -199,7 +221,8 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
 		if (expressionResolveValues) {
-			const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } = expressionResolveValues;
+			const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } =
+				expressionResolveValues;
 			data = workflow.expression.getParameterValue(
 				data as INodeParameters,
 				runExecutionData,
@@ -214,7 +237,12 @@ export class EngineCredentialsHelper extends ICredentialsHelper {
 				data,
 			) as ICredentialDataDecryptedObject;
 		} else {
-			const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: mockNodeTypes });
+			const workflow = new Workflow({
+				nodes: [mockNode],
+				connections: {},
+				active: false,
+				nodeTypes: mockNodeTypes,
+			});
 			data = workflow.expression.getComplexParameterValue(
 				mockNode,
 				data as INodeParameters,

@@ -18,19 +18,23 @@ import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
-export const PACKAGE_NAME: string = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).name;
+export const PACKAGE_NAME: string = JSON.parse(
+	readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8'),
+).name;
 
 type AnyNodeType = INodeType | IVersionedNodeType;
 
 /** Every exported class of the matching files, instantiated. */
 function instancesFromFiles(pattern: string, cwd: string): unknown[] {
-	return globSync(pattern, { cwd })
-		.sort()
-		// Loaded by path, as n8n loads a package's node files.
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		.flatMap((file) => Object.values(require(path.join(cwd, file)) as Record<string, unknown>))
-		.filter(isClass)
-		.map((Class) => new Class());
+	return (
+		globSync(pattern, { cwd })
+			.sort()
+			// Loaded by path, as n8n loads a package's node files.
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			.flatMap((file) => Object.values(require(path.join(cwd, file)) as Record<string, unknown>))
+			.filter(isClass)
+			.map((Class) => new Class())
+	);
 }
 
 // Only classes: a node file may also export helper functions, which must not be called with `new`.
@@ -41,7 +45,8 @@ const isNodeType = (value: unknown): value is AnyNodeType =>
 	typeof (value as AnyNodeType)?.description?.name === 'string';
 
 const isCredentialType = (value: unknown): value is ICredentialType =>
-	typeof (value as ICredentialType)?.name === 'string' && Array.isArray((value as ICredentialType)?.properties);
+	typeof (value as ICredentialType)?.name === 'string' &&
+	Array.isArray((value as ICredentialType)?.properties);
 
 /** The pack's node types, keyed by their full type name. */
 export function loadPackNodeTypes(): Record<string, AnyNodeType> {
@@ -66,7 +71,10 @@ export class EngineNodeTypes implements INodeTypes {
 
 	getByName(nodeType: string): AnyNodeType {
 		const type = this.types[nodeType];
-		if (!type) throw new Error(`Unknown node type "${nodeType}" (known: ${Object.keys(this.types).join(', ')})`);
+		if (!type)
+			throw new Error(
+				`Unknown node type "${nodeType}" (known: ${Object.keys(this.types).join(', ')})`,
+			);
 		return type;
 	}
 
@@ -116,7 +124,8 @@ export class EngineCredentialTypes {
 		const type = this.getByName(name);
 		if (!type.extends) return type.properties;
 		const combined: INodeProperties[] = [];
-		for (const parent of type.extends) NodeHelpers.mergeNodeProperties(combined, this.getProperties(parent));
+		for (const parent of type.extends)
+			NodeHelpers.mergeNodeProperties(combined, this.getProperties(parent));
 		NodeHelpers.mergeNodeProperties(combined, type.properties);
 		return combined;
 	}

@@ -18,7 +18,9 @@ export interface ExtraTypes {
 	credentialTypes?: ICredentialType[];
 }
 
-let base: { nodes: Record<string, INodeType | IVersionedNodeType>; credentials: ICredentialType[] } | undefined;
+let base:
+	| { nodes: Record<string, INodeType | IVersionedNodeType>; credentials: ICredentialType[] }
+	| undefined;
 
 export function createRegistry(extra: ExtraTypes = {}) {
 	base ??= {
@@ -26,6 +28,9 @@ export function createRegistry(extra: ExtraTypes = {}) {
 		credentials: loadPackCredentialTypes(),
 	};
 	const nodeTypes = new EngineNodeTypes({ ...base.nodes, ...extra.nodeTypes });
-	const credentialTypes = new EngineCredentialTypes([...base.credentials, ...(extra.credentialTypes ?? [])], nodeTypes);
+	const credentialTypes = new EngineCredentialTypes(
+		[...base.credentials, ...(extra.credentialTypes ?? [])],
+		nodeTypes,
+	);
 	return { nodeTypes, credentialTypes };
 }

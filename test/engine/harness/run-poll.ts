@@ -4,7 +4,12 @@
  * would start an execution. Call it repeatedly, passing the returned static data back in, to simulate
  * consecutive polls; n8n keeps that data on the active workflow between polls and saves it to the database.
  */
-import { commitStagedCursor, PollContext, runPollInStagingScope, TriggersAndPollers } from 'n8n-core';
+import {
+	commitStagedCursor,
+	PollContext,
+	runPollInStagingScope,
+	TriggersAndPollers,
+} from 'n8n-core';
 import type { IDataObject, INodeExecutionData, WorkflowActivateMode } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
@@ -43,7 +48,10 @@ export async function runPoll(spec: WorkflowSpec, options: PollOptions = {}): Pr
 	await engineServices();
 	const { nodeTypes, credentialTypes } = createRegistry(options);
 	const credentialRecords = options.credentials ?? {};
-	const credentialsHelper = new EngineCredentialsHelper(credentialTypes, new CredentialStore(credentialRecords));
+	const credentialsHelper = new EngineCredentialsHelper(
+		credentialTypes,
+		new CredentialStore(credentialRecords),
+	);
 
 	const nodes = prepareNodes(spec.nodes, nodeTypes, Object.keys(credentialRecords));
 	const workflow = new Workflow({
@@ -56,9 +64,16 @@ export async function runPoll(spec: WorkflowSpec, options: PollOptions = {}): Pr
 		settings: { executionOrder: 'v1', ...spec.settings },
 		staticData: structuredClone(options.staticData ?? {}),
 	});
-	const pollNodes = nodes.filter((node) => nodeTypes.getByNameAndVersion(node.type, node.typeVersion).poll);
-	const node = options.pollNode ? workflow.getNode(options.pollNode) : pollNodes.length === 1 ? pollNodes[0] : null;
-	if (!node) throw new Error(`Name the polling node (found ${pollNodes.length}): runPoll(wf, { pollNode })`);
+	const pollNodes = nodes.filter(
+		(node) => nodeTypes.getByNameAndVersion(node.type, node.typeVersion).poll,
+	);
+	const node = options.pollNode
+		? workflow.getNode(options.pollNode)
+		: pollNodes.length === 1
+			? pollNodes[0]
+			: null;
+	if (!node)
+		throw new Error(`Name the polling node (found ${pollNodes.length}): runPoll(wf, { pollNode })`);
 
 	const additionalData = createAdditionalData({
 		credentialsHelper,
@@ -83,7 +98,11 @@ export async function runPoll(spec: WorkflowSpec, options: PollOptions = {}): Pr
 
 	// The same sequence as n8n-core's PollTriggerExecutor; its errors are rethrown here for the test.
 	await runPollInStagingScope(context, async () => {
-		const response = await Container.get(TriggersAndPollers).runPollFunction(workflow, node, context);
+		const response = await Container.get(TriggersAndPollers).runPollFunction(
+			workflow,
+			node,
+			context,
+		);
 		if (response !== null) context.__emit(response);
 		else await commitStagedCursor(context);
 	});

@@ -3,7 +3,13 @@
  * trigger, as the editor's "Execute workflow" does, and returns what the execution recorded.
  */
 import { BinaryDataService, ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import type { ExecutionBaseError, INodeExecutionData, IRun, IRunData, IWorkflowBase } from 'n8n-workflow';
+import type {
+	ExecutionBaseError,
+	INodeExecutionData,
+	IRun,
+	IRunData,
+	IWorkflowBase,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { Container } from './core-container';
@@ -40,11 +46,17 @@ export interface RunResult {
 
 let executionCounter = 0;
 
-export async function runWorkflow(spec: WorkflowSpec, options: RunOptions = {}): Promise<RunResult> {
+export async function runWorkflow(
+	spec: WorkflowSpec,
+	options: RunOptions = {},
+): Promise<RunResult> {
 	await engineServices();
 	const { nodeTypes, credentialTypes } = createRegistry(options);
 	const credentialRecords = options.credentials ?? {};
-	const credentialsHelper = new EngineCredentialsHelper(credentialTypes, new CredentialStore(credentialRecords));
+	const credentialsHelper = new EngineCredentialsHelper(
+		credentialTypes,
+		new CredentialStore(credentialRecords),
+	);
 
 	const workflowId = 'engine-test-workflow';
 	const executionId = String(++executionCounter);
@@ -69,10 +81,18 @@ export async function runWorkflow(spec: WorkflowSpec, options: RunOptions = {}):
 		settings,
 	} as IWorkflowBase;
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
-	const additionalData = createAdditionalData({ credentialsHelper, hooks, executionId, workflowId });
+	const additionalData = createAdditionalData({
+		credentialsHelper,
+		hooks,
+		executionId,
+		workflowId,
+	});
 
-	const startNode = options.startNode ? (workflow.getNode(options.startNode) ?? undefined) : workflow.getStartNode();
-	if (!startNode) throw new Error('The workflow has no trigger to start from (add a Manual Trigger)');
+	const startNode = options.startNode
+		? (workflow.getNode(options.startNode) ?? undefined)
+		: workflow.getStartNode();
+	if (!startNode)
+		throw new Error('The workflow has no trigger to start from (add a Manual Trigger)');
 
 	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode });
 	const { runData, error } = run.data.resultData;

@@ -6,7 +6,13 @@
  * cipher, and the binary data service. Binary data uses the filesystem mode, as n8n's default does, so
  * `prepareBinaryData` writes a file and gives items a `binary.id` that nodes read back as a stream.
  */
-import { BinaryDataConfig, BinaryDataService, Cipher, EncryptionKeyProxy, InstanceSettings } from 'n8n-core';
+import {
+	BinaryDataConfig,
+	BinaryDataService,
+	Cipher,
+	EncryptionKeyProxy,
+	InstanceSettings,
+} from 'n8n-core';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

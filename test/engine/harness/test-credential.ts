@@ -38,15 +38,27 @@ export async function testCredential(
 		executionId: 'credential-test',
 		workflowId: 'none',
 	});
-	const credentials: ICredentialsDecrypted = { id: credentialType, name: 'test', type: credentialType, data };
+	const credentials: ICredentialsDecrypted = {
+		id: credentialType,
+		name: 'test',
+		type: credentialType,
+		data,
+	};
 	try {
-		credentials.data = credentialsHelper.applyDefaults(additionalData, data, credentialType, 'internal');
+		credentials.data = credentialsHelper.applyDefaults(
+			additionalData,
+			data,
+			credentialType,
+			'internal',
+		);
 	} catch (error) {
 		return { status: 'Error', message: (error as Error).message };
 	}
 
-	const test = credentialTypes.getByName(credentialType).test ?? findTestedBy(credentialType, nodeTypes.types);
-	if (test === undefined) return { status: 'Error', message: 'No testing function found for this credential.' };
+	const test =
+		credentialTypes.getByName(credentialType).test ?? findTestedBy(credentialType, nodeTypes.types);
+	if (test === undefined)
+		return { status: 'Error', message: 'No testing function found for this credential.' };
 	if (typeof test === 'function') return await test.call(new CredentialTestContext(), credentials);
 
 	// A No Op node whose only parameter routes the test request; n8n always refreshes sessions for it.
@@ -62,7 +74,13 @@ export async function testCredential(
 			outputs: ['main'],
 			credentials: [{ name: credentialType, required: true }],
 			properties: [
-				{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request: test.request }, default: '' },
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					routing: { request: test.request },
+					default: '',
+				},
 			],
 		},
 	};
@@ -80,7 +98,12 @@ export async function testCredential(
 		getByNameAndVersion: () => testNodeType,
 		getKnownTypes: () => ({}),
 	} as unknown as INodeTypes;
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: oneType });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: oneType,
+	});
 	const runExecutionData = createRunExecutionData();
 	const inputData = { main: [[{ json: {} }]] };
 	const executeData = { node, data: {}, source: null };
@@ -116,12 +139,19 @@ export async function testCredential(
 
 /** lodash's `get` for dotted paths, which n8n uses to read a rule's key from the answer. */
 function valueAt(object: unknown, path: string): unknown {
-	return path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], object);
+	return path
+		.split('.')
+		.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], object);
 }
 
-type FailedRequest = Error & { cause?: { code?: string; response?: { status: number; statusText?: string } } };
+type FailedRequest = Error & {
+	cause?: { code?: string; response?: { status: number; statusText?: string } };
+};
 
-function resultOfFailedTest(error: FailedRequest, test: ICredentialTestRequest): INodeCredentialTestResult {
+function resultOfFailedTest(
+	error: FailedRequest,
+	test: ICredentialTestRequest,
+): INodeCredentialTestResult {
 	const response = error.cause?.response;
 	if (response) {
 		for (const rule of test.rules ?? []) {
@@ -130,7 +160,10 @@ function resultOfFailedTest(error: FailedRequest, test: ICredentialTestRequest):
 			}
 		}
 		if (response.status < 199 || response.status > 299) {
-			return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}` };
+			return {
+				status: 'Error',
+				message: response.statusText || `Received HTTP status code: ${response.status}`,
+			};
 		}
 	} else if (error.cause?.code) {
 		return { status: 'Error', message: error.cause.code };
@@ -139,7 +172,10 @@ function resultOfFailedTest(error: FailedRequest, test: ICredentialTestRequest):
 }
 
 /** A node's `testedBy` for this credential type: a request, or the name of a `methods.credentialTest` function. */
-function findTestedBy(credentialType: string, types: ReturnType<typeof createRegistry>['nodeTypes']['types']) {
+function findTestedBy(
+	credentialType: string,
+	types: ReturnType<typeof createRegistry>['nodeTypes']['types'],
+) {
 	for (const type of Object.values(types)) {
 		const nodeType = NodeHelpers.getVersionedNodeType(type);
 		const testedBy = nodeType.description.credentials?.find(

@@ -26,7 +26,11 @@ export interface WorkflowSpec {
 	settings?: IWorkflowSettings;
 }
 
-export function prepareNodes(specs: NodeSpec[], nodeTypes: EngineNodeTypes, credentialTypes: string[]): INode[] {
+export function prepareNodes(
+	specs: NodeSpec[],
+	nodeTypes: EngineNodeTypes,
+	credentialTypes: string[],
+): INode[] {
 	return specs.map((spec, index) => {
 		const typeVersion = spec.typeVersion ?? latestVersion(nodeTypes.getByName(spec.type));
 		const node: INode = {
@@ -47,18 +51,31 @@ function latestVersion(type: INodeType | IVersionedNodeType): number {
 	return defaultVersion ?? (Array.isArray(version) ? Math.max(...version) : version);
 }
 
-function assignCredentials(node: INode, nodeTypes: EngineNodeTypes, available: string[]): INodeCredentials | undefined {
+function assignCredentials(
+	node: INode,
+	nodeTypes: EngineNodeTypes,
+	available: string[],
+): INodeCredentials | undefined {
 	const description = nodeTypes.getByNameAndVersion(node.type, node.typeVersion).description;
 	// Decide on the parameters with defaults applied, e.g. an `authentication` option left at its default.
 	const parameters =
-		NodeHelpers.getNodeParameters(description.properties, node.parameters, true, false, node, description) ?? {};
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			node.parameters,
+			true,
+			false,
+			node,
+			description,
+		) ?? {};
 	const assigned = (description.credentials ?? []).filter(
 		(credential) =>
 			available.includes(credential.name) &&
 			NodeHelpers.displayParameter(parameters, credential, node, description, parameters),
 	);
 	if (assigned.length === 0) return undefined;
-	return Object.fromEntries(assigned.map(({ name }) => [name, { id: name, name: `${name} (test)` }]));
+	return Object.fromEntries(
+		assigned.map(({ name }) => [name, { id: name, name: `${name} (test)` }]),
+	);
 }
 
 /** Connections for nodes run one after another, e.g. `chain('Trigger', 'Make File', 'Upload')`. */

@@ -41,8 +41,16 @@ export function modelListing(): { models: Array<Record<string, unknown>> } {
 		models: SANDBOX_MODELS.map((model) => ({
 			name: model.id,
 			model: model.id,
-			details: { family: model.id.split(':')[0], parameter_size: model.id.split(':')[1]?.toUpperCase() },
-			capabilities: ['completion', ...(model.tools ? ['tools'] : []), ...(model.thinking ? ['thinking'] : []), ...(model.images ? ['vision'] : [])],
+			details: {
+				family: model.id.split(':')[0],
+				parameter_size: model.id.split(':')[1]?.toUpperCase(),
+			},
+			capabilities: [
+				'completion',
+				...(model.tools ? ['tools'] : []),
+				...(model.thinking ? ['thinking'] : []),
+				...(model.images ? ['vision'] : []),
+			],
 		})),
 	};
 }

@@ -29,7 +29,9 @@ function sample(schema: Record<string, unknown>): unknown {
 	switch (schema.type) {
 		case 'object': {
 			const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-			return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, sample(value)]));
+			return Object.fromEntries(
+				Object.entries(properties).map(([key, value]) => [key, sample(value)]),
+			);
 		}
 		case 'array':
 			return [sample((schema.items ?? {}) as Record<string, unknown>)];
@@ -45,7 +47,9 @@ function sample(schema: Record<string, unknown>): unknown {
 
 function imageNote(images: Buffer[]): string {
 	if (!images.length) return '';
-	const kinds = images.map((image) => (image[0] === 0x89 ? 'png' : image[0] === 0xff ? 'jpeg' : 'image'));
+	const kinds = images.map((image) =>
+		image[0] === 0x89 ? 'png' : image[0] === 0xff ? 'jpeg' : 'image',
+	);
 	return ` [${images.length} image(s): ${kinds.join(', ')}]`;
 }
 
@@ -78,7 +82,8 @@ export function scriptAnswer(input: ScriptInput): ScriptedAnswer {
 	}
 	const echo = `Echo: ${prompt}${imageNote(input.images)}`;
 	if (input.format === 'json') answer.text = JSON.stringify({ answer: echo });
-	else if (input.format && typeof input.format === 'object') answer.text = JSON.stringify(sample(input.format as Record<string, unknown>));
+	else if (input.format && typeof input.format === 'object')
+		answer.text = JSON.stringify(sample(input.format as Record<string, unknown>));
 	else answer.text = echo;
 	return answer;
 }

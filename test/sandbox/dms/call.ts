@@ -23,13 +23,15 @@ export class NotFound extends Error {}
 
 export function requireInteger(body: Body, name: string): number {
 	const value = body[name];
-	if (typeof value !== 'number' || !Number.isInteger(value)) throw new InvalidParams(`${name}: integer required`);
+	if (typeof value !== 'number' || !Number.isInteger(value))
+		throw new InvalidParams(`${name}: integer required`);
 	return value;
 }
 
 export function requireObject(body: Body, name: string): Body {
 	const value = body[name];
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InvalidParams(`${name}: object required`);
+	if (typeof value !== 'object' || value === null || Array.isArray(value))
+		throw new InvalidParams(`${name}: object required`);
 	return value as Body;
 }
 

@@ -12,16 +12,23 @@ function organisation(services: Services): Organisation {
 }
 
 function section(value: unknown): Section {
-	if (!(SECTIONS as readonly unknown[]).includes(value)) throw new Error(`unknown section ${String(value)}`);
+	if (!(SECTIONS as readonly unknown[]).includes(value))
+		throw new Error(`unknown section ${String(value)}`);
 	return value as Section;
 }
 
 function checkedFields(value: unknown): FieldDescriptor[] {
 	if (!Array.isArray(value)) throw new Error('fields must be an array');
 	for (const field of value as FieldDescriptor[]) {
-		if (!field?.name || !(FIELD_TYPES as readonly string[]).includes(field.type)) throw new Error(`bad field ${JSON.stringify(field)}`);
+		if (!field?.name || !(FIELD_TYPES as readonly string[]).includes(field.type))
+			throw new Error(`bad field ${JSON.stringify(field)}`);
 	}
-	return (value as FieldDescriptor[]).map((field) => ({ ...field, required: field.required ?? false, filter: field.filter ?? false, label: field.label ?? field.name }));
+	return (value as FieldDescriptor[]).map((field) => ({
+		...field,
+		required: field.required ?? false,
+		filter: field.filter ?? false,
+		label: field.label ?? field.name,
+	}));
 }
 
 /** `/__sandbox/dms/…`: the organisation's schema, members, users, bulk data and the notification log. */
@@ -31,13 +38,23 @@ export const dmsControl: Record<string, ControlHandler> = {
 		const org = organisation(s);
 		const counts: Record<string, number> = {};
 		for (const doc of org.documents.values()) counts[doc.section] = (counts[doc.section] ?? 0) + 1;
-		return json({ dmsEnabled: org.dmsEnabled, counts, lastRejection: dms.lastRejection, users: [...org.users.values()] });
+		return json({
+			dmsEnabled: org.dmsEnabled,
+			counts,
+			lastRejection: dms.lastRejection,
+			users: [...org.users.values()],
+		});
 	},
 	'GET dms/notifications': (_b, s) => json({ notifications: organisation(s).notifications }),
-	'DELETE dms/notifications': (_b, s) => ((organisation(s).notifications.length = 0), json({ notifications: [] })),
+	'DELETE dms/notifications': (_b, s) => (
+		(organisation(s).notifications.length = 0),
+		json({ notifications: [] })
+	),
 	'GET dms/comments': (_b, s, req) => {
 		const task = req.query.get('task');
-		const comments = organisation(s).comments.filter((comment) => !task || comment.taskId === Number(task));
+		const comments = organisation(s).comments.filter(
+			(comment) => !task || comment.taskId === Number(task),
+		);
 		return json({ comments });
 	},
 	'GET dms/schema': (_b, s) => json(organisation(s).schemas),
@@ -50,8 +67,14 @@ export const dmsControl: Record<string, ControlHandler> = {
 	/** Bulk tasks for paging tests and benchmarks: `{count, projectId?}`. */
 	'POST dms/tasks': (body, s) => {
 		const count = Number(body.count ?? 0);
-		if (!Number.isInteger(count) || count < 1 || count > 100_000) throw new Error('count must be 1..100000');
-		const ids = dmsOf(s.store).bulkCreateTasks(organisation(s), count, Number(body.projectId ?? DMS_SEED.projects.website), DMS_SEED.users.demo);
+		if (!Number.isInteger(count) || count < 1 || count > 100_000)
+			throw new Error('count must be 1..100000');
+		const ids = dmsOf(s.store).bulkCreateTasks(
+			organisation(s),
+			count,
+			Number(body.projectId ?? DMS_SEED.projects.website),
+			DMS_SEED.users.demo,
+		);
 		return json({ created: ids.length, firstId: ids[0], lastId: ids[ids.length - 1] });
 	},
 	'PATCH dms/organisation': (body, s) => {
@@ -72,7 +95,11 @@ export const dmsControl: Record<string, ControlHandler> = {
 	'POST dms/users': (body, s) => {
 		const org = organisation(s);
 		const id = Number(body.id);
-		org.users.set(id, { id, display_name: String(body.display_name ?? `User ${id}`), email: String(body.email ?? `user${id}@example.com`) });
+		org.users.set(id, {
+			id,
+			display_name: String(body.display_name ?? `User ${id}`),
+			email: String(body.email ?? `user${id}@example.com`),
+		});
 		for (const project of (body.projects as number[] | undefined) ?? []) {
 			if (!org.workers.has(project)) org.workers.set(project, new Set());
 			org.workers.get(project)!.add(id);

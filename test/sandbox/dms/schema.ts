@@ -38,19 +38,40 @@ export interface FieldDescriptor {
 }
 
 export const ACTIONS: Record<Section, readonly string[]> = {
-	task: ['get_fields', 'get_users', 'get_document', 'get_documents', 'create_document', 'update_document', 'add_comment'],
+	task: [
+		'get_fields',
+		'get_users',
+		'get_document',
+		'get_documents',
+		'create_document',
+		'update_document',
+		'add_comment',
+	],
 	project_2: ['get_fields', 'get_users', 'get_document', 'get_documents'],
-	contact_person: ['get_fields', 'get_document', 'get_documents', 'create_document', 'update_document'],
+	contact_person: [
+		'get_fields',
+		'get_document',
+		'get_documents',
+		'create_document',
+		'update_document',
+	],
 	client: ['get_fields', 'get_users', 'get_document', 'get_documents'],
 };
 
 /** Task text fields the spec documents as numeric strings. */
-export const NUMERIC_TEXT: Partial<Record<Section, readonly string[]>> = { task: ['estimated_hours', 'spent_hours'] };
+export const NUMERIC_TEXT: Partial<Record<Section, readonly string[]>> = {
+	task: ['estimated_hours', 'spent_hours'],
+};
 
 const options = (...entries: Array<[number, string]>): DropdownOption[] =>
 	entries.map(([id, display_name]) => ({ id, display_name }));
 
-const field = (name: string, label: string, type: FieldType, extra: Partial<FieldDescriptor> = {}): FieldDescriptor => ({
+const field = (
+	name: string,
+	label: string,
+	type: FieldType,
+	extra: Partial<FieldDescriptor> = {},
+): FieldDescriptor => ({
 	name,
 	label,
 	type,
@@ -65,11 +86,19 @@ const projectUsers = { list_action: 'get_users' as const, depends_on: 'dvs_proje
 export function defaultSchemas(): Record<Section, FieldDescriptor[]> {
 	return {
 		task: [
-			field('dvs_project_id', 'Project', 'relation', { required: true, filter: true, ...relation('project_2') }),
+			field('dvs_project_id', 'Project', 'relation', {
+				required: true,
+				filter: true,
+				...relation('project_2'),
+			}),
 			field('name', 'Name', 'text', { required: true }),
 			field('description', 'Description', 'html'),
-			field('dropdown_type', 'Type', 'dropdown', { options: options([11, 'Bug'], [12, 'Feature'], [13, 'Question']) }),
-			field('dropdown_priority', 'Priority', 'dropdown', { options: options([21, 'Low'], [22, 'Normal'], [23, 'High']) }),
+			field('dropdown_type', 'Type', 'dropdown', {
+				options: options([11, 'Bug'], [12, 'Feature'], [13, 'Question']),
+			}),
+			field('dropdown_priority', 'Priority', 'dropdown', {
+				options: options([21, 'Low'], [22, 'Normal'], [23, 'High']),
+			}),
 			field('dropdown_status', 'Status', 'dropdown', {
 				filter: true,
 				options: options([31, 'Open'], [32, 'In progress'], [33, 'Done']),
@@ -91,7 +120,10 @@ export function defaultSchemas(): Record<Section, FieldDescriptor[]> {
 				filter: true,
 				options: options([51, 'Planned'], [52, 'Running'], [53, 'Closed']),
 			}),
-			field('projectmanager', 'Project manager', 'user_id', { filter: true, list_action: 'get_users' }),
+			field('projectmanager', 'Project manager', 'user_id', {
+				filter: true,
+				list_action: 'get_users',
+			}),
 			field('date_start', 'Start date', 'date'),
 			field('description', 'Description', 'html'),
 		],
@@ -117,7 +149,10 @@ export function defaultSchemas(): Record<Section, FieldDescriptor[]> {
 				filter: true,
 				options: options([81, 'Key account'], [82, 'Prospect']),
 			}),
-			field('projectmanager', 'Project manager', 'user_id', { filter: true, list_action: 'get_users' }),
+			field('projectmanager', 'Project manager', 'user_id', {
+				filter: true,
+				list_action: 'get_users',
+			}),
 			field('address', 'Address', 'text'),
 			field('description', 'Description', 'html'),
 		],

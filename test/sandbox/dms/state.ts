@@ -103,11 +103,15 @@ export class DmsState {
 		return this.nextId++;
 	}
 
-	insert(org: Organisation, doc: Omit<DmsDocument, 'id' | 'created' | 'updated'> & { id?: number; created?: number }): DmsDocument {
+	insert(
+		org: Organisation,
+		doc: Omit<DmsDocument, 'id' | 'created' | 'updated'> & { id?: number; created?: number },
+	): DmsDocument {
 		const id = doc.id ?? this.newId();
 		const created = doc.created ?? this.now();
 		const stored: DmsDocument = { ...doc, id, created, updated: created };
-		if (doc.section === 'task') stored.fullNumber = `T-${String(this.taskNumber++).padStart(5, '0')}`;
+		if (doc.section === 'task')
+			stored.fullNumber = `T-${String(this.taskNumber++).padStart(5, '0')}`;
 		org.documents.set(id, stored);
 		return stored;
 	}
@@ -124,13 +128,23 @@ export class DmsState {
 	}
 
 	/** Many tasks at once for paging tests and the benchmark; creation times one second apart, oldest first. */
-	bulkCreateTasks(org: Organisation, count: number, projectId: number, creatorId: number): number[] {
+	bulkCreateTasks(
+		org: Organisation,
+		count: number,
+		projectId: number,
+		creatorId: number,
+	): number[] {
 		const ids: number[] = [];
 		const start = this.now() - count * 1000;
 		for (let i = 0; i < count; i++) {
 			const doc = this.insert(org, {
 				section: 'task',
-				values: { dvs_project_id: projectId, name: `Bulk task ${i + 1}`, dropdown_status: 31 + (i % 3), followers: [] },
+				values: {
+					dvs_project_id: projectId,
+					name: `Bulk task ${i + 1}`,
+					dropdown_status: 31 + (i % 3),
+					followers: [],
+				},
 				creatorId,
 				created: start + i * 1000,
 			});
@@ -159,7 +173,10 @@ export class DmsState {
 					[users.carol, 'Carol Chen', 'carol@example.com'],
 					[users.twofa, 'Two Factor', 'twofa@example.com'],
 					[users.tasks, 'Task Writer', 'tasks@example.com'],
-				].map(([id, display_name, email]) => [id as number, { id: id as number, display_name: display_name as string, email: email as string }]),
+				].map(([id, display_name, email]) => [
+					id as number,
+					{ id: id as number, display_name: display_name as string, email: email as string },
+				]),
 			),
 			schemas: defaultSchemas(),
 			documents: new Map(),
@@ -177,16 +194,105 @@ export class DmsState {
 		const t0 = this.now() - 30 * day;
 		const add = (id: number, section: Section, values: Record<string, unknown>, age: number) =>
 			this.insert(org, { id, section, values, creatorId: users.demo, created: t0 + age * day });
-		add(clients.acme, 'client', { name: 'Acme Corp', dropdown_client_type: 71, multi_dropdown_group: [81], projectmanager: users.alice }, 0);
-		add(clients.globex, 'client', { name: 'Globex', dropdown_client_type: 72, multi_dropdown_group: [82], description: '<p>Public <b>body</b></p>' }, 1);
-		add(projects.website, 'project_2', { name: 'Website relaunch', client: clients.acme, dropdown_project_status: 52, projectmanager: users.demo, date_start: '2026-01-05' }, 2);
-		add(projects.audit, 'project_2', { name: 'Annual audit', client: clients.globex, dropdown_project_status: 51 }, 3);
+		add(
+			clients.acme,
+			'client',
+			{
+				name: 'Acme Corp',
+				dropdown_client_type: 71,
+				multi_dropdown_group: [81],
+				projectmanager: users.alice,
+			},
+			0,
+		);
+		add(
+			clients.globex,
+			'client',
+			{
+				name: 'Globex',
+				dropdown_client_type: 72,
+				multi_dropdown_group: [82],
+				description: '<p>Public <b>body</b></p>',
+			},
+			1,
+		);
+		add(
+			projects.website,
+			'project_2',
+			{
+				name: 'Website relaunch',
+				client: clients.acme,
+				dropdown_project_status: 52,
+				projectmanager: users.demo,
+				date_start: '2026-01-05',
+			},
+			2,
+		);
+		add(
+			projects.audit,
+			'project_2',
+			{ name: 'Annual audit', client: clients.globex, dropdown_project_status: 51 },
+			3,
+		);
 		add(projects.internal, 'project_2', { name: 'Internal tools', dropdown_project_status: 52 }, 4);
-		add(contacts.erin, 'contact_person', { name: 'Erin Example', email: 'erin@acme.example', company: clients.acme, multi_dropdown_group: [61] }, 5);
-		add(contacts.frank, 'contact_person', { name: 'Frank Foreign', email: 'frank@globex.example', company: clients.globex, multi_dropdown_group: [62, 63] }, 6);
-		add(tasks.first, 'task', { dvs_project_id: projects.website, name: 'Draft the sitemap', description: '<p>All <i>pages</i></p>', dropdown_status: 32, dropdown_priority: 23, responsible: users.alice, followers: [users.bob], ext_notif_receiver: [contacts.erin], date_due: '2026-03-01', estimated_hours: '6', multi_dropdown_labels: [42] }, 7);
-		add(tasks.second, 'task', { dvs_project_id: projects.audit, name: 'Collect invoices', dropdown_status: 31, responsible: users.bob, estimated_hours: '2.5' }, 8);
-		add(tasks.third, 'task', { dvs_project_id: projects.website, name: 'Pick a font', dropdown_status: 33 }, 9);
+		add(
+			contacts.erin,
+			'contact_person',
+			{
+				name: 'Erin Example',
+				email: 'erin@acme.example',
+				company: clients.acme,
+				multi_dropdown_group: [61],
+			},
+			5,
+		);
+		add(
+			contacts.frank,
+			'contact_person',
+			{
+				name: 'Frank Foreign',
+				email: 'frank@globex.example',
+				company: clients.globex,
+				multi_dropdown_group: [62, 63],
+			},
+			6,
+		);
+		add(
+			tasks.first,
+			'task',
+			{
+				dvs_project_id: projects.website,
+				name: 'Draft the sitemap',
+				description: '<p>All <i>pages</i></p>',
+				dropdown_status: 32,
+				dropdown_priority: 23,
+				responsible: users.alice,
+				followers: [users.bob],
+				ext_notif_receiver: [contacts.erin],
+				date_due: '2026-03-01',
+				estimated_hours: '6',
+				multi_dropdown_labels: [42],
+			},
+			7,
+		);
+		add(
+			tasks.second,
+			'task',
+			{
+				dvs_project_id: projects.audit,
+				name: 'Collect invoices',
+				dropdown_status: 31,
+				responsible: users.bob,
+				estimated_hours: '2.5',
+			},
+			8,
+		);
+		add(
+			tasks.third,
+			'task',
+			{ dvs_project_id: projects.website, name: 'Pick a font', dropdown_status: 33 },
+			9,
+		);
 		this.nextId = 1000;
 	}
 }

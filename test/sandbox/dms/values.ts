@@ -15,11 +15,17 @@ export function isValidDate(text: string): boolean {
 }
 
 export function isEmptyValue(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '') || (Array.isArray(value) && value.length === 0);
+	return (
+		value === undefined ||
+		value === null ||
+		(typeof value === 'string' && value.trim() === '') ||
+		(Array.isArray(value) && value.length === 0)
+	);
 }
 
 function integer(value: unknown, what: string): number {
-	if (typeof value !== 'number' || !Number.isInteger(value)) throw new InvalidParams(`${what}: not an integer`);
+	if (typeof value !== 'number' || !Number.isInteger(value))
+		throw new InvalidParams(`${what}: not an integer`);
 	return value;
 }
 
@@ -29,12 +35,20 @@ function ids(value: unknown, what: string): number[] {
 }
 
 /** Users a field may name: the workers of the project it depends on, otherwise everyone in the organisation. */
-export function allowedUsers(org: Organisation, field: FieldDescriptor, values: Record<string, unknown>): Set<number> {
+export function allowedUsers(
+	org: Organisation,
+	field: FieldDescriptor,
+	values: Record<string, unknown>,
+): Set<number> {
 	if (field.depends_on) return org.workers.get(Number(values[field.depends_on])) ?? new Set();
 	return new Set(org.users.keys());
 }
 
-function documentIn(org: Organisation, section: Section | undefined, id: number): DmsDocument | undefined {
+function documentIn(
+	org: Organisation,
+	section: Section | undefined,
+	id: number,
+): DmsDocument | undefined {
 	const doc = org.documents.get(id);
 	return doc && doc.section === section ? doc : undefined;
 }
@@ -59,42 +73,55 @@ export function checkValue(
 		case 'text':
 		case 'html':
 			if (typeof value !== 'string') throw new InvalidParams(`${what}: not a string`);
-			if (NUMERIC_TEXT[section]?.includes(field.name) && value.trim() !== '' && !NUMERIC.test(value.trim())) {
+			if (
+				NUMERIC_TEXT[section]?.includes(field.name) &&
+				value.trim() !== '' &&
+				!NUMERIC.test(value.trim())
+			) {
 				throw new InvalidParams(`${what}: not a numeric string`);
 			}
 			return value;
 		case 'date':
-			if (typeof value !== 'string' || (value !== '' && !isValidDate(value))) throw new InvalidParams(`${what}: not YYYY-MM-DD`);
+			if (typeof value !== 'string' || (value !== '' && !isValidDate(value)))
+				throw new InvalidParams(`${what}: not YYYY-MM-DD`);
 			return value === '' ? null : value;
 		case 'dropdown': {
 			const id = integer(value, what);
-			if (!field.options?.some((option) => option.id === id)) throw new InvalidParams(`${what}: unknown option ${id}`);
+			if (!field.options?.some((option) => option.id === id))
+				throw new InvalidParams(`${what}: unknown option ${id}`);
 			return id;
 		}
 		case 'dropdown_ids': {
 			const list = ids(value, what);
-			for (const id of list) if (!field.options?.some((option) => option.id === id)) throw new InvalidParams(`${what}: unknown option ${id}`);
+			for (const id of list)
+				if (!field.options?.some((option) => option.id === id))
+					throw new InvalidParams(`${what}: unknown option ${id}`);
 			return [...new Set(list)];
 		}
 		case 'relation': {
 			const id = integer(value, what);
-			if (!documentIn(org, field.section, id)) throw new InvalidParams(`${what}: no ${field.section} ${id}`);
+			if (!documentIn(org, field.section, id))
+				throw new InvalidParams(`${what}: no ${field.section} ${id}`);
 			return id;
 		}
 		case 'relation_ids': {
 			const list = ids(value, what);
-			for (const id of list) if (!documentIn(org, field.section, id)) throw new InvalidParams(`${what}: no ${field.section} ${id}`);
+			for (const id of list)
+				if (!documentIn(org, field.section, id))
+					throw new InvalidParams(`${what}: no ${field.section} ${id}`);
 			return [...new Set(list)];
 		}
 		case 'user_id': {
 			const id = integer(value, what);
-			if (!allowedUsers(org, field, context).has(id)) throw new InvalidParams(`${what}: user ${id} not allowed`);
+			if (!allowedUsers(org, field, context).has(id))
+				throw new InvalidParams(`${what}: user ${id} not allowed`);
 			return id;
 		}
 		case 'user_ids': {
 			const list = ids(value, what);
 			const allowed = allowedUsers(org, field, context);
-			for (const id of list) if (!allowed.has(id)) throw new InvalidParams(`${what}: user ${id} not allowed`);
+			for (const id of list)
+				if (!allowed.has(id)) throw new InvalidParams(`${what}: user ${id} not allowed`);
 			return [...new Set(list)];
 		}
 		default:
@@ -105,10 +132,12 @@ export function checkValue(
 const ref = (id: number, display_name: string) => ({ id, display_name });
 
 function render(org: Organisation, field: FieldDescriptor, value: unknown): unknown {
-	const option = (id: number) => ref(id, field.options?.find((entry) => entry.id === id)?.display_name ?? String(id));
+	const option = (id: number) =>
+		ref(id, field.options?.find((entry) => entry.id === id)?.display_name ?? String(id));
 	const user = (id: number) => ref(id, org.users.get(id)?.display_name ?? `User ${id}`);
 	const doc = (id: number) => ref(id, String(org.documents.get(id)?.values.name ?? id));
-	const list = (mapper: (id: number) => unknown) => (Array.isArray(value) ? value.map((id) => mapper(id as number)) : []);
+	const list = (mapper: (id: number) => unknown) =>
+		Array.isArray(value) ? value.map((id) => mapper(id as number)) : [];
 	switch (field.type) {
 		case 'dropdown':
 			return value == null ? null : option(value as number);
@@ -132,7 +161,11 @@ function dateTime(ms: number): string {
 }
 
 /** A document as get_document (full) or get_documents (html fields omitted) answers it. */
-export function renderDocument(org: Organisation, doc: DmsDocument, full: boolean): Record<string, unknown> {
+export function renderDocument(
+	org: Organisation,
+	doc: DmsDocument,
+	full: boolean,
+): Record<string, unknown> {
 	const out: Record<string, unknown> = { dvs_document_id: doc.id };
 	if (doc.fullNumber) out.full_number = doc.fullNumber;
 	for (const field of org.schemas[doc.section]) {
@@ -140,14 +173,21 @@ export function renderDocument(org: Organisation, doc: DmsDocument, full: boolea
 		out[field.name] = render(org, field, doc.values[field.name]);
 	}
 	if (out.name === undefined) out.name = doc.values.name ?? null;
-	out.creator = ref(doc.creatorId, org.users.get(doc.creatorId)?.display_name ?? `User ${doc.creatorId}`);
+	out.creator = ref(
+		doc.creatorId,
+		org.users.get(doc.creatorId)?.display_name ?? `User ${doc.creatorId}`,
+	);
 	out.date_created = dateTime(doc.created);
 	out.date_updated = dateTime(doc.updated);
 	return out;
 }
 
 /** get_documents filters: several values of one field OR, different fields AND; unknown or non-filter keys ignored. */
-export function matchesFilters(org: Organisation, doc: DmsDocument, filters: Record<string, unknown>): boolean {
+export function matchesFilters(
+	org: Organisation,
+	doc: DmsDocument,
+	filters: Record<string, unknown>,
+): boolean {
 	for (const [name, wanted] of Object.entries(filters)) {
 		const field = org.schemas[doc.section].find((entry) => entry.name === name);
 		if (!field?.filter) continue;

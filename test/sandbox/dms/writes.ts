@@ -1,5 +1,12 @@
 import { json } from '../http/reply.ts';
-import { documentOf, requireInteger, requireObject, type Body, type DmsAction, type DmsCall } from './call.ts';
+import {
+	documentOf,
+	requireInteger,
+	requireObject,
+	type Body,
+	type DmsAction,
+	type DmsCall,
+} from './call.ts';
 import type { FieldDescriptor } from './schema.ts';
 import type { DmsDocument, Notification, Organisation } from './state.ts';
 import { checkValue, InvalidParams, isEmptyValue } from './values.ts';
@@ -11,7 +18,11 @@ function checkOrder(fields: FieldDescriptor[]): FieldDescriptor[] {
 }
 
 /** Only declared fields are accepted; unknown ones are ignored (rule 1). */
-function applyParams(call: DmsCall, params: Body, current: Record<string, unknown>): Record<string, unknown> {
+function applyParams(
+	call: DmsCall,
+	params: Body,
+	current: Record<string, unknown>,
+): Record<string, unknown> {
 	const next = { ...current };
 	for (const field of checkOrder(call.org.schemas[call.section])) {
 		if (!Object.hasOwn(params, field.name)) continue;
@@ -22,19 +33,27 @@ function applyParams(call: DmsCall, params: Body, current: Record<string, unknow
 	return next;
 }
 
-function defaults(fields: FieldDescriptor[], values: Record<string, unknown>): Record<string, unknown> {
+function defaults(
+	fields: FieldDescriptor[],
+	values: Record<string, unknown>,
+): Record<string, unknown> {
 	const out = { ...values };
 	for (const field of fields) {
 		if (out[field.name] !== undefined) continue;
 		// Optional fields receive defaults (rule 2): empty selections, and the first status.
 		if (field.type.endsWith('_ids')) out[field.name] = [];
-		else if (field.name === 'dropdown_status' && field.options?.length) out[field.name] = field.options[0].id;
+		else if (field.name === 'dropdown_status' && field.options?.length)
+			out[field.name] = field.options[0].id;
 	}
 	return out;
 }
 
 /** Followers and external followers get the e-mails of task changes; the acting user does not. */
-function taskRecipients(org: Organisation, doc: DmsDocument, actorId: number): Notification['recipients'] {
+function taskRecipients(
+	org: Organisation,
+	doc: DmsDocument,
+	actorId: number,
+): Notification['recipients'] {
 	const recipients: Notification['recipients'] = [];
 	for (const id of (doc.values.followers as number[] | undefined) ?? []) {
 		const user = org.users.get(id);
@@ -48,7 +67,12 @@ function taskRecipients(org: Organisation, doc: DmsDocument, actorId: number): N
 }
 
 function escapeHtml(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+	return text
+		.replace(/&/g, '&amp;')
+		.replace(/</g, '&lt;')
+		.replace(/>/g, '&gt;')
+		.replace(/"/g, '&quot;')
+		.replace(/'/g, '&#039;');
 }
 
 export const dmsWrites: Record<string, DmsAction> = {
@@ -56,12 +80,23 @@ export const dmsWrites: Record<string, DmsAction> = {
 		const params = requireObject(call.body, 'create_params');
 		const values = defaults(call.org.schemas[call.section], applyParams(call, params, {}));
 		for (const field of call.org.schemas[call.section]) {
-			if (field.required && isEmptyValue(values[field.name])) throw new InvalidParams(`${field.name}: required`);
+			if (field.required && isEmptyValue(values[field.name]))
+				throw new InvalidParams(`${field.name}: required`);
 		}
-		const doc = call.dms.insert(call.org, { section: call.section, values, creatorId: call.account.id });
+		const doc = call.dms.insert(call.org, {
+			section: call.section,
+			values,
+			creatorId: call.account.id,
+		});
 		if (call.section === 'task') {
 			const recipients = taskRecipients(call.org, doc, call.account.id);
-			call.dms.notify(call.org, { event: 'task_created', section: 'task', documentId: doc.id, actorId: call.account.id, recipients });
+			call.dms.notify(call.org, {
+				event: 'task_created',
+				section: 'task',
+				documentId: doc.id,
+				actorId: call.account.id,
+				recipients,
+			});
 		}
 		return json({ dvs_document_id: doc.id });
 	},
@@ -69,21 +104,32 @@ export const dmsWrites: Record<string, DmsAction> = {
 		const doc = documentOf(call, requireInteger(call.body, 'dvs_document_id'));
 		const params = requireObject(call.body, 'update_params');
 		// Rule 4: the project of a task is fixed at creation.
-		if (call.section === 'task' && Object.hasOwn(params, 'dvs_project_id') && params.dvs_project_id !== doc.values.dvs_project_id) {
+		if (
+			call.section === 'task' &&
+			Object.hasOwn(params, 'dvs_project_id') &&
+			params.dvs_project_id !== doc.values.dvs_project_id
+		) {
 			throw new InvalidParams('dvs_project_id cannot be changed');
 		}
 		doc.values = applyParams(call, params, doc.values);
 		doc.updated = call.dms.now();
 		if (call.section === 'task') {
 			const recipients = taskRecipients(call.org, doc, call.account.id);
-			call.dms.notify(call.org, { event: 'task_updated', section: 'task', documentId: doc.id, actorId: call.account.id, recipients });
+			call.dms.notify(call.org, {
+				event: 'task_updated',
+				section: 'task',
+				documentId: doc.id,
+				actorId: call.account.id,
+				recipients,
+			});
 		}
 		return json({ dvs_document_id: doc.id });
 	},
 	add_comment: (call) => {
 		const doc = documentOf(call, requireInteger(call.body, 'dvs_document_id'));
 		const comment = call.body.comment;
-		if (typeof comment !== 'string' || comment.trim() === '') throw new InvalidParams('comment: non-empty string required');
+		if (typeof comment !== 'string' || comment.trim() === '')
+			throw new InvalidParams('comment: non-empty string required');
 		call.dms.addComment(call.org, doc.id, call.account.id, escapeHtml(comment));
 		const actorId = call.account.id;
 		const mentioned = new Set<number>();
@@ -92,10 +138,28 @@ export const dmsWrites: Record<string, DmsAction> = {
 			const id = Number(match[1]);
 			if (call.org.users.has(id)) mentioned.add(id);
 		}
-		const followers = taskRecipients(call.org, doc, actorId).filter((entry) => !(entry.kind === 'user' && mentioned.has(entry.id)));
-		call.dms.notify(call.org, { event: 'comment_added', section: 'task', documentId: doc.id, actorId, recipients: followers });
-		const mentions = [...mentioned].map((id) => ({ kind: 'user' as const, id, email: call.org.users.get(id)!.email }));
-		call.dms.notify(call.org, { event: 'mention', section: 'task', documentId: doc.id, actorId, recipients: mentions });
+		const followers = taskRecipients(call.org, doc, actorId).filter(
+			(entry) => !(entry.kind === 'user' && mentioned.has(entry.id)),
+		);
+		call.dms.notify(call.org, {
+			event: 'comment_added',
+			section: 'task',
+			documentId: doc.id,
+			actorId,
+			recipients: followers,
+		});
+		const mentions = [...mentioned].map((id) => ({
+			kind: 'user' as const,
+			id,
+			email: call.org.users.get(id)!.email,
+		}));
+		call.dms.notify(call.org, {
+			event: 'mention',
+			section: 'task',
+			documentId: doc.id,
+			actorId,
+			recipients: mentions,
+		});
 		return json({ dvs_document_id: doc.id });
 	},
 };

@@ -1,6 +1,12 @@
 import busboy from 'busboy';
 import type { IncomingMessage } from 'node:http';
-import { type BodyMode, type BodyProblem, mediaType, mergeFields, type SandboxRequest } from './request.ts';
+import {
+	type BodyMode,
+	type BodyProblem,
+	mediaType,
+	mergeFields,
+	type SandboxRequest,
+} from './request.ts';
 import { sinkFile } from './upload-sink.ts';
 
 export interface BodyLimits {

@@ -24,7 +24,11 @@ export const STATUS_TEXT: Record<number, string> = {
 	494: 'Partial Upload',
 };
 
-export function json(data: unknown, status = 200, headers: Record<string, string | string[]> = {}): Reply {
+export function json(
+	data: unknown,
+	status = 200,
+	headers: Record<string, string | string[]> = {},
+): Reply {
 	return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: JSON.stringify(data) };
 }
 
@@ -33,7 +37,11 @@ export function empty(status: number, headers: Record<string, string | string[]>
 	return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: '' };
 }
 
-export function text(body: string, status = 200, headers: Record<string, string | string[]> = {}): Reply {
+export function text(
+	body: string,
+	status = 200,
+	headers: Record<string, string | string[]> = {},
+): Reply {
 	return { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', ...headers }, body };
 }
 

@@ -16,7 +16,13 @@ export interface UploadedFile {
 /** How a route wants its body: V2/V1 take forms only, the DMS and MCP take JSON, DAV takes raw XML. */
 export type BodyMode = 'form' | 'form-or-json' | 'json' | 'raw';
 
-export type BodyProblem = 'json-not-accepted' | 'bad-json' | 'malformed' | 'too-large' | 'truncated' | 'aborted';
+export type BodyProblem =
+	| 'json-not-accepted'
+	| 'bad-json'
+	| 'malformed'
+	| 'too-large'
+	| 'truncated'
+	| 'aborted';
 
 export interface SandboxRequest {
 	method: string;
@@ -52,7 +58,12 @@ export function parseCookies(header: string | undefined): Record<string, string>
 	return cookies;
 }
 
-export function newRequest(method: string, rawUrl: string, headers: IncomingHttpHeaders, ip: string): SandboxRequest {
+export function newRequest(
+	method: string,
+	rawUrl: string,
+	headers: IncomingHttpHeaders,
+	ip: string,
+): SandboxRequest {
 	const url = new URL(rawUrl, 'http://sandbox.invalid');
 	return {
 		method,

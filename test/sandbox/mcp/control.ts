@@ -12,9 +12,11 @@ export const mcpControl: Record<string, ControlHandler> = {
 	'POST mcp/limits': (body, s) => {
 		const state = mcpOf(s.store);
 		for (const [bucket, windows] of Object.entries(body)) {
-			if (!BUCKETS.includes(bucket as LimitBucket) || !Array.isArray(windows)) throw new Error(`unknown bucket ${bucket}`);
+			if (!BUCKETS.includes(bucket as LimitBucket) || !Array.isArray(windows))
+				throw new Error(`unknown bucket ${bucket}`);
 			for (const window of windows as Window[]) {
-				if (!(window?.limit >= 0) || !(window?.windowMs > 0)) throw new Error('a window is {limit, windowMs}');
+				if (!(window?.limit >= 0) || !(window?.windowMs > 0))
+					throw new Error('a window is {limit, windowMs}');
 			}
 			state.limits[bucket as LimitBucket] = windows as Window[];
 		}

@@ -2,7 +2,12 @@ import { json, type Reply } from '../http/reply.ts';
 import type { SandboxRequest } from '../http/request.ts';
 import type { Route } from '../router.ts';
 import { bearerOf } from '../ai/bearer.ts';
-import { modelListing, modelListingEnabled, sandboxModel, type SandboxModel } from '../ai/models.ts';
+import {
+	modelListing,
+	modelListingEnabled,
+	sandboxModel,
+	type SandboxModel,
+} from '../ai/models.ts';
 import { countTokens, scriptAnswer, type ScriptedAnswer } from '../ai/script.ts';
 
 /**
@@ -22,9 +27,13 @@ type Body = Record<string, unknown>;
 const fail = (status: number, error: string): Reply => json({ error }, status);
 
 function parseBody(req: SandboxRequest): { body: Body } | { reply: Reply } {
-	const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	const type = String(req.headers['content-type'] ?? '')
+		.split(';')[0]
+		.trim()
+		.toLowerCase();
 	// The documents: Content-Type: application/json.
-	if (type !== 'application/json') return { reply: fail(400, 'Content-Type must be application/json') };
+	if (type !== 'application/json')
+		return { reply: fail(400, 'Content-Type must be application/json') };
 	const raw = req.raw ?? Buffer.alloc(0);
 	if (raw.length > AI_MAX_BODY_BYTES) return { reply: fail(413, 'request body too large') };
 	try {
@@ -63,13 +72,22 @@ function check(kind: Kind, body: Body): Parsed | Reply {
 	const model = sandboxModel(body.model);
 	if (!model) return fail(404, `model "${body.model}" not found, try pulling it first`);
 	const think = body.think;
-	if (think !== undefined && typeof think !== 'boolean' && !['low', 'medium', 'high'].includes(String(think))) {
-		return fail(400, `invalid think value: ${JSON.stringify(think)} (use true, false, "low", "medium" or "high")`);
+	if (
+		think !== undefined &&
+		typeof think !== 'boolean' &&
+		!['low', 'medium', 'high'].includes(String(think))
+	) {
+		return fail(
+			400,
+			`invalid think value: ${JSON.stringify(think)} (use true, false, "low", "medium" or "high")`,
+		);
 	}
 	if (think && !model.thinking) return fail(400, `"${model.id}" does not support thinking`);
 	const tools = Array.isArray(body.tools) ? (body.tools as Parsed['tools']) : [];
-	if (kind === 'generate' && body.tools !== undefined) return fail(400, 'tools are only accepted by /api/chat');
-	if (tools.length && !model.tools) return fail(400, `registry.sandbox/library/${model.id} does not support tools`);
+	if (kind === 'generate' && body.tools !== undefined)
+		return fail(400, 'tools are only accepted by /api/chat');
+	if (tools.length && !model.tools)
+		return fail(400, `registry.sandbox/library/${model.id} does not support tools`);
 
 	let prompt = '';
 	let lastRole = 'user';
@@ -77,17 +95,23 @@ function check(kind: Kind, body: Body): Parsed | Reply {
 	let images: Buffer[] | undefined = [];
 	let promptText = '';
 	if (kind === 'generate') {
-		if (body.prompt !== undefined && typeof body.prompt !== 'string') return fail(400, 'prompt must be a string');
+		if (body.prompt !== undefined && typeof body.prompt !== 'string')
+			return fail(400, 'prompt must be a string');
 		prompt = String(body.prompt ?? '');
 		images = decodeImages(body.images);
 		promptText = `${String(body.system ?? '')} ${prompt}`;
 	} else {
 		if (!Array.isArray(body.messages)) return fail(400, 'messages must be an array');
 		for (const message of body.messages as Body[]) {
-			if (!message || typeof message !== 'object' || !['system', 'user', 'assistant', 'tool'].includes(String(message.role))) {
+			if (
+				!message ||
+				typeof message !== 'object' ||
+				!['system', 'user', 'assistant', 'tool'].includes(String(message.role))
+			) {
 				return fail(400, 'invalid message: role must be system, user, assistant or tool');
 			}
-			if (typeof message.content !== 'string') return fail(400, 'invalid message: content must be a string');
+			if (typeof message.content !== 'string')
+				return fail(400, 'invalid message: content must be a string');
 			const decoded = decodeImages(message.images);
 			if (!decoded) return fail(400, 'invalid image data: images must be base64 strings');
 			images.push(...decoded);
@@ -100,8 +124,18 @@ function check(kind: Kind, body: Body): Parsed | Reply {
 	}
 	if (!images) return fail(400, 'invalid image data: images must be base64 strings');
 	if (images.length && !model.images) return fail(400, `"${model.id}" does not support images`);
-	const thinkLevel = think === undefined || think === false ? false : think === true ? 'on' : String(think);
-	return { model, prompt, lastRole, lastToolName, images, think: thinkLevel, tools, promptTokens: countTokens(promptText) };
+	const thinkLevel =
+		think === undefined || think === false ? false : think === true ? 'on' : String(think);
+	return {
+		model,
+		prompt,
+		lastRole,
+		lastToolName,
+		images,
+		think: thinkLevel,
+		tools,
+		promptTokens: countTokens(promptText),
+	};
 }
 
 function finalLine(kind: Kind, parsed: Parsed, answer: ScriptedAnswer, now: string): Body {
@@ -126,15 +160,31 @@ function pieces(text: string): string[] {
 	return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
-async function* ndjson(kind: Kind, parsed: Parsed, answer: ScriptedAnswer, now: string): AsyncGenerator<string> {
+async function* ndjson(
+	kind: Kind,
+	parsed: Parsed,
+	answer: ScriptedAnswer,
+	now: string,
+): AsyncGenerator<string> {
 	const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 	const chunk = (fields: { text?: string; thinking?: string; tool_calls?: unknown[] }) =>
 		kind === 'generate'
-			? { model: parsed.model.id, created_at: now, response: fields.text ?? '', ...(fields.thinking ? { thinking: fields.thinking } : {}), done: false }
+			? {
+					model: parsed.model.id,
+					created_at: now,
+					response: fields.text ?? '',
+					...(fields.thinking ? { thinking: fields.thinking } : {}),
+					done: false,
+				}
 			: {
 					model: parsed.model.id,
 					created_at: now,
-					message: { role: 'assistant', content: fields.text ?? '', ...(fields.thinking ? { thinking: fields.thinking } : {}), ...(fields.tool_calls ? { tool_calls: fields.tool_calls } : {}) },
+					message: {
+						role: 'assistant',
+						content: fields.text ?? '',
+						...(fields.thinking ? { thinking: fields.thinking } : {}),
+						...(fields.tool_calls ? { tool_calls: fields.tool_calls } : {}),
+					},
 					done: false,
 				};
 	for (const piece of pieces(answer.thinking)) yield line(chunk({ thinking: piece }));
@@ -176,7 +226,11 @@ function handler(kind: Kind): Route['handle'] {
 		if (parsed.prompt.includes('[drop]')) answer.cut = true;
 		const now = new Date(store.now()).toISOString();
 		if (body.stream !== false) {
-			return { status: 200, headers: { 'Content-Type': 'application/x-ndjson' }, stream: ndjson(kind, parsed, answer, now) };
+			return {
+				status: 200,
+				headers: { 'Content-Type': 'application/x-ndjson' },
+				stream: ndjson(kind, parsed, answer, now),
+			};
 		}
 		if (answer.fail) return fail(500, 'the model failed while answering (scripted [error])');
 		const final = finalLine(kind, parsed, answer, now);
@@ -198,7 +252,28 @@ const listModels: Route['handle'] = (req, { store }) => {
 };
 
 export const aiRoutes: Route[] = [
-	{ api: 'ai', methods: ['GET'], path: '/api/tags', body: 'raw', action: () => 'tags', handle: listModels },
-	{ api: 'ai', methods: ['POST'], path: '/api/generate', body: 'raw', action: () => 'generate', handle: handler('generate') },
-	{ api: 'ai', methods: ['POST'], path: '/api/chat', body: 'raw', action: () => 'chat', handle: handler('chat') },
+	{
+		api: 'ai',
+		methods: ['GET'],
+		path: '/api/tags',
+		body: 'raw',
+		action: () => 'tags',
+		handle: listModels,
+	},
+	{
+		api: 'ai',
+		methods: ['POST'],
+		path: '/api/generate',
+		body: 'raw',
+		action: () => 'generate',
+		handle: handler('generate'),
+	},
+	{
+		api: 'ai',
+		methods: ['POST'],
+		path: '/api/chat',
+		body: 'raw',
+		action: () => 'chat',
+		handle: handler('chat'),
+	},
 ];

@@ -34,7 +34,10 @@ const sessionCookie = (sessionId: string) => `PHPSESSID=${sessionId}; path=/; Ht
 /** A session for the caller: the one it authenticated with, or a new one. */
 function sessionFor(ctx: Ctx): { account: Account; sessionId: string } | undefined {
 	if (ctx.auth.kind !== 'ok') return undefined;
-	return { account: ctx.auth.account, sessionId: ctx.auth.sessionId ?? ctx.sessions.create(ctx.auth.account.id) };
+	return {
+		account: ctx.auth.account,
+		sessionId: ctx.auth.sessionId ?? ctx.sessions.create(ctx.auth.account.id),
+	};
 }
 
 /**
@@ -52,10 +55,17 @@ function authenticateUser(req: SandboxRequest, ctx: Ctx) {
 	}
 	const granted = sessionFor(ctx);
 	if (!granted) {
-		return json({ Success: false, Message: auth.kind === 'none' ? 'Authentication required' : 'Incorrect login' }, 401);
+		return json(
+			{
+				Success: false,
+				Message: auth.kind === 'none' ? 'Authentication required' : 'Incorrect login',
+			},
+			401,
+		);
 	}
 	const data = userData(ctx, granted.account);
-	if (flag(req.fields.get('get_user_access_token'))) data.user_access_token = ctx.store.mintToken(granted.account);
+	if (flag(req.fields.get('get_user_access_token')))
+		data.user_access_token = ctx.store.mintToken(granted.account);
 	return json({ Success: true, Message: 'OK', SessionID: granted.sessionId, UserData: data }, 200, {
 		'Set-Cookie': sessionCookie(granted.sessionId),
 	});

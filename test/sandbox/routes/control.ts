@@ -29,7 +29,8 @@ function controlTable(reset: () => void): Record<string, ControlHandler> {
 		'POST faults': (body, s) => {
 			// Validate everything before changing anything, so a 400 leaves the faults as they were.
 			const rules = (body.rules ?? []) as FaultRule[];
-			if (body.random !== undefined && body.random !== null) validateRandom(body.random as RandomFaults);
+			if (body.random !== undefined && body.random !== null)
+				validateRandom(body.random as RandomFaults);
 			const list = s.faults.add(rules);
 			if (body.random !== undefined) s.faults.setRandom(body.random as RandomFaults | null);
 			return json({ rules: list, random: s.faults.randomState() });
@@ -55,8 +56,10 @@ function controlTable(reset: () => void): Record<string, ControlHandler> {
 		'POST bulk': (body, s) => {
 			const account = s.store.accountByLogin(String(body.user ?? ''));
 			if (!account) throw new Error('no such account');
-			const parent = body.parentHash === undefined ? undefined : s.store.folder(String(body.parentHash));
-			if (body.parentHash !== undefined && parent?.ownerId !== account.id) throw new Error('no such parent folder');
+			const parent =
+				body.parentHash === undefined ? undefined : s.store.folder(String(body.parentHash));
+			if (body.parentHash !== undefined && parent?.ownerId !== account.id)
+				throw new Error('no such parent folder');
 			const created = s.store.bulkCreate(account, {
 				...(body as unknown as BulkOptions),
 				parent,
@@ -102,7 +105,11 @@ async function readJson(incoming: IncomingMessage): Promise<Body> {
 
 export function controlHandler(services: Services, reset: () => void) {
 	const table = controlTable(reset);
-	return async (incoming: IncomingMessage, res: ServerResponse, req: SandboxRequest): Promise<void> => {
+	return async (
+		incoming: IncomingMessage,
+		res: ServerResponse,
+		req: SandboxRequest,
+	): Promise<void> => {
 		const name = req.pathname.slice(CONTROL_PREFIX.length).replace(/\/$/, '');
 		const handler = table[`${req.method} ${name}`];
 		let reply: Reply;

@@ -11,11 +11,16 @@ const MAX_LIMIT = 200;
 
 function registerUsers(org: Organisation, section: Section): number[] {
 	const ids = new Set<number>();
-	for (const [member, sections] of org.members) if (sections.has(section) && org.users.has(member)) ids.add(member);
-	const userFields = org.schemas[section].filter((field) => field.type === 'user_id' || field.type === 'user_ids').map((field) => field.name);
+	for (const [member, sections] of org.members)
+		if (sections.has(section) && org.users.has(member)) ids.add(member);
+	const userFields = org.schemas[section]
+		.filter((field) => field.type === 'user_id' || field.type === 'user_ids')
+		.map((field) => field.name);
 	for (const doc of org.documents.values()) {
 		if (doc.section !== section) continue;
-		for (const name of userFields) for (const id of [doc.values[name]].flat()) if (typeof id === 'number' && org.users.has(id)) ids.add(id);
+		for (const name of userFields)
+			for (const id of [doc.values[name]].flat())
+				if (typeof id === 'number' && org.users.has(id)) ids.add(id);
 	}
 	return [...ids];
 }
@@ -28,23 +33,37 @@ const reads: Record<string, DmsAction> = {
 		if (section === 'task') {
 			const projectId = requireInteger(body, 'dvs_project_id');
 			const project = org.documents.get(projectId);
-			if (!project || project.section !== 'project_2') throw new InvalidParams(`no project ${projectId}`);
+			if (!project || project.section !== 'project_2')
+				throw new InvalidParams(`no project ${projectId}`);
 			ids = [...(org.workers.get(projectId) ?? [])];
 		}
-		const users = ids.sort((a, b) => a - b).map((id) => ({ id, display_name: org.users.get(id)!.display_name }));
+		const users = ids
+			.sort((a, b) => a - b)
+			.map((id) => ({ id, display_name: org.users.get(id)!.display_name }));
 		return json({ users });
 	},
-	get_document: (call) => json(renderDocument(call.org, documentOf(call, requireInteger(call.body, 'dvs_document_id')), true)),
+	get_document: (call) =>
+		json(
+			renderDocument(
+				call.org,
+				documentOf(call, requireInteger(call.body, 'dvs_document_id')),
+				true,
+			),
+		),
 	get_documents: ({ org, section, body }) => {
 		const limit = body.limit === undefined ? 50 : requireInteger(body, 'limit');
 		const offset = body.offset === undefined ? 0 : requireInteger(body, 'offset');
-		if (limit < 1 || limit > MAX_LIMIT || offset < 0) throw new InvalidParams(`limit must be 1..${MAX_LIMIT}, offset at least 0`);
+		if (limit < 1 || limit > MAX_LIMIT || offset < 0)
+			throw new InvalidParams(`limit must be 1..${MAX_LIMIT}, offset at least 0`);
 		const filters = body.filters ?? {};
-		if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) throw new InvalidParams('filters: object required');
+		if (typeof filters !== 'object' || filters === null || Array.isArray(filters))
+			throw new InvalidParams('filters: object required');
 		const matching = [...org.documents.values()]
 			.filter((doc) => doc.section === section && matchesFilters(org, doc, filters as Body))
 			.sort((a, b) => b.created - a.created || b.id - a.id);
-		const items = matching.slice(offset, offset + limit).map((doc) => renderDocument(org, doc, false));
+		const items = matching
+			.slice(offset, offset + limit)
+			.map((doc) => renderDocument(org, doc, false));
 		return json({ items, total: matching.length, limit, offset });
 	},
 };
@@ -52,7 +71,10 @@ const reads: Record<string, DmsAction> = {
 const HANDLERS: Record<string, DmsAction> = { ...reads, ...dmsWrites };
 
 function credentialsOf(req: SandboxRequest): { body: Body; user?: string; token?: string } {
-	const body = typeof req.json === 'object' && req.json !== null && !Array.isArray(req.json) ? (req.json as Body) : {};
+	const body =
+		typeof req.json === 'object' && req.json !== null && !Array.isArray(req.json)
+			? (req.json as Body)
+			: {};
 	const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 	return { body, user: text(body.user), token: text(body.user_access_token) };
 }

@@ -19,7 +19,13 @@ const answer = (data: unknown, status = 200): Reply => {
 };
 
 /** A signed copy in the same folder, with a signature record, as the provider would leave it. */
-function signedFile(store: Store, folder: Folder, sources: StoredFile[], name: string, signer: string): StoredFile {
+function signedFile(
+	store: Store,
+	folder: Folder,
+	sources: StoredFile[],
+	name: string,
+	signer: string,
+): StoredFile {
 	const tmpPath = path.join(store.tmpDir, `signed-${randomUUID()}`);
 	const lines = sources.map((source) => `${source.name} sha256=${source.sha256}`);
 	const content = Buffer.from(`SANDBOX SIGNED CONTAINER\nsigner: ${signer}\n${lines.join('\n')}\n`);
@@ -35,7 +41,8 @@ function signedFile(store: Store, folder: Folder, sources: StoredFile[], name: s
 	return file;
 }
 
-const stem = (name: string) => (name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name);
+const stem = (name: string) =>
+	name.lastIndexOf('.') > 0 ? name.slice(0, name.lastIndexOf('.')) : name;
 
 /**
  * Sandbox-only endpoint behind the form (the real form talks to the signing provider): signs one file
@@ -54,7 +61,13 @@ function sign(req: SandboxRequest, ctx: Ctx): Reply {
 		}
 		if (flag(field('fail'))) return answer({ success: false, file_hash: file.hash });
 		const folder = store.folders.get(file.folderId)!;
-		const signed = signedFile(store, folder, [file], `${stem(file.name)} (signed).${format}`, signer);
+		const signed = signedFile(
+			store,
+			folder,
+			[file],
+			`${stem(file.name)} (signed).${format}`,
+			signer,
+		);
 		return answer({
 			success: true,
 			file_hash: file.hash,
@@ -68,7 +81,8 @@ function sign(req: SandboxRequest, ctx: Ctx): Reply {
 		return answer({ success: false, message: 'folder not found or wrong edit key' }, 403);
 	}
 	const files = store.filesIn(folder.id);
-	if (flag(field('fail')) || !files.length) return answer({ success: false, folder_hash: folder.hash });
+	if (flag(field('fail')) || !files.length)
+		return answer({ success: false, folder_hash: folder.hash });
 	if (flag(field('separate'))) {
 		const signed = files.map((file) => ({
 			original_file_name: file.name,

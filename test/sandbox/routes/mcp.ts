@@ -7,7 +7,13 @@ import type { Account } from '../types.ts';
 import { folderInfo } from '../views.ts';
 import { DOCS, docByUri } from '../mcp/docs.ts';
 import { mcpOf, type LimitBucket } from '../mcp/state.ts';
-import { fileContents, MAX_INLINE_BYTES, TOOLS, toolByName, type ToolContext } from '../mcp/tools.ts';
+import {
+	fileContents,
+	MAX_INLINE_BYTES,
+	TOOLS,
+	toolByName,
+	type ToolContext,
+} from '../mcp/tools.ts';
 
 /**
  * The hosted MCP endpoint, `POST {base_url}/api/mcp`: stateless JSON-RPC 2.0 (no session id; a request
@@ -27,13 +33,19 @@ const TOOLS_PAGE = 5;
 const META = 'io.modelcontextprotocol/';
 
 const SERVER_INFO = { name: 'cloud-storage-sandbox', version: '1.0.0' };
-const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } };
+const CAPABILITIES = {
+	tools: { listChanged: false },
+	resources: { listChanged: false, subscribe: false },
+};
 
 type Id = string | number | null;
 type Params = Record<string, unknown>;
 
 function rpcError(id: Id, code: number, message: string, status = 200, data?: unknown): Reply {
-	return json({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } }, status);
+	return json(
+		{ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } },
+		status,
+	);
 }
 
 function header(req: SandboxRequest, name: string): string | undefined {
@@ -53,53 +65,109 @@ interface Call {
 /** Checks that need no JSON: query string, size, protocol header. */
 function transportProblem(req: SandboxRequest): Reply | undefined {
 	if (req.rawUrl.includes('?')) {
-		return rpcError(null, -32600, 'Query-string parameters are rejected; send parameters in the JSON body', 400);
+		return rpcError(
+			null,
+			-32600,
+			'Query-string parameters are rejected; send parameters in the JSON body',
+			400,
+		);
 	}
 	const type = (header(req, 'content-type') ?? '').split(';')[0].trim().toLowerCase();
-	if (type !== 'application/json') return rpcError(null, -32600, 'Content-Type must be application/json', 400);
+	if (type !== 'application/json')
+		return rpcError(null, -32600, 'Content-Type must be application/json', 400);
 	if ((req.raw?.length ?? 0) > MCP_MAX_BODY_BYTES) {
-		return rpcError(null, -32600, `Request body exceeds the 1 MB limit (${MCP_MAX_BODY_BYTES} bytes)`, 413);
+		return rpcError(
+			null,
+			-32600,
+			`Request body exceeds the 1 MB limit (${MCP_MAX_BODY_BYTES} bytes)`,
+			413,
+		);
 	}
 	const version = header(req, 'mcp-protocol-version');
 	if (version !== undefined && !SUPPORTED_VERSIONS.includes(version)) {
-		return rpcError(null, -32600, `Unsupported MCP-Protocol-Version "${version}"; supported: ${SUPPORTED_VERSIONS.join(', ')}`, 400, {
-			supported: SUPPORTED_VERSIONS,
-		});
+		return rpcError(
+			null,
+			-32600,
+			`Unsupported MCP-Protocol-Version "${version}"; supported: ${SUPPORTED_VERSIONS.join(', ')}`,
+			400,
+			{
+				supported: SUPPORTED_VERSIONS,
+			},
+		);
 	}
 	return undefined;
 }
 
 /** The 2026-07-28 rules: headers mirror the body, and the version travels in `_meta` too. */
-function modernProblem(req: SandboxRequest, id: Id, method: string, params: Params): Reply | undefined {
-	if (header(req, 'mcp-method') !== method) return rpcError(id, -32600, 'Mcp-Method header missing or not equal to the JSON-RPC method', 400);
+function modernProblem(
+	req: SandboxRequest,
+	id: Id,
+	method: string,
+	params: Params,
+): Reply | undefined {
+	if (header(req, 'mcp-method') !== method)
+		return rpcError(
+			id,
+			-32600,
+			'Mcp-Method header missing or not equal to the JSON-RPC method',
+			400,
+		);
 	const accept = header(req, 'accept') ?? '';
 	if (!/application\/json/.test(accept) || !/text\/event-stream/.test(accept)) {
 		return rpcError(id, -32600, 'Accept must list application/json and text/event-stream', 400);
 	}
 	if (method === 'tools/call' || method === 'resources/read') {
 		const name = method === 'tools/call' ? params.name : params.uri;
-		if (header(req, 'mcp-name') !== name) return rpcError(id, -32600, 'Mcp-Name header missing or not equal to params.name / params.uri', 400);
+		if (header(req, 'mcp-name') !== name)
+			return rpcError(
+				id,
+				-32600,
+				'Mcp-Name header missing or not equal to params.name / params.uri',
+				400,
+			);
 	}
 	const meta = (params._meta ?? {}) as Params;
 	if (meta[`${META}protocolVersion`] !== MODERN_VERSION) {
-		return rpcError(id, -32600, `params._meta["${META}protocolVersion"] must be ${MODERN_VERSION}`, 400);
+		return rpcError(
+			id,
+			-32600,
+			`params._meta["${META}protocolVersion"] must be ${MODERN_VERSION}`,
+			400,
+		);
 	}
 	if (method === 'initialize') {
-		return rpcError(id, -32600, 'Revision 2026-07-28 has no initialize handshake; use server/discover', 400);
+		return rpcError(
+			id,
+			-32600,
+			'Revision 2026-07-28 has no initialize handshake; use server/discover',
+			400,
+		);
 	}
 	return undefined;
 }
 
-function limited(call: Call, ctx: Ctx, req: SandboxRequest, bucket: LimitBucket): Reply | undefined {
+function limited(
+	call: Call,
+	ctx: Ctx,
+	req: SandboxRequest,
+	bucket: LimitBucket,
+): Reply | undefined {
 	const key = bucket === 'docs' ? `ip:${req.ip}` : `token:${call.caller!.id}:${call.token}`;
 	const wait = mcpOf(ctx.store).hit(bucket, key, ctx.store.now());
-	return wait === undefined ? undefined : rpcError(call.id, -32029, `Rate limit exceeded; retry after ${wait} seconds`, 429);
+	return wait === undefined
+		? undefined
+		: rpcError(call.id, -32029, `Rate limit exceeded; retry after ${wait} seconds`, 429);
 }
 
-const unauthorized = (id: Id) => rpcError(id, -32001, 'Unauthorized: send Authorization: Bearer <user_id>:<api_token>', 401);
+const unauthorized = (id: Id) =>
+	rpcError(id, -32001, 'Unauthorized: send Authorization: Bearer <user_id>:<api_token>', 401);
 
 function ok(call: Call, result: Params): Reply {
-	return json({ jsonrpc: '2.0', id: call.id, result: call.modern ? { ...result, resultType: 'complete' } : result });
+	return json({
+		jsonrpc: '2.0',
+		id: call.id,
+		result: call.modern ? { ...result, resultType: 'complete' } : result,
+	});
 }
 
 function toolContext(call: Call, ctx: Ctx): ToolContext {
@@ -111,11 +179,14 @@ function callTool(call: Call, ctx: Ctx, req: SandboxRequest): Reply {
 	if (!tool) return rpcError(call.id, -32602, `Unknown tool: ${String(call.params.name)}`);
 	if (tool.access === 'private' && !call.caller) return unauthorized(call.id);
 	const args = call.params.arguments ?? {};
-	if (typeof args !== 'object' || Array.isArray(args)) return rpcError(call.id, -32602, 'arguments must be an object');
+	if (typeof args !== 'object' || Array.isArray(args))
+		return rpcError(call.id, -32602, 'arguments must be an object');
 	const limit = limited(call, ctx, req, tool.bucket);
 	if (limit) return limit;
 	const outcome = tool.run(args as Params, toolContext(call, ctx));
-	return 'invalid' in outcome ? rpcError(call.id, -32602, outcome.invalid) : ok(call, outcome.result);
+	return 'invalid' in outcome
+		? rpcError(call.id, -32602, outcome.invalid)
+		: ok(call, outcome.result);
 }
 
 function readResource(call: Call, ctx: Ctx, req: SandboxRequest): Reply {
@@ -124,7 +195,12 @@ function readResource(call: Call, ctx: Ctx, req: SandboxRequest): Reply {
 	if (uri.startsWith('docs://')) {
 		const doc = docByUri(uri);
 		if (!doc) return notFound();
-		return limited(call, ctx, req, 'docs') ?? ok(call, { contents: [{ uri, mimeType: 'text/markdown', text: `# ${doc.title}\n\n${doc.text}` }] });
+		return (
+			limited(call, ctx, req, 'docs') ??
+			ok(call, {
+				contents: [{ uri, mimeType: 'text/markdown', text: `# ${doc.title}\n\n${doc.text}` }],
+			})
+		);
 	}
 	const match = /^storage:\/\/(file|folder)\/([A-Za-z0-9]+)$/.exec(uri);
 	if (!match) return notFound();
@@ -134,14 +210,19 @@ function readResource(call: Call, ctx: Ctx, req: SandboxRequest): Reply {
 		const folder = ctx.store.folder(match[2]);
 		if (!folder || !folderRights(folder, call.caller).allow_view) return notFound();
 		const info = folderInfo(ctx.store, folder, call.caller, false);
-		return limited(call, ctx, req, 'listing') ?? ok(call, { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(info) }] });
+		return (
+			limited(call, ctx, req, 'listing') ??
+			ok(call, { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(info) }] })
+		);
 	}
 	const file = ctx.store.file(match[2]);
 	if (!file || !fileRights(ctx.store, file, call.caller).allow_download) return notFound();
 	const limit = limited(call, ctx, req, 'read');
 	if (limit) return limit;
 	const contents = fileContents(tools, file, MAX_INLINE_BYTES).map((part) =>
-		part.type === 'resource' ? part.resource : { uri, mimeType: 'application/json', text: part.text },
+		part.type === 'resource'
+			? part.resource
+			: { uri, mimeType: 'application/json', text: part.text },
 	);
 	return ok(call, { contents });
 }
@@ -150,26 +231,40 @@ function dispatch(call: Call, ctx: Ctx, req: SandboxRequest): Reply {
 	switch (call.method) {
 		case 'initialize': {
 			const asked = String(call.params.protocolVersion ?? '');
-			const protocolVersion = HANDSHAKE_VERSIONS.includes(asked) ? asked : DEFAULT_INITIALIZE_VERSION;
+			const protocolVersion = HANDSHAKE_VERSIONS.includes(asked)
+				? asked
+				: DEFAULT_INITIALIZE_VERSION;
 			return ok(call, { protocolVersion, capabilities: CAPABILITIES, serverInfo: SERVER_INFO });
 		}
 		case 'server/discover':
-			if (!call.modern) return rpcError(call.id, -32601, 'server/discover belongs to revision 2026-07-28');
-			return ok(call, { supportedVersions: SUPPORTED_VERSIONS, capabilities: CAPABILITIES, serverInfo: SERVER_INFO });
+			if (!call.modern)
+				return rpcError(call.id, -32601, 'server/discover belongs to revision 2026-07-28');
+			return ok(call, {
+				supportedVersions: SUPPORTED_VERSIONS,
+				capabilities: CAPABILITIES,
+				serverInfo: SERVER_INFO,
+			});
 		case 'ping':
 			return ok(call, {});
 		case 'tools/list': {
 			const start = Number(call.params.cursor ?? 0);
 			if (!Number.isInteger(start) || start < 0) return rpcError(call.id, -32602, 'Invalid cursor');
-			const page = TOOLS.slice(start, start + TOOLS_PAGE).map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-			const next = start + TOOLS_PAGE < TOOLS.length ? { nextCursor: String(start + TOOLS_PAGE) } : {};
+			const page = TOOLS.slice(start, start + TOOLS_PAGE).map(
+				({ name, description, inputSchema }) => ({ name, description, inputSchema }),
+			);
+			const next =
+				start + TOOLS_PAGE < TOOLS.length ? { nextCursor: String(start + TOOLS_PAGE) } : {};
 			return ok(call, { tools: page, ...next });
 		}
 		case 'tools/call':
 			return callTool(call, ctx, req);
 		case 'resources/list':
 			return ok(call, {
-				resources: DOCS.filter((doc) => doc.published).map((doc) => ({ uri: `docs://${doc.id}`, name: doc.title, mimeType: 'text/markdown' })),
+				resources: DOCS.filter((doc) => doc.published).map((doc) => ({
+					uri: `docs://${doc.id}`,
+					name: doc.title,
+					mimeType: 'text/markdown',
+				})),
 			});
 		case 'resources/templates/list':
 			if (!call.caller) return unauthorized(call.id);
@@ -196,12 +291,26 @@ function handle(req: SandboxRequest, ctx: Ctx): Reply {
 		return rpcError(null, -32700, 'Parse error: the body is not JSON', 400);
 	}
 	if (!message || typeof message !== 'object' || Array.isArray(message)) {
-		return rpcError(null, -32600, 'Invalid request: one JSON-RPC object per request (no batches)', 400);
+		return rpcError(
+			null,
+			-32600,
+			'Invalid request: one JSON-RPC object per request (no batches)',
+			400,
+		);
 	}
 	const { jsonrpc, id, method, params } = message as Params;
 	const validId = id === undefined || typeof id === 'string' || typeof id === 'number';
-	if (jsonrpc !== '2.0' || !validId || (params !== undefined && (typeof params !== 'object' || Array.isArray(params)))) {
-		return rpcError(null, -32600, 'Invalid request: jsonrpc must be "2.0", id a string or number, params an object', 400);
+	if (
+		jsonrpc !== '2.0' ||
+		!validId ||
+		(params !== undefined && (typeof params !== 'object' || Array.isArray(params)))
+	) {
+		return rpcError(
+			null,
+			-32600,
+			'Invalid request: jsonrpc must be "2.0", id a string or number, params an object',
+			400,
+		);
 	}
 	// Answers from the client (no method) and notifications are accepted without a body.
 	if (typeof method !== 'string' || id === undefined) return empty(202);
@@ -221,11 +330,17 @@ function handle(req: SandboxRequest, ctx: Ctx): Reply {
 		...(bearer.kind === 'ok' ? { caller: bearer.account, token: bearer.token } : {}),
 	};
 	if (!modern) {
-		const client = bearer.kind === 'ok' ? `token:${bearer.account.id}:${bearer.token}` : `ip:${req.ip}`;
+		const client =
+			bearer.kind === 'ok' ? `token:${bearer.account.id}:${bearer.token}` : `ip:${req.ip}`;
 		const handshakes = mcpOf(ctx.store).initialized;
 		if (method === 'initialize') handshakes.add(client);
 		else if (method !== 'ping' && !handshakes.has(client)) {
-			return rpcError(call.id, -32600, 'Send initialize first (revisions before 2026-07-28 need the handshake), or use revision 2026-07-28 with per-request metadata', 400);
+			return rpcError(
+				call.id,
+				-32600,
+				'Send initialize first (revisions before 2026-07-28 need the handshake), or use revision 2026-07-28 with per-request metadata',
+				400,
+			);
 		}
 	}
 	return dispatch(call, ctx, req);
@@ -240,4 +355,6 @@ function methodOf(req: SandboxRequest): string | null {
 	}
 }
 
-export const mcpRoutes: Route[] = [{ api: 'mcp', methods: ['POST'], path: '/api/mcp', body: 'raw', action: methodOf, handle }];
+export const mcpRoutes: Route[] = [
+	{ api: 'mcp', methods: ['POST'], path: '/api/mcp', body: 'raw', action: methodOf, handle },
+];

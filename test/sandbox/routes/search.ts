@@ -25,13 +25,15 @@ const HEADERS = ['', 'Type', 'Name', 'Path', 'Size', 'Owner', 'Views', 'Modified
 function folderFor(store: Store, hash: unknown, caller: Account, what: string): Folder {
 	if (typeof hash !== 'string' || !hash) throw new SearchError(`${what} needs a folder hash`);
 	const folder = store.folder(hash);
-	if (!folder || !folderRights(folder, caller).allow_view) throw new SearchError(`${what}: folder not found`);
+	if (!folder || !folderRights(folder, caller).allow_view)
+		throw new SearchError(`${what}: folder not found`);
 	return folder;
 }
 
 function trueKeys<T extends string>(value: unknown, allowed: readonly T[], what: string): Set<T> {
 	if (value === undefined || value === null) return new Set();
-	if (typeof value !== 'object' || Array.isArray(value)) throw new SearchError(`${what} must be an object of booleans`);
+	if (typeof value !== 'object' || Array.isArray(value))
+		throw new SearchError(`${what} must be an object of booleans`);
 	const keys = Object.entries(value as Record<string, unknown>)
 		.filter(([, on]) => on === true || on === 1 || on === '1' || on === 'true')
 		.map(([key]) => key.toUpperCase() as T);
@@ -46,11 +48,14 @@ function simplePlan(req: SandboxRequest, store: Store, caller: Account): SearchP
 	if (query.length < 2) throw new SearchError('query must have at least 2 characters');
 	const hash = req.fields.get('folder_hash');
 	const root = store.rootOf(caller);
-	const inFolder = hash && hash !== root.hash ? folderFor(store, hash, caller, 'folder_hash') : null;
+	const inFolder =
+		hash && hash !== root.hash ? folderFor(store, hash, caller, 'folder_hash') : null;
 	return {
 		query,
 		types: new Set(),
-		sections: new Set<SectionName>(inFolder ? ['THIS_FOLDER'] : ['MY', 'SHARED_WITH_ME_ONLY_ORGANIZATION']),
+		sections: new Set<SectionName>(
+			inFolder ? ['THIS_FOLDER'] : ['MY', 'SHARED_WITH_ME_ONLY_ORGANIZATION'],
+		),
 		thisFolder: inFolder,
 		noSubfolders: flag(req.fields.get('NoSubfolders')),
 		operator: 'AND',
@@ -66,34 +71,56 @@ function fullPlan(req: SandboxRequest, raw: string, store: Store, caller: Accoun
 	} catch {
 		throw new SearchError('search_json is not valid JSON');
 	}
-	if (!spec || typeof spec !== 'object' || Array.isArray(spec)) throw new SearchError('search_json must be an object');
+	if (!spec || typeof spec !== 'object' || Array.isArray(spec))
+		throw new SearchError('search_json must be an object');
 	const mode = spec.Mode;
-	if (mode !== 'simple' && mode !== 'advanced') throw new SearchError('Mode must be simple or advanced');
+	if (mode !== 'simple' && mode !== 'advanced')
+		throw new SearchError('Mode must be simple or advanced');
 	const query = typeof spec.Query === 'string' ? spec.Query.trim() : '';
-	if (mode === 'simple' && query.length < 2) throw new SearchError('Query must have at least 2 characters');
+	if (mode === 'simple' && query.length < 2)
+		throw new SearchError('Query must have at least 2 characters');
 	if (mode === 'simple' && (typeof spec.Types !== 'object' || spec.Types === null)) {
 		throw new SearchError('Types is required in simple mode (an empty object searches all types)');
 	}
-	if (mode === 'advanced' && query && query.length < 2) throw new SearchError('Query must have at least 2 characters');
+	if (mode === 'advanced' && query && query.length < 2)
+		throw new SearchError('Query must have at least 2 characters');
 	const types = trueKeys<TypeName>(spec.Types, TYPE_NAMES, 'Types');
-	if (typeof spec.Sections !== 'object' || spec.Sections === null) throw new SearchError('Sections is required');
+	if (typeof spec.Sections !== 'object' || spec.Sections === null)
+		throw new SearchError('Sections is required');
 	const sections = trueKeys<SectionName>(spec.Sections, SECTION_NAMES, 'Sections');
 	if (!sections.size) throw new SearchError('Sections: at least one section must be true');
-	const thisFolder = sections.has('THIS_FOLDER') ? folderFor(store, spec.ThisFolder, caller, 'ThisFolder') : null;
+	const thisFolder = sections.has('THIS_FOLDER')
+		? folderFor(store, spec.ThisFolder, caller, 'ThisFolder')
+		: null;
 	let operator: 'AND' | 'OR' = 'AND';
 	let criteria: SearchPlan['criteria'] = [];
 	if (mode === 'advanced') {
-		if (spec.Operator !== 'AND' && spec.Operator !== 'OR') throw new SearchError('Operator must be AND or OR');
+		if (spec.Operator !== 'AND' && spec.Operator !== 'OR')
+			throw new SearchError('Operator must be AND or OR');
 		if (!Array.isArray(spec.Criteria) || !spec.Criteria.length) {
 			throw new SearchError('Criteria must be a non-empty array in advanced mode');
 		}
 		operator = spec.Operator;
 		criteria = spec.Criteria.map(parseCriterion);
 	}
-	return { query, types, sections, thisFolder, noSubfolders: flag(req.fields.get('NoSubfolders')), operator, criteria };
+	return {
+		query,
+		types,
+		sections,
+		thisFolder,
+		noSubfolders: flag(req.fields.get('NoSubfolders')),
+		operator,
+		criteria,
+	};
 }
 
-function integerField(req: SandboxRequest, name: string, fallback: number, min: number, max: number): number {
+function integerField(
+	req: SandboxRequest,
+	name: string,
+	fallback: number,
+	min: number,
+	max: number,
+): number {
 	const raw = req.fields.get(name);
 	if (raw === null || raw === '') return fallback;
 	const value = Number(raw);
@@ -113,7 +140,10 @@ function sortOrder(req: SandboxRequest): { column: number | null; ascending: boo
 }
 
 const escape = (value: string) =>
-	value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+	value.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+	);
 
 function htmlRow(ctx: Ctx, item: ReturnType<typeof jsonItem>, owner: string): string {
 	const link = `${ctx.webUrl}/${item.type === 'file' ? 'f' : 'u'}/${item.hash}`;
@@ -139,15 +169,20 @@ function htmlRow(ctx: Ctx, item: ReturnType<typeof jsonItem>, owner: string): st
 function search(req: SandboxRequest, ctx: Ctx): Reply {
 	const started = process.hrtime.bigint();
 	const { auth, store } = ctx;
-	const bySession = auth.kind === 'ok' && (auth.method === 'session-cookie' || auth.method === 'session-param');
-	if (!bySession) return failure(auth.kind === 'none' ? 'Not logged in' : 'Session expired or invalid', 401);
+	const bySession =
+		auth.kind === 'ok' && (auth.method === 'session-cookie' || auth.method === 'session-param');
+	if (!bySession)
+		return failure(auth.kind === 'none' ? 'Not logged in' : 'Session expired or invalid', 401);
 	const caller = auth.account;
 	try {
 		const format = req.fields.get('result_format');
-		if (format === 'UNIFIED') throw new SearchError('result_format UNIFIED is not modelled by the sandbox');
-		if (format !== null && format !== 'JSON') throw new SearchError('result_format must be JSON or UNIFIED');
+		if (format === 'UNIFIED')
+			throw new SearchError('result_format UNIFIED is not modelled by the sandbox');
+		if (format !== null && format !== 'JSON')
+			throw new SearchError('result_format must be JSON or UNIFIED');
 		const rawJson = req.fields.get('search_json');
-		const plan = rawJson !== null ? fullPlan(req, rawJson, store, caller) : simplePlan(req, store, caller);
+		const plan =
+			rawJson !== null ? fullPlan(req, rawJson, store, caller) : simplePlan(req, store, caller);
 		const size = integerField(req, 'table_size', 1000, 1, 1000);
 		const page = integerField(req, 'table_page', 0, 0, Number.MAX_SAFE_INTEGER);
 		const { column, ascending } = sortOrder(req);
@@ -168,7 +203,11 @@ function search(req: SandboxRequest, ctx: Ctx): Reply {
 			const item = store.anyByHash(hash);
 			return item ? store.owner(item.ownerId).username : '';
 		};
-		return json({ ...envelope, headers: HEADERS, rows: items.map((item) => htmlRow(ctx, item, ownerName(item.hash))) });
+		return json({
+			...envelope,
+			headers: HEADERS,
+			rows: items.map((item) => htmlRow(ctx, item, ownerName(item.hash))),
+		});
 	} catch (error) {
 		if (error instanceof SearchError) return failure(error.message);
 		throw error;

@@ -16,7 +16,22 @@ const EXTENSION_TYPES: Record<string, string[]> = {
 	image: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg', 'bmp', 'tif', 'tiff', 'heic'],
 	video: ['mp4', 'mov', 'avi', 'mkv', 'webm'],
 	audio: ['mp3', 'wav', 'ogg', 'flac', 'm4a'],
-	document: ['pdf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'txt', 'rtf', 'csv', 'edoc', 'asice'],
+	document: [
+		'pdf',
+		'doc',
+		'docx',
+		'xls',
+		'xlsx',
+		'ppt',
+		'pptx',
+		'odt',
+		'ods',
+		'txt',
+		'rtf',
+		'csv',
+		'edoc',
+		'asice',
+	],
 	archive: ['zip', 'gz', 'tar', '7z', 'rar'],
 };
 
@@ -26,7 +41,8 @@ export function extensionOf(name: string): string {
 }
 
 export function extensionType(extension: string): string {
-	for (const [type, list] of Object.entries(EXTENSION_TYPES)) if (list.includes(extension)) return type;
+	for (const [type, list] of Object.entries(EXTENSION_TYPES))
+		if (list.includes(extension)) return type;
 	return 'other';
 }
 
@@ -69,7 +85,10 @@ function hashByName(req: SandboxRequest, store: Store, caller: Account | undefin
 	// Names are unique case-insensitively within a folder, so at most one file matches.
 	const file = store
 		.filesIn(folder.id)
-		.find((candidate) => candidate.name.toLowerCase() === wanted && fileRights(store, candidate, caller).allow_view);
+		.find(
+			(candidate) =>
+				candidate.name.toLowerCase() === wanted && fileRights(store, candidate, caller).allow_view,
+		);
 	if (!file) return failure(405, 'File not found');
 	return json({ success: true, file_info: { hash: file.hash } });
 }
@@ -85,7 +104,8 @@ export const v1FileScripts: Record<string, V1Script> = {
 		auth: 'optional',
 		handle(req, { store }, caller) {
 			if (req.method === 'POST') {
-				if (req.fields.get('action') !== 'get_file_hash_by_name') return failure(405, 'Unknown action');
+				if (req.fields.get('action') !== 'get_file_hash_by_name')
+					return failure(405, 'Unknown action');
 				return hashByName(req, store, caller);
 			}
 			const hash = req.query.get('hash');

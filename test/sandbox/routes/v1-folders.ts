@@ -12,7 +12,8 @@ import { restoreScript } from './v1-restore.ts';
 const NEW_FOLDER_TYPES: readonly AccessType[] = ['PRIVATE', 'LINK'];
 const PATH_TYPES: readonly AccessType[] = ['PRIVATE', 'LINK', 'PASSWORD', 'PUBLIC'];
 
-const pathFailure = (status: number, error: string) => json({ Success: false, Directories: {}, Error: error }, status);
+const pathFailure = (status: number, error: string) =>
+	json({ Success: false, Directories: {}, Error: error }, status);
 
 /** `Invoices/2026/11` → normalized segments; null when a segment is `.`/`..` or nothing is left. */
 function splitPath(raw: string): string[] | null {
@@ -20,15 +21,24 @@ function splitPath(raw: string): string[] | null {
 		.split(/[/\\]/)
 		.map((segment) => normalizeName(segment))
 		.filter(Boolean);
-	if (!segments.length || segments.some((segment) => segment === '.' || segment === '..')) return null;
+	if (!segments.length || segments.some((segment) => segment === '.' || segment === '..'))
+		return null;
 	return segments;
 }
 
 /** Walks `segments` below `parent`, reusing folders whose names match case-insensitively, creating the rest. */
-function ensurePath(store: Store, owner: Account, parent: Folder, segments: string[], type: AccessType): Folder {
+function ensurePath(
+	store: Store,
+	owner: Account,
+	parent: Folder,
+	segments: string[],
+	type: AccessType,
+): Folder {
 	let current = parent;
 	for (const segment of segments) {
-		const existing = store.subfolders(current.id).find((f) => f.name.toLowerCase() === segment.toLowerCase());
+		const existing = store
+			.subfolders(current.id)
+			.find((f) => f.name.toLowerCase() === segment.toLowerCase());
 		current = existing ?? store.createFolder(owner, current, segment, type);
 	}
 	return current;
@@ -43,7 +53,9 @@ function directoriesOf(req: SandboxRequest): string[] | null {
 function hashesOf(req: SandboxRequest): string[] | null {
 	const body = req.json as { hashes?: unknown } | undefined;
 	if (body === undefined) return null;
-	return Array.isArray(body?.hashes) && body.hashes.every((h) => typeof h === 'string') ? (body.hashes as string[]) : null;
+	return Array.isArray(body?.hashes) && body.hashes.every((h) => typeof h === 'string')
+		? (body.hashes as string[])
+		: null;
 }
 
 export const v1FolderScripts: Record<string, V1Script> = {

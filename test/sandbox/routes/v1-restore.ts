@@ -25,8 +25,10 @@ export function restoreScript(kind: 'file' | 'folder'): V1Script {
 			const hash = req.fields.get('hash') ?? req.fields.get(`${kind}_hash`);
 			if (!hash) return failure(400, 'hash is required');
 			const item = kind === 'file' ? store.trashedFile(hash) : store.trashedFolder(hash);
-			if (!item || item.ownerId !== caller!.id) return failure(405, `No deleted ${kind} with this hash`);
-			if (!restoreItem(store, item)) return failure(405, `The ${kind}'s parent folder is deleted: restore it first`);
+			if (!item || item.ownerId !== caller!.id)
+				return failure(405, `No deleted ${kind} with this hash`);
+			if (!restoreItem(store, item))
+				return failure(405, `The ${kind}'s parent folder is deleted: restore it first`);
 			return json({ success: true, hash: item.hash, name: item.name });
 		},
 	};

@@ -79,18 +79,20 @@ export const v1Scripts: Record<string, V1Script> = {
 			const folder = store.folder(hash);
 			if (!folder) return empty(405);
 			const owner = caller?.id === folder.ownerId;
-			if (!owner && (!isOpen(folder.accessType) || folder.password !== null)) return empty(caller ? 403 : 401);
-			const folders = req.query.get('include_folders') === '1'
-				? store
-						.subfolders(folder.id)
-						.filter((child) => folderRights(child, caller).allow_view)
-						.map((child) => ({
-							hash: child.hash,
-							name: child.name,
-							Size: String(folderSize(store, child.id)),
-							...(owner ? { delete_key: child.editKey } : {}),
-						}))
-				: [];
+			if (!owner && (!isOpen(folder.accessType) || folder.password !== null))
+				return empty(caller ? 403 : 401);
+			const folders =
+				req.query.get('include_folders') === '1'
+					? store
+							.subfolders(folder.id)
+							.filter((child) => folderRights(child, caller).allow_view)
+							.map((child) => ({
+								hash: child.hash,
+								name: child.name,
+								Size: String(folderSize(store, child.id)),
+								...(owner ? { delete_key: child.editKey } : {}),
+							}))
+					: [];
 			const files = store
 				.filesIn(folder.id)
 				.filter((file) => fileRights(store, file, caller).allow_view)
@@ -152,7 +154,12 @@ export const v1Scripts: Record<string, V1Script> = {
 			return json({
 				success: true,
 				message: '',
-				data: { used_mb: mb(used), quota_mb: mb(caller!.quotaBytes), available_mb: mb(free), free_mb: mb(free) },
+				data: {
+					used_mb: mb(used),
+					quota_mb: mb(caller!.quotaBytes),
+					available_mb: mb(free),
+					free_mb: mb(free),
+				},
 			});
 		},
 	},

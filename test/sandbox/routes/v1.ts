@@ -50,7 +50,9 @@ export const v1Routes: Route[] = [
 		path: '/down.php',
 		body: 'form',
 		action: () => 'down',
-		handle: (req, ctx) => gate(ctx, 'optional') ?? downloadReply(ctx.store, req.query.get('i'), callerOf(ctx.auth), true),
+		handle: (req, ctx) =>
+			gate(ctx, 'optional') ??
+			downloadReply(ctx.store, req.query.get('i'), callerOf(ctx.auth), true),
 	},
 	{
 		api: 'v1',

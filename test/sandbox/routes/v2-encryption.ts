@@ -106,7 +106,9 @@ export const v2EncryptionActions: Record<string, V2Action> = {
 		handle(req, _services, caller) {
 			const problem = checkUser(req, caller!, ['kem', 'dsa', 'x25519', 'ed25519']);
 			if (problem) return problem;
-			const [kem, dsa, x25519, ed25519] = ['kem', 'dsa', 'x25519', 'ed25519'].map((name) => req.fields.get(name)!);
+			const [kem, dsa, x25519, ed25519] = ['kem', 'dsa', 'x25519', 'ed25519'].map(
+				(name) => req.fields.get(name)!,
+			);
 			caller!.encryptionKeys = { kem, dsa, x25519, ed25519 };
 			return json({ success: true });
 		},
@@ -137,11 +139,15 @@ export const v2EncryptionActions: Record<string, V2Action> = {
 			const fileHash = req.fields.get('fileHash');
 			const uploadHash = req.fields.get('uploadHash');
 			if (!fileHash === !uploadHash) return empty(400);
-			const found = fileHash ? fileItem(store, fileHash, caller!) : folderItem(store, uploadHash!, caller!);
+			const found = fileHash
+				? fileItem(store, fileHash, caller!)
+				: folderItem(store, uploadHash!, caller!);
 			if (!found) return empty(404);
 			if (!found.rights.allow_download) return empty(403);
 			const email = req.fields.get('receiverEmail')!.trim().toLowerCase();
-			const receiver = [...store.accounts.values()].find((account) => account.email.toLowerCase() === email);
+			const receiver = [...store.accounts.values()].find(
+				(account) => account.email.toLowerCase() === email,
+			);
 			const key = store.vault.get(found.ref, caller!.id, false);
 			if (!receiver?.encryptionKeys || !key) return empty(404);
 			const keys = receiver.encryptionKeys;

@@ -13,9 +13,20 @@ export function dateBound(raw: string, upper: boolean): string | undefined {
 	if (!match) return undefined;
 	const [, y, mo, d, h, mi, s] = match;
 	const date = new Date(Date.UTC(+y, +mo - 1, +d, +(h ?? 0), +(mi ?? 0), +(s ?? 0)));
-	if (date.getUTCMonth() !== +mo - 1 || date.getUTCDate() !== +d || +(h ?? 0) > 23 || +(mi ?? 0) > 59) return undefined;
+	if (
+		date.getUTCMonth() !== +mo - 1 ||
+		date.getUTCDate() !== +d ||
+		+(h ?? 0) > 23 ||
+		+(mi ?? 0) > 59
+	)
+		return undefined;
 	if (+(s ?? 0) > 59) return undefined;
-	const time = h === undefined ? (upper ? '23:59:59' : '00:00:00') : `${h}:${mi}:${s ?? (upper ? '59' : '00')}`;
+	const time =
+		h === undefined
+			? upper
+				? '23:59:59'
+				: '00:00:00'
+			: `${h}:${mi}:${s ?? (upper ? '59' : '00')}`;
 	return `${y}-${mo}-${d} ${time}`;
 }
 
@@ -64,7 +75,8 @@ export const v2EsignatureActions: Record<string, V2Action> = {
 			const hash = req.fields.get('file_hash');
 			const emails = emailList(req.fields, 'emails');
 			const next = emailList(req.fields, 'next_share_emails');
-			if (!hash || !emails || emails === 'invalid' || !emails.length || next === 'invalid') return empty(400);
+			if (!hash || !emails || emails === 'invalid' || !emails.length || next === 'invalid')
+				return empty(400);
 			const file = store.file(hash);
 			if (!file || !fileRights(store, file, caller).allow_edit) return empty(405);
 			const nextShare = next ?? [];

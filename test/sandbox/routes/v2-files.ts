@@ -18,7 +18,12 @@ export function etagOf(file: StoredFile): string {
  * The documents give download_file only a Content-Type, so V2 answers carry no Content-Disposition (a
  * client must name the file itself); the browser-facing `down.php` sends one.
  */
-export function downloadReply(store: Store, hash: string | null, caller: Account | undefined, withDisposition = false): Reply {
+export function downloadReply(
+	store: Store,
+	hash: string | null,
+	caller: Account | undefined,
+	withDisposition = false,
+): Reply {
 	const file = store.file(hash);
 	if (!file) return empty(405);
 	if (!fileRights(store, file, caller).allow_download) return empty(caller ? 403 : 401);
@@ -26,7 +31,9 @@ export function downloadReply(store: Store, hash: string | null, caller: Account
 		status: 200,
 		headers: {
 			'Content-Type': file.mime,
-			...(withDisposition ? { 'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}` } : {}),
+			...(withDisposition
+				? { 'Content-Disposition': `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}` }
+				: {}),
 			ETag: etagOf(file),
 		},
 		file: { path: file.blobPath, size: file.size },
@@ -72,7 +79,8 @@ export const v2FileActions: Record<string, V2Action> = {
 			const file = store.file(req.fields.get('file_hash'));
 			const target = store.folder(req.fields.get('folder_hash'));
 			if (!file || !target) return empty(405);
-			if (!fileRights(store, file, caller).allow_edit || !folderRights(target, caller).allow_add) return empty(405);
+			if (!fileRights(store, file, caller).allow_edit || !folderRights(target, caller).allow_add)
+				return empty(405);
 			if (file.ownerId !== target.ownerId) return empty(405);
 			store.moveFile(file, target);
 			return empty(200);

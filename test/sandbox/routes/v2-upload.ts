@@ -80,7 +80,10 @@ export const v2UploadActions: Record<string, V2Action> = {
 	upload_file: {
 		auth: 'optional',
 		handle(req, { store }, caller) {
-			const target = uploadTarget(req, store, caller, { folder: 'folder_hash', key: 'folder_upload_key' });
+			const target = uploadTarget(req, store, caller, {
+				folder: 'folder_hash',
+				key: 'folder_upload_key',
+			});
 			if (isReply(target)) return target;
 			const { folder, upload } = target;
 			const accepted = checkUpload(store, folder, upload, req.fields);

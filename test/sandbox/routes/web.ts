@@ -4,7 +4,10 @@ import { fileRights, folderRights } from '../rights.ts';
 import type { Route } from '../router.ts';
 
 const escape = (value: string) =>
-	value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+	value.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+	);
 
 const page = (title: string, body: string) =>
 	html(
@@ -37,7 +40,10 @@ export const webRoutes: Route[] = [
 		handle(req, { store, auth }) {
 			const file = store.file(req.params[0]);
 			if (!file || !fileRights(store, file, callerOf(auth)).allow_view) return notFound();
-			return page(file.name, `<h1>${escape(file.name)}</h1><a href="/down.php?i=${file.hash}">Download</a>`);
+			return page(
+				file.name,
+				`<h1>${escape(file.name)}</h1><a href="/down.php?i=${file.hash}">Download</a>`,
+			);
 		},
 	},
 ];

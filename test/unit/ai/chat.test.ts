@@ -5,7 +5,11 @@ import { offlineWithNock } from '../offline';
 
 offlineWithNock();
 
-const chatAnswer = (message: Record<string, unknown>) => ({ ...generateAnswer(undefined), response: undefined, message });
+const chatAnswer = (message: Record<string, unknown>) => ({
+	...generateAnswer(undefined),
+	response: undefined,
+	message,
+});
 const base = { resource: 'text', operation: 'chat', model: 'gemma3n:12b' };
 
 describe('AI chat', () => {
@@ -85,7 +89,10 @@ describe('AI chat', () => {
 
 	it('refuses a conversation without a user message', async () => {
 		const unexpected = unexpectedRequests();
-		const { error } = await runAi({ ...base, messages: { values: [{ role: 'user', content: ' ' }] } });
+		const { error } = await runAi({
+			...base,
+			messages: { values: [{ role: 'user', content: ' ' }] },
+		});
 		expect(error?.message).toMatch(/no user message/);
 		expect(unexpected).toEqual([]);
 	});

@@ -1,6 +1,14 @@
 import nock from 'nock';
 
-import { AI, AUTHORIZATION, GIF, generateAnswer, ndjson, runAi, unexpectedRequests } from './run-ai';
+import {
+	AI,
+	AUTHORIZATION,
+	GIF,
+	generateAnswer,
+	ndjson,
+	runAi,
+	unexpectedRequests,
+} from './run-ai';
 import { offlineWithNock } from '../offline';
 
 offlineWithNock();
@@ -19,7 +27,16 @@ describe('AI generate', () => {
 			...base,
 			system: 'Be brief',
 			think: 'medium',
-			options: { temperature: 0.2, topP: 0.5, topK: 10, maxTokens: 64, contextSize: 4096, seed: 7, stop: '###, \\n\\n', keepAlive: '10m' },
+			options: {
+				temperature: 0.2,
+				topP: 0.5,
+				topK: 10,
+				maxTokens: 64,
+				contextSize: 4096,
+				seed: 7,
+				stop: '###, \\n\\n',
+				keepAlive: '10m',
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(scope.isDone()).toBe(true);
@@ -30,7 +47,15 @@ describe('AI generate', () => {
 			stream: false,
 			think: 'medium',
 			keep_alive: '10m',
-			options: { temperature: 0.2, top_p: 0.5, top_k: 10, num_predict: 64, num_ctx: 4096, seed: 7, stop: ['###', '\n\n'] },
+			options: {
+				temperature: 0.2,
+				top_p: 0.5,
+				top_k: 10,
+				num_predict: 64,
+				num_ctx: 4096,
+				seed: 7,
+				stop: ['###', '\n\n'],
+			},
 		});
 		expect(out[0].json).toEqual({
 			model: 'qwen3:8b',
@@ -59,13 +84,19 @@ describe('AI generate', () => {
 			.post('/api/generate', (body) => ((format = body.format), true))
 			.reply(200, generateAnswer('{"summary":"ok"}'));
 		const schema = { type: 'object', properties: { summary: { type: 'string' } } };
-		const { out } = await runAi({ ...base, outputFormat: 'jsonSchema', jsonSchema: JSON.stringify(schema) });
+		const { out } = await runAi({
+			...base,
+			outputFormat: 'jsonSchema',
+			jsonSchema: JSON.stringify(schema),
+		});
 		expect(format).toEqual(schema);
 		expect(out[0].json.response).toEqual({ summary: 'ok' });
 	});
 
 	it('accepts an answer that is already an object when JSON was asked for', async () => {
-		nock(AI).post('/api/generate').reply(200, generateAnswer({ a: 1 }));
+		nock(AI)
+			.post('/api/generate')
+			.reply(200, generateAnswer({ a: 1 }));
 		const { out } = await runAi({ ...base, outputFormat: 'json' });
 		expect(out[0].json.response).toEqual({ a: 1 });
 	});
@@ -73,7 +104,7 @@ describe('AI generate', () => {
 	it('fails clearly when the model ignored the JSON format', async () => {
 		nock(AI).post('/api/generate').reply(200, generateAnswer('not json'));
 		const { error } = await runAi({ ...base, outputFormat: 'json' });
-		expect(error?.message).toBe('The model\'s answer is not valid JSON');
+		expect(error?.message).toBe("The model's answer is not valid JSON");
 	});
 
 	it('sends images from binary fields as base64 for a model that reads images', async () => {
@@ -81,7 +112,10 @@ describe('AI generate', () => {
 		nock(AI)
 			.post('/api/generate', (body) => ((images = body.images), true))
 			.reply(200, generateAnswer('A pixel'));
-		const { error } = await runAi({ ...base, model: 'gemma3n:12b', images: 'data' }, { binary: { content: GIF } });
+		const { error } = await runAi(
+			{ ...base, model: 'gemma3n:12b', images: 'data' },
+			{ binary: { content: GIF } },
+		);
 		expect(error).toBeUndefined();
 		expect(images).toEqual([Buffer.from(GIF, 'utf8').toString('base64')]);
 	});
@@ -103,7 +137,11 @@ describe('AI generate', () => {
 		const { out, error } = await runAi({ ...base, options: { stream: true } });
 		expect(error).toBeUndefined();
 		expect(stream).toBe(true);
-		expect(out[0].json).toMatchObject({ response: 'Hello', thinking: 'Hmm', usage: { totalTokens: 12 } });
+		expect(out[0].json).toMatchObject({
+			response: 'Hello',
+			thinking: 'Hmm',
+			usage: { totalTokens: 12 },
+		});
 	});
 
 	it('treats a stream without its final line as an error, not a partial answer', async () => {
@@ -118,15 +156,28 @@ describe('AI generate', () => {
 	it('reports an error line inside a stream', async () => {
 		nock(AI)
 			.post('/api/generate')
-			.reply(200, ndjson([{ model: 'qwen3:8b', response: 'a', done: false }, { error: 'out of memory' }]));
+			.reply(
+				200,
+				ndjson([{ model: 'qwen3:8b', response: 'a', done: false }, { error: 'out of memory' }]),
+			);
 		const { error } = await runAi({ ...base, options: { stream: true } });
 		expect(error?.message).toBe('The AI API reported an error: out of memory');
 	});
 
 	it.each([
-		[404, { error: 'model "x:1b" not found, try pulling it first' }, /Model not found \(404\)/, /model "x:1b" not found/],
+		[
+			404,
+			{ error: 'model "x:1b" not found, try pulling it first' },
+			/Model not found \(404\)/,
+			/model "x:1b" not found/,
+		],
 		[401, { error: 'unauthorized' }, /rejected the bearer token \(401\)/, /user id and API token/],
-		[400, { error: '"qwen3:8b" does not support thinking' }, /rejected the request \(400\)/, /does not support thinking/],
+		[
+			400,
+			{ error: '"qwen3:8b" does not support thinking' },
+			/rejected the request \(400\)/,
+			/does not support thinking/,
+		],
 		[413, { error: 'request body too large' }, /larger than the AI API accepts/, /smaller images/],
 	])('maps %s to a message naming cause and fix', async (status, body, message, description) => {
 		nock(AI).post('/api/generate').reply(status, body);
@@ -147,9 +198,17 @@ describe('AI generate', () => {
 	describe('bad input fails before any request', () => {
 		it.each([
 			['an empty prompt', { prompt: '  ' }, /prompt is empty/],
-			['an invalid JSON schema', { outputFormat: 'jsonSchema', jsonSchema: '{nope' }, /JSON schema is not valid JSON/],
+			[
+				'an invalid JSON schema',
+				{ outputFormat: 'jsonSchema', jsonSchema: '{nope' },
+				/JSON schema is not valid JSON/,
+			],
 			['an empty custom model id', { model: 'custom', customModel: ' ' }, /No model id given/],
-			['a missing binary field', { model: 'gemma3n:12b', images: 'photo' }, /No binary property|No binary field "photo"/],
+			[
+				'a missing binary field',
+				{ model: 'gemma3n:12b', images: 'photo' },
+				/No binary property|No binary field "photo"/,
+			],
 		])('%s', async (_name, parameters, message) => {
 			const unexpected = unexpectedRequests();
 			const { error } = await runAi({ ...base, ...parameters }, { binary: { content: GIF } });
@@ -161,14 +220,29 @@ describe('AI generate', () => {
 			const unexpected = unexpectedRequests();
 			const { error } = await runAi(
 				{ ...base, model: 'gemma3n:12b', images: 'data' },
-				{ binary: { content: '%PDF-1.7 not an image', fileName: 'a.pdf', mimeType: 'application/pdf' } },
+				{
+					binary: {
+						content: '%PDF-1.7 not an image',
+						fileName: 'a.pdf',
+						mimeType: 'application/pdf',
+					},
+				},
 			);
 			expect(error?.message).toBe('The binary field "data" is not an image (application/pdf)');
 			expect(unexpected).toEqual([]);
 		});
 
 		it('a credential without an AI URL', async () => {
-			const { error } = await runAi(base, { credentials: { cloudStorageBearerApi: { userId: '1', apiToken: 't', baseUrl: 'https://x.test', aiUrl: '' } } });
+			const { error } = await runAi(base, {
+				credentials: {
+					cloudStorageBearerApi: {
+						userId: '1',
+						apiToken: 't',
+						baseUrl: 'https://x.test',
+						aiUrl: '',
+					},
+				},
+			});
 			expect(error?.message).toBe('The Bearer credential has no AI URL');
 		});
 	});

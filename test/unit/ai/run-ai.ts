@@ -16,29 +16,53 @@ export interface NodeRun extends RunResult {
 export async function runNode(
 	type: string,
 	parameters: INodeParameters,
-	options: { binary?: { content: string; fileName?: string; mimeType?: string }; continueOnFail?: boolean; credentials?: object } = {},
+	options: {
+		binary?: { content: string; fileName?: string; mimeType?: string };
+		continueOnFail?: boolean;
+		credentials?: object;
+	} = {},
 ): Promise<NodeRun> {
-	const nodes: NodeSpec[] = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }];
+	const nodes: NodeSpec[] = [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+	];
 	if (options.binary) {
 		nodes.push({
 			name: 'File',
 			type: 'engine-test.binaryFixture',
-			parameters: { content: options.binary.content, fileName: options.binary.fileName ?? 'photo.gif', mimeType: options.binary.mimeType ?? 'image/gif' },
+			parameters: {
+				content: options.binary.content,
+				fileName: options.binary.fileName ?? 'photo.gif',
+				mimeType: options.binary.mimeType ?? 'image/gif',
+			},
 		});
 	}
-	nodes.push({ name: 'Node', type, parameters, ...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}) });
-	const credentials = (options.credentials as Record<string, object>) ?? { cloudStorageBearerApi: { ...BEARER } };
-	const result = await runWorkflow({ nodes, connections: chain(...nodes.map((node) => node.name)) }, { credentials: credentials as never });
+	nodes.push({
+		name: 'Node',
+		type,
+		parameters,
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	});
+	const credentials = (options.credentials as Record<string, object>) ?? {
+		cloudStorageBearerApi: { ...BEARER },
+	};
+	const result = await runWorkflow(
+		{ nodes, connections: chain(...nodes.map((node) => node.name)) },
+		{ credentials: credentials as never },
+	);
 	return { ...result, out: result.nodeOutput('Node') };
 }
 
-export const runAi = async (parameters: INodeParameters, options: Parameters<typeof runNode>[2] = {}) =>
-	await runNode('n8n-nodes-cloud-storage.cloudStorageAi', parameters, options);
+export const runAi = async (
+	parameters: INodeParameters,
+	options: Parameters<typeof runNode>[2] = {},
+) => await runNode('n8n-nodes-cloud-storage.cloudStorageAi', parameters, options);
 
 /** Every request nock saw without a matching interceptor: input errors must send none. */
 export function unexpectedRequests(): string[] {
 	const seen: string[] = [];
-	nock.emitter.on('no match', (req: { method?: string; path?: string }) => seen.push(`${req.method} ${req.path}`));
+	nock.emitter.on('no match', (req: { method?: string; path?: string }) =>
+		seen.push(`${req.method} ${req.path}`),
+	);
 	return seen;
 }
 

@@ -18,13 +18,24 @@ export const AI = 'https://ai.example.test';
 export const SECRETS = ['tok-secret-1', 'sess-secret-1', 'dav-secret-1', 'tok-ai-secret'];
 
 export const CREDENTIALS = {
-	cloudStorageTokenApi: { baseUrl: BASE, webUrl: WEB, user: 'demo', accessToken: 'tok-secret-1', sessionId: 'sess-secret-1' },
+	cloudStorageTokenApi: {
+		baseUrl: BASE,
+		webUrl: WEB,
+		user: 'demo',
+		accessToken: 'tok-secret-1',
+		sessionId: 'sess-secret-1',
+	},
 	cloudStorageDavApi: { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' },
 	cloudStorageBearerApi: { userId: '1001', apiToken: 'tok-ai-secret', baseUrl: BASE, aiUrl: AI },
 };
 
 export const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
-export const mapped = (value: Record<string, unknown>) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] });
+export const mapped = (value: Record<string, unknown>) => ({
+	mappingMode: 'defineBelow',
+	value,
+	matchingColumns: [],
+	schema: [],
+});
 
 export interface BadInput {
 	name: string;
@@ -41,7 +52,12 @@ export interface BadInput {
 
 interface CaseRun {
 	out: INodeExecutionData[];
-	error?: { name?: string; message?: string; description?: string | null; context?: { itemIndex?: number } };
+	error?: {
+		name?: string;
+		message?: string;
+		description?: string | null;
+		context?: { itemIndex?: number };
+	};
 }
 
 async function run(testCase: BadInput, continueOnFail: boolean): Promise<CaseRun> {
@@ -51,7 +67,11 @@ async function run(testCase: BadInput, continueOnFail: boolean): Promise<CaseRun
 	];
 	if (testCase.binary) {
 		const { content, fileName = 'report.pdf', mimeType = 'application/pdf' } = testCase.binary;
-		nodes.push({ name: 'File', type: 'engine-test.binaryFixture', parameters: { content, fileName, mimeType } });
+		nodes.push({
+			name: 'File',
+			type: 'engine-test.binaryFixture',
+			parameters: { content, fileName, mimeType },
+		});
 	}
 	nodes.push({
 		name: 'Node',
@@ -60,16 +80,21 @@ async function run(testCase: BadInput, continueOnFail: boolean): Promise<CaseRun
 		...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	});
 	const credentials = structuredClone(testCase.credentials ?? CREDENTIALS);
-	const result = await runWorkflow({ nodes, connections: chain(...nodes.map((node) => node.name)) }, { credentials: credentials as never });
+	const result = await runWorkflow(
+		{ nodes, connections: chain(...nodes.map((node) => node.name)) },
+		{ credentials: credentials as never },
+	);
 	return { out: result.nodeOutput('Node'), error: result.error as CaseRun['error'] };
 }
 
-const text = (message?: string, description?: string | null) => `${message ?? ''} | ${description ?? ''}`;
+const text = (message?: string, description?: string | null) =>
+	`${message ?? ''} | ${description ?? ''}`;
 
 /** Runs one case and checks every promise of the suite; returns the error text for extra checks. */
 export async function expectBadInput(testCase: BadInput): Promise<string> {
 	const unexpected: string[] = [];
-	const onNoMatch = (req: { method?: string; path?: string; hostname?: string }) => unexpected.push(`${req.method} ${req.hostname ?? ''}${req.path}`);
+	const onNoMatch = (req: { method?: string; path?: string; hostname?: string }) =>
+		unexpected.push(`${req.method} ${req.hostname ?? ''}${req.path}`);
 	nock.emitter.on('no match', onNoMatch);
 	try {
 		nock.cleanAll();
@@ -78,7 +103,9 @@ export async function expectBadInput(testCase: BadInput): Promise<string> {
 		expect(tolerant.error).toBeUndefined();
 		expect(tolerant.out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		for (const item of tolerant.out) {
-			expect(text(item.json.error as string, item.json.description as string)).toMatch(testCase.error);
+			expect(text(item.json.error as string, item.json.description as string)).toMatch(
+				testCase.error,
+			);
 		}
 
 		nock.cleanAll();
@@ -105,7 +132,10 @@ export function badInputSuite(cases: BadInput[]): void {
 		nock.enableNetConnect();
 		nock.restore();
 	});
-	it.each(cases.map((testCase) => [testCase.name, testCase] as const))('%s', async (_name, testCase) => {
-		await expectBadInput(testCase);
-	});
+	it.each(cases.map((testCase) => [testCase.name, testCase] as const))(
+		'%s',
+		async (_name, testCase) => {
+			await expectBadInput(testCase);
+		},
+	);
 }

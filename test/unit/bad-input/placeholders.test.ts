@@ -13,21 +13,33 @@ afterEach(() => nock.cleanAll());
 
 describe('example placeholders', () => {
 	it('are refused before any request, with the parameter and what to set', async () => {
-		const { error } = await runStorage({ resource: 'file', operation: 'get', file: rl('REPLACE_ME: the hash of a PDF file in your storage') });
+		const { error } = await runStorage({
+			resource: 'file',
+			operation: 'get',
+			file: rl('REPLACE_ME: the hash of a PDF file in your storage'),
+		});
 		expect(error?.message).toBe('"file" still holds the example\'s placeholder');
-		expect(error?.description).toBe('Set "file" to the hash of a PDF file in your storage. Nothing was sent to the service.');
+		expect(error?.description).toBe(
+			'Set "file" to the hash of a PDF file in your storage. Nothing was sent to the service.',
+		);
 		expect(seen).toEqual([]);
 	});
 
 	it('give one error item per item under Continue On Fail', async () => {
-		const { out, error } = await runStorage({ resource: 'folder', operation: 'get', folder: rl('REPLACE_ME: a folder hash') }, { continueOnFail: true });
+		const { out, error } = await runStorage(
+			{ resource: 'folder', operation: 'get', folder: rl('REPLACE_ME: a folder hash') },
+			{ continueOnFail: true },
+		);
 		expect(error).toBeUndefined();
 		expect(out[0].json.error).toBe('"folder" still holds the example\'s placeholder');
 		expect(seen).toEqual([]);
 	});
 
 	it('name nested parameters by their path', () => {
-		expect(findPlaceholder({ updateFields: { summary: 'x', url: 'REPLACE_ME: an URL' } })).toEqual({ path: ['updateFields', 'url'], what: 'an URL' });
+		expect(findPlaceholder({ updateFields: { summary: 'x', url: 'REPLACE_ME: an URL' } })).toEqual({
+			path: ['updateFields', 'url'],
+			what: 'an URL',
+		});
 		expect(findPlaceholder({ a: 'REPLACEMENT' })).toBeUndefined();
 	});
 
@@ -39,8 +51,10 @@ describe('example placeholders', () => {
 			"the service's address (the Base URL of your credential)": 'http://127.0.0.1:5680',
 			'the URL of the calendar to watch': 'http://127.0.0.1:5232/alice/calendar/',
 			'the URL of the address book to watch': 'http://127.0.0.1:5232/alice/contacts/',
-			'the URL of an event another calendar client wrote (Get Events shows it)': 'http://127.0.0.1:5232/alice/calendar/foreign.ics',
-			'the URL of a contact another client wrote (Get Contacts shows it)': 'http://127.0.0.1:5232/alice/contacts/foreign.vcf',
+			'the URL of an event another calendar client wrote (Get Events shows it)':
+				'http://127.0.0.1:5232/alice/calendar/foreign.ics',
+			'the URL of a contact another client wrote (Get Contacts shows it)':
+				'http://127.0.0.1:5232/alice/contacts/foreign.vcf',
 		};
 		for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
 			const filled = fillPlaceholders(JSON.parse(readFileSync(join(dir, file), 'utf8')), demo);

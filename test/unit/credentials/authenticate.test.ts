@@ -7,20 +7,42 @@ import { CloudStoragePasswordApi } from '../../../credentials/CloudStoragePasswo
 import { CloudStorageTokenApi } from '../../../credentials/CloudStorageTokenApi.credentials';
 import { MODE_MARKER_HEADER } from '../../../nodes/shared/transport/auth-mode';
 
-const token = { baseUrl: 'https://api.example.com', webUrl: 'https://www.example.com', user: 'demo', accessToken: 'tok-123', sessionId: 'sess-9' };
-const password = { baseUrl: 'https://api.example.com', webUrl: 'https://www.example.com', user: 'demo', password: 'pw', sessionId: 'sess-9' };
+const token = {
+	baseUrl: 'https://api.example.com',
+	webUrl: 'https://www.example.com',
+	user: 'demo',
+	accessToken: 'tok-123',
+	sessionId: 'sess-9',
+};
+const password = {
+	baseUrl: 'https://api.example.com',
+	webUrl: 'https://www.example.com',
+	user: 'demo',
+	password: 'pw',
+	sessionId: 'sess-9',
+};
 const basic = `Basic ${Buffer.from('demo:pw').toString('base64')}`;
 
 function request(extra: Partial<IHttpRequestOptions> = {}): IHttpRequestOptions {
-	return { url: 'https://api.example.com/api_v2/get_file_info', method: 'POST', headers: { [MODE_MARKER_HEADER]: 'fields' }, ...extra };
+	return {
+		url: 'https://api.example.com/api_v2/get_file_info',
+		method: 'POST',
+		headers: { [MODE_MARKER_HEADER]: 'fields' },
+		...extra,
+	};
 }
 
 describe('token credential', () => {
 	const credential = new CloudStorageTokenApi();
 
 	it('adds user and token to a form body and removes the mode marker', async () => {
-		const out = await credential.authenticate(token, request({ body: new URLSearchParams({ file_hash: 'h' }) }));
-		expect((out.body as URLSearchParams).toString()).toBe('file_hash=h&user=demo&user_access_token=tok-123');
+		const out = await credential.authenticate(
+			token,
+			request({ body: new URLSearchParams({ file_hash: 'h' }) }),
+		);
+		expect((out.body as URLSearchParams).toString()).toBe(
+			'file_hash=h&user=demo&user_access_token=tok-123',
+		);
 		expect(out.headers).toEqual({});
 		expect(out.url).not.toContain('tok-123');
 	});
@@ -35,7 +57,10 @@ describe('token credential', () => {
 	});
 
 	it('uses the session cookie for session requests and for GET, never the query string', async () => {
-		const session = await credential.authenticate(token, request({ headers: { [MODE_MARKER_HEADER]: 'session' }, body: new URLSearchParams() }));
+		const session = await credential.authenticate(
+			token,
+			request({ headers: { [MODE_MARKER_HEADER]: 'session' }, body: new URLSearchParams() }),
+		);
 		expect(session.headers).toEqual({ Cookie: 'PHPSESSID=sess-9' });
 		expect((session.body as URLSearchParams).toString()).toBe('');
 		const get = await credential.authenticate(token, request({ method: 'GET', body: undefined }));
@@ -44,8 +69,12 @@ describe('token credential', () => {
 	});
 
 	it('refuses plain http outside localhost', async () => {
-		await expect(credential.authenticate(token, request({ url: 'http://api.example.com/api_v2/x' }))).rejects.toThrow(/https/);
-		await expect(credential.authenticate(token, request({ url: 'http://127.0.0.1:5680/api_v2/x', body: {} }))).resolves.toBeDefined();
+		await expect(
+			credential.authenticate(token, request({ url: 'http://api.example.com/api_v2/x' })),
+		).rejects.toThrow(/https/);
+		await expect(
+			credential.authenticate(token, request({ url: 'http://127.0.0.1:5680/api_v2/x', body: {} })),
+		).resolves.toBeDefined();
 	});
 });
 
@@ -53,19 +82,29 @@ describe('password credential', () => {
 	const credential = new CloudStoragePasswordApi();
 
 	it('sends HTTP Basic, never the password in body or URL', async () => {
-		const out = await credential.authenticate(password, request({ body: new URLSearchParams({ a: '1' }) }));
+		const out = await credential.authenticate(
+			password,
+			request({ body: new URLSearchParams({ a: '1' }) }),
+		);
 		expect(out.headers).toEqual({ Authorization: basic });
 		expect((out.body as URLSearchParams).toString()).toBe('a=1');
 	});
 
 	it('uses the session cookie for session requests', async () => {
-		const out = await credential.authenticate(password, request({ headers: { [MODE_MARKER_HEADER]: 'session' } }));
+		const out = await credential.authenticate(
+			password,
+			request({ headers: { [MODE_MARKER_HEADER]: 'session' } }),
+		);
 		expect(out.headers).toEqual({ Cookie: 'PHPSESSID=sess-9' });
 	});
 });
 
 describe('session pre-authentication', () => {
-	function helper(statusCode: number, body: unknown, seen: IHttpRequestOptions[] = []): IHttpRequestHelper {
+	function helper(
+		statusCode: number,
+		body: unknown,
+		seen: IHttpRequestOptions[] = [],
+	): IHttpRequestHelper {
 		return {
 			helpers: {
 				httpRequest: async (options: IHttpRequestOptions) => {
@@ -78,7 +117,10 @@ describe('session pre-authentication', () => {
 
 	it('obtains a session with the token in the POST body', async () => {
 		const seen: IHttpRequestOptions[] = [];
-		const result = await new CloudStorageTokenApi().preAuthentication.call(helper(200, { Success: true, SessionID: 'abc' }, seen), token);
+		const result = await new CloudStorageTokenApi().preAuthentication.call(
+			helper(200, { Success: true, SessionID: 'abc' }, seen),
+			token,
+		);
 		expect(result).toEqual({ sessionId: 'abc' });
 		expect(seen[0].url).toBe('https://api.example.com/api/authenticate_user.php');
 		expect((seen[0].body as URLSearchParams).get('user_access_token')).toBe('tok-123');
@@ -86,15 +128,24 @@ describe('session pre-authentication', () => {
 	});
 
 	it('explains the two-factor confirmation when no session is granted', async () => {
-		const twoFactor = helper(200, { Success: false, Message: 'Please confirm the login from the e-mailed link (2FA)' });
-		await expect(new CloudStoragePasswordApi().preAuthentication.call(twoFactor, password)).rejects.toThrow(/e-mailed a confirmation link.*Token credential/s);
+		const twoFactor = helper(200, {
+			Success: false,
+			Message: 'Please confirm the login from the e-mailed link (2FA)',
+		});
+		await expect(
+			new CloudStoragePasswordApi().preAuthentication.call(twoFactor, password),
+		).rejects.toThrow(/e-mailed a confirmation link.*Token credential/s);
 		const noSession = helper(200, { Success: true });
-		await expect(new CloudStoragePasswordApi().preAuthentication.call(noSession, password)).rejects.toThrow(/two-factor/);
+		await expect(
+			new CloudStoragePasswordApi().preAuthentication.call(noSession, password),
+		).rejects.toThrow(/two-factor/);
 	});
 
 	it('says wrong credentials plainly, without echoing them', async () => {
 		const wrong = helper(200, 'error: incorrect login');
-		const error = await new CloudStoragePasswordApi().preAuthentication.call(wrong, password).catch((e: Error) => e);
+		const error = await new CloudStoragePasswordApi().preAuthentication
+			.call(wrong, password)
+			.catch((e: Error) => e);
 		expect((error as Error).message).toMatch(/Wrong user name or secret/);
 		expect((error as Error).message).not.toContain('pw');
 	});
@@ -102,7 +153,10 @@ describe('session pre-authentication', () => {
 	it('refuses an http Base URL before sending anything', async () => {
 		const seen: IHttpRequestOptions[] = [];
 		await expect(
-			new CloudStorageTokenApi().preAuthentication.call(helper(200, {}, seen), { ...token, baseUrl: 'http://api.example.com' }),
+			new CloudStorageTokenApi().preAuthentication.call(helper(200, {}, seen), {
+				...token,
+				baseUrl: 'http://api.example.com',
+			}),
 		).rejects.toThrow(/https/);
 		expect(seen).toHaveLength(0);
 	});
@@ -110,13 +164,19 @@ describe('session pre-authentication', () => {
 
 describe('bearer and DAV credentials', () => {
 	it('bearer sends <user_id>:<token>', async () => {
-		const out = await new CloudStorageBearerApi().authenticate({ userId: '1001', apiToken: 't' }, request());
+		const out = await new CloudStorageBearerApi().authenticate(
+			{ userId: '1001', apiToken: 't' },
+			request(),
+		);
 		expect(out.headers).toEqual({ Authorization: 'Bearer 1001:t' });
 	});
 
 	it('DAV sends HTTP Basic and its test asks for the current user principal', async () => {
 		const dav = new CloudStorageDavApi();
-		const out = await dav.authenticate({ username: 'demo', password: 'pw' }, request({ url: 'https://dav.example.com/' }));
+		const out = await dav.authenticate(
+			{ username: 'demo', password: 'pw' },
+			request({ url: 'https://dav.example.com/' }),
+		);
 		expect(out.headers).toEqual({ Authorization: basic });
 		expect(dav.test.request.method).toBe('PROPFIND');
 		expect(String(dav.test.request.body)).toContain('current-user-principal');

@@ -6,7 +6,19 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { utcBasic } from '../../../nodes/shared/dav/requests';
-import { byUrl, collectionProps, DAV, etagProp, found, ics, multistatus, poll, vcard, xmlText, type SentRequest } from './poll-context';
+import {
+	byUrl,
+	collectionProps,
+	DAV,
+	etagProp,
+	found,
+	ics,
+	multistatus,
+	poll,
+	vcard,
+	xmlText,
+	type SentRequest,
+} from './poll-context';
 
 beforeEach(() => {
 	nock.cleanAll();
@@ -23,7 +35,8 @@ afterAll(() => {
 
 const at = (iso: string) => jest.spyOn(Date, 'now').mockReturnValue(Date.parse(iso));
 const calData = (data: string) => `<C:calendar-data>${xmlText(data)}</C:calendar-data>`;
-const timeRange = (request: SentRequest) => /<c:time-range start="(\w+)" end="(\w+)"\/>/.exec(request.body)?.slice(1);
+const timeRange = (request: SentRequest) =>
+	/<c:time-range start="(\w+)" end="(\w+)"\/>/.exec(request.body)?.slice(1);
 
 // Hourly from 09:00 on 4 March 2030; 10:00 is excluded (EXDATE), 11:00 moved to 11:20.
 const SERIES = [
@@ -54,12 +67,19 @@ const SERIES = [
 describe('Event Starts Soon', () => {
 	const path = '/cal/soon/';
 	const params = { calendar: byUrl(path), trigger: 'startsWithin', minutes: 150 };
-	const answer = (...objects: Array<[string, string]>) => multistatus(objects.map(([name, data]) => found(`${path}${name}`, etagProp(`"${name}"`) + calData(data))).join(''));
+	const answer = (...objects: Array<[string, string]>) =>
+		multistatus(
+			objects
+				.map(([name, data]) => found(`${path}${name}`, etagProp(`"${name}"`) + calData(data)))
+				.join(''),
+		);
 
 	it('announces each occurrence in the window once: exceptions and moved instances applied, the first poll only records', async () => {
 		const staticData: IDataObject = {};
 		at('2030-03-04T08:50:00Z');
-		nock(DAV).intercept(path, 'REPORT').reply(207, answer(['early.ics', ics('early', 'Early', '20300304T090500Z')]));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(207, answer(['early.ics', ics('early', 'Early', '20300304T090500Z')]));
 		const first = await poll('calendar', params, staticData);
 		expect(first.emitted).toBeNull();
 		expect(first.requests[0].headers.depth).toBe('1');
@@ -67,21 +87,43 @@ describe('Event Starts Soon', () => {
 		expect(timeRange(first.requests[0])).toEqual(['20300304T085000Z', '20300304T112000Z']);
 
 		at('2030-03-04T08:51:00Z');
-		nock(DAV).intercept(path, 'REPORT').reply(207, answer(['early.ics', ics('early', 'Early', '20300304T090500Z')], ['standup.ics', SERIES]));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(
+				207,
+				answer(['early.ics', ics('early', 'Early', '20300304T090500Z')], ['standup.ics', SERIES]),
+			);
 		const second = await poll('calendar', params, staticData);
-		expect(second.items.map((item) => [item.summary, item.start, item.recurrenceId ?? null, item.minutesUntilStart])).toEqual([
+		expect(
+			second.items.map((item) => [
+				item.summary,
+				item.start,
+				item.recurrenceId ?? null,
+				item.minutesUntilStart,
+			]),
+		).toEqual([
 			['Stand-up', '2030-03-04T09:00:00.000Z', '2030-03-04T09:00:00.000Z', 9],
 			['Stand-up (moved)', '2030-03-04T11:20:00.000Z', '2030-03-04T11:00:00.000Z', 149],
 		]);
-		expect(second.items[0]).toMatchObject({ event: 'startsSoon', url: `${DAV}${path}standup.ics`, etag: '"standup.ics"', uid: 'standup', recurring: true });
+		expect(second.items[0]).toMatchObject({
+			event: 'startsSoon',
+			url: `${DAV}${path}standup.ics`,
+			etag: '"standup.ics"',
+			uid: 'standup',
+			recurring: true,
+		});
 
 		at('2030-03-04T09:50:00Z');
-		nock(DAV).intercept(path, 'REPORT').reply(207, answer(['standup.ics', SERIES]));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(207, answer(['standup.ics', SERIES]));
 		const third = await poll('calendar', params, staticData);
 		expect(third.items.map((item) => item.start)).toEqual(['2030-03-04T12:00:00.000Z']);
 
 		at('2030-03-04T09:55:00Z');
-		nock(DAV).intercept(path, 'REPORT').reply(207, answer(['standup.ics', SERIES]));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(207, answer(['standup.ics', SERIES]));
 		expect((await poll('calendar', params, staticData)).emitted).toBeNull();
 		// Only occurrences still ahead are remembered.
 		expect(Object.keys((staticData.starts as { notified: object }).notified).sort()).toEqual([
@@ -93,8 +135,19 @@ describe('Event Starts Soon', () => {
 	it('skips all-day events and occurrences that already started', async () => {
 		const staticData: IDataObject = { starts: { collection: `${DAV}${path}`, notified: {} } };
 		at('2030-03-04T09:05:00Z');
-		const allDay = ics('holiday', 'Holiday', '20300304').replace('DTSTART:20300304', 'DTSTART;VALUE=DATE:20300304').replace('DURATION:PT30M', 'DURATION:P1D');
-		nock(DAV).intercept(path, 'REPORT').reply(207, answer(['holiday.ics', allDay], ['started.ics', ics('started', 'Started', '20300304T090000Z')], ['standup.ics', SERIES]));
+		const allDay = ics('holiday', 'Holiday', '20300304')
+			.replace('DTSTART:20300304', 'DTSTART;VALUE=DATE:20300304')
+			.replace('DURATION:PT30M', 'DURATION:P1D');
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(
+				207,
+				answer(
+					['holiday.ics', allDay],
+					['started.ics', ics('started', 'Started', '20300304T090000Z')],
+					['standup.ics', SERIES],
+				),
+			);
 		const result = await poll('calendar', params, staticData);
 		expect(result.items.map((item) => item.summary)).toEqual(['Stand-up (moved)']);
 	});
@@ -103,27 +156,89 @@ describe('Event Starts Soon', () => {
 describe('manual test run ("Fetch Test Event")', () => {
 	it('Contacts Trigger returns the five most recently modified contacts and saves nothing', async () => {
 		const path = '/ab/manual/';
-		const modified = (day: number) => `<D:getlastmodified>${new Date(Date.UTC(2030, 0, day)).toUTCString()}</D:getlastmodified>`;
-		const members = [3, 7, 1, 6, 2, 5, 4].map((day) => found(`${path}c${day}.vcf`, `${etagProp(`"c${day}"`)}${modified(day)}<D:resourcetype/>`)).join('');
-		nock(DAV).intercept(path, 'PROPFIND').matchHeader('depth', '1').reply(207, multistatus(found(path, '<D:resourcetype><D:collection/><A:addressbook/></D:resourcetype>') + members));
-		nock(DAV).intercept(path, 'PROPFIND').matchHeader('depth', '0').reply(207, collectionProps(path, 'addressbook', ['addressbook-multiget', 'sync-collection']));
+		const modified = (day: number) =>
+			`<D:getlastmodified>${new Date(Date.UTC(2030, 0, day)).toUTCString()}</D:getlastmodified>`;
+		const members = [3, 7, 1, 6, 2, 5, 4]
+			.map((day) =>
+				found(`${path}c${day}.vcf`, `${etagProp(`"c${day}"`)}${modified(day)}<D:resourcetype/>`),
+			)
+			.join('');
+		nock(DAV)
+			.intercept(path, 'PROPFIND')
+			.matchHeader('depth', '1')
+			.reply(
+				207,
+				multistatus(
+					found(path, '<D:resourcetype><D:collection/><A:addressbook/></D:resourcetype>') + members,
+				),
+			);
+		nock(DAV)
+			.intercept(path, 'PROPFIND')
+			.matchHeader('depth', '0')
+			.reply(
+				207,
+				collectionProps(path, 'addressbook', ['addressbook-multiget', 'sync-collection']),
+			);
 		nock(DAV)
 			.intercept(path, 'REPORT')
-			.reply(207, multistatus([7, 6, 5, 4, 3].map((day) => found(`${path}c${day}.vcf`, `${etagProp(`"c${day}"`)}<A:address-data>${vcard(`c${day}`, `Person ${day}`)}</A:address-data>`)).join('')));
-		const state = { dav: { collection: `${DAV}${path}`, sync: true, multiget: true, token: 'tok-9', etags: { [`${DAV}${path}c1.vcf`]: '"old"' } } };
+			.reply(
+				207,
+				multistatus(
+					[7, 6, 5, 4, 3]
+						.map((day) =>
+							found(
+								`${path}c${day}.vcf`,
+								`${etagProp(`"c${day}"`)}<A:address-data>${vcard(`c${day}`, `Person ${day}`)}</A:address-data>`,
+							),
+						)
+						.join(''),
+				),
+			);
+		const state = {
+			dav: {
+				collection: `${DAV}${path}`,
+				sync: true,
+				multiget: true,
+				token: 'tok-9',
+				etags: { [`${DAV}${path}c1.vcf`]: '"old"' },
+			},
+		};
 		const staticData: IDataObject = structuredClone(state);
-		const result = await poll('contacts', { addressBook: byUrl(path), events: ['created', 'updated', 'deleted'] }, staticData, 'manual');
-		expect(result.requests[2].body.match(/<d:href>[^<]+<\/d:href>/g)).toEqual([7, 6, 5, 4, 3].map((day) => `<d:href>${path}c${day}.vcf</d:href>`));
-		expect(result.items.map((item) => [item.event, item.fullName, item.etag])).toEqual([7, 6, 5, 4, 3].map((day) => ['created', `Person ${day}`, `"c${day}"`]));
+		const result = await poll(
+			'contacts',
+			{ addressBook: byUrl(path), events: ['created', 'updated', 'deleted'] },
+			staticData,
+			'manual',
+		);
+		expect(result.requests[2].body.match(/<d:href>[^<]+<\/d:href>/g)).toEqual(
+			[7, 6, 5, 4, 3].map((day) => `<d:href>${path}c${day}.vcf</d:href>`),
+		);
+		expect(result.items.map((item) => [item.event, item.fullName, item.etag])).toEqual(
+			[7, 6, 5, 4, 3].map((day) => ['created', `Person ${day}`, `"c${day}"`]),
+		);
 		expect(staticData).toEqual(state);
 	});
 
 	it('Calendar Trigger (changes) on an empty calendar returns nothing and records nothing', async () => {
 		const path = '/cal/empty/';
-		nock(DAV).intercept(path, 'PROPFIND').matchHeader('depth', '1').reply(207, multistatus(found(path, '<D:resourcetype><D:collection/><C:calendar/></D:resourcetype>')));
-		nock(DAV).intercept(path, 'PROPFIND').matchHeader('depth', '0').reply(207, collectionProps(path, 'calendar', ['calendar-multiget']));
+		nock(DAV)
+			.intercept(path, 'PROPFIND')
+			.matchHeader('depth', '1')
+			.reply(
+				207,
+				multistatus(found(path, '<D:resourcetype><D:collection/><C:calendar/></D:resourcetype>')),
+			);
+		nock(DAV)
+			.intercept(path, 'PROPFIND')
+			.matchHeader('depth', '0')
+			.reply(207, collectionProps(path, 'calendar', ['calendar-multiget']));
 		const staticData: IDataObject = {};
-		const result = await poll('calendar', { calendar: byUrl(path), trigger: 'changes', events: ['created'] }, staticData, 'manual');
+		const result = await poll(
+			'calendar',
+			{ calendar: byUrl(path), trigger: 'changes', events: ['created'] },
+			staticData,
+			'manual',
+		);
 		expect(result.emitted).toBeNull();
 		expect(staticData).toEqual({});
 	});
@@ -133,12 +248,17 @@ describe('manual test run ("Fetch Test Event")', () => {
 		at('2030-03-04T06:00:00Z');
 		const soon = { calendar: byUrl(path), trigger: 'startsWithin', minutes: 15 };
 		nock(DAV).intercept(path, 'REPORT').reply(207, multistatus(''));
-		nock(DAV).intercept(path, 'REPORT').reply(207, multistatus(found(`${path}standup.ics`, etagProp('"s"') + calData(SERIES))));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(207, multistatus(found(`${path}standup.ics`, etagProp('"s"') + calData(SERIES))));
 		const staticData: IDataObject = {};
 		const result = await poll('calendar', soon, staticData, 'manual');
 		expect(result.requests.map(timeRange)).toEqual([
 			['20300304T060000Z', '20300304T061500Z'],
-			['20300304T060000Z', utcBasic(new Date(Date.parse('2030-03-04T06:00:00Z') + 366 * 24 * 60 * 60_000))],
+			[
+				'20300304T060000Z',
+				utcBasic(new Date(Date.parse('2030-03-04T06:00:00Z') + 366 * 24 * 60 * 60_000)),
+			],
 		]);
 		expect(result.items.map((item) => [item.event, item.start])).toEqual([
 			['startsSoon', '2030-03-04T09:00:00.000Z'],
@@ -154,9 +274,16 @@ describe('manual test run ("Fetch Test Event")', () => {
 	it('Event Starts Soon with something due shows just that, with one query', async () => {
 		const path = '/cal/manual-due/';
 		at('2030-03-04T08:50:00Z');
-		nock(DAV).intercept(path, 'REPORT').reply(207, multistatus(found(`${path}standup.ics`, etagProp('"s"') + calData(SERIES))));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(207, multistatus(found(`${path}standup.ics`, etagProp('"s"') + calData(SERIES))));
 		const staticData: IDataObject = {};
-		const result = await poll('calendar', { calendar: byUrl(path), trigger: 'startsWithin', minutes: 15 }, staticData, 'manual');
+		const result = await poll(
+			'calendar',
+			{ calendar: byUrl(path), trigger: 'startsWithin', minutes: 15 },
+			staticData,
+			'manual',
+		);
 		expect(result.requests).toHaveLength(1);
 		expect(result.items.map((item) => item.start)).toEqual(['2030-03-04T09:00:00.000Z']);
 		expect(staticData).toEqual({});

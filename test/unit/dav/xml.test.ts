@@ -34,7 +34,9 @@ END:VCALENDAR]]></c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status><
 <d:sync-token>opaque:token/1?x=y</d:sync-token></d:multistatus>`;
 		const result = parseMultistatus(body, 'https://dav.example/c/');
 		expect(propText(result.responses[0], NS.DAV, 'getetag')).toBe('"abc-1"');
-		expect(propText(result.responses[0], NS.CALDAV, 'calendar-data')).toBe('BEGIN:VCALENDAR\nEND:VCALENDAR');
+		expect(propText(result.responses[0], NS.CALDAV, 'calendar-data')).toBe(
+			'BEGIN:VCALENDAR\nEND:VCALENDAR',
+		);
 		expect(result.responses[1]).toMatchObject({ status: 404, key: '/c/gone.ics' });
 		expect(result.syncToken).toBe('opaque:token/1?x=y');
 	});
@@ -45,8 +47,12 @@ END:VCALENDAR]]></c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status><
 	});
 
 	it('refuses oversized XML and non-XML answers', () => {
-		expect(() => parseXml(`<d:a xmlns:d="DAV:">${'x'.repeat(200)}</d:a>`, 100)).toThrow(/too large/);
-		expect(() => parseMultistatus('<html><body>Login</body></html>', 'https://dav.example/')).toThrow(/<html> where a multistatus was expected/);
+		expect(() => parseXml(`<d:a xmlns:d="DAV:">${'x'.repeat(200)}</d:a>`, 100)).toThrow(
+			/too large/,
+		);
+		expect(() =>
+			parseMultistatus('<html><body>Login</body></html>', 'https://dav.example/'),
+		).toThrow(/<html> where a multistatus was expected/);
 	});
 
 	it('compares hrefs whatever their encoding and trailing slash', () => {
@@ -56,10 +62,15 @@ END:VCALENDAR]]></c:calendar-data></d:prop><d:status>HTTP/1.1 200 OK</d:status><
 
 describe('request bodies', () => {
 	it('builds a calendar-query with comp-filter and a UTC time-range', () => {
-		const body = calendarQueryBody({ start: new Date('2030-01-01T00:00:00Z'), end: new Date('2030-01-02T12:30:00Z') });
+		const body = calendarQueryBody({
+			start: new Date('2030-01-01T00:00:00Z'),
+			end: new Date('2030-01-02T12:30:00Z'),
+		});
 		const root = parseXml(body);
 		expect(root).toMatchObject({ ns: NS.CALDAV, name: 'calendar-query' });
-		expect(body).toContain('<c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="20300101T000000Z" end="20300102T123000Z"/>');
+		expect(body).toContain(
+			'<c:comp-filter name="VCALENDAR"><c:comp-filter name="VEVENT"><c:time-range start="20300101T000000Z" end="20300102T123000Z"/>',
+		);
 	});
 
 	it('escapes text and sends an empty sync-token for the initial sync', () => {
@@ -76,7 +87,9 @@ describe('DavClient', () => {
 			body: `<multistatus xmlns="DAV:"><response><href>${new URL(request.url).pathname}</href><propstat><prop><displayname/></prop><status>HTTP/1.1 403 Forbidden</status></propstat></response></multistatus>`,
 		});
 		const client = new DavClient(http, 'https://dav.example/');
-		await expect(client.write('PROPPATCH', 'https://dav.example/c/work/', '<x/>', 'Updating the calendar')).rejects.toThrow(/Updating the calendar was refused by the server \(displayname: 403\)/);
+		await expect(
+			client.write('PROPPATCH', 'https://dav.example/c/work/', '<x/>', 'Updating the calendar'),
+		).rejects.toThrow(/Updating the calendar was refused by the server \(displayname: 403\)/);
 	});
 
 	it('sends the ETag back exactly as received on delete and offers the current one after a 412', async () => {
@@ -87,7 +100,11 @@ describe('DavClient', () => {
 			return { status: 200, headers: { etag: 'W/"v2"' }, body: 'BEGIN:VCALENDAR' };
 		};
 		const client = new DavClient(http, 'https://dav.example/', 'event');
-		await expect(client.delete('https://dav.example/c/a.ics', '"v1"')).rejects.toMatchObject({ status: 412, currentEtag: 'W/"v2"', message: 'The event changed on the server since it was read (412)' });
+		await expect(client.delete('https://dav.example/c/a.ics', '"v1"')).rejects.toMatchObject({
+			status: 412,
+			currentEtag: 'W/"v2"',
+			message: 'The event changed on the server since it was read (412)',
+		});
 		expect(seen[0].headers['If-Match']).toBe('"v1"');
 	});
 });

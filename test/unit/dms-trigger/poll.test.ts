@@ -12,9 +12,15 @@ import { offlineWithNock } from '../offline';
 offlineWithNock();
 
 const TRIGGER = 'n8n-nodes-cloud-storage.cloudStorageDmsTrigger';
-const workflow = (parameters: INodeParameters) => ({ nodes: [{ name: 'Trigger', type: TRIGGER, parameters }], connections: {} });
+const workflow = (parameters: INodeParameters) => ({
+	nodes: [{ name: 'Trigger', type: TRIGGER, parameters }],
+	connections: {},
+});
 const poll = async (parameters: INodeParameters, staticData: IDataObject = {}) =>
-	await runPoll(workflow(parameters), { credentials: { cloudStorageTokenApi: { ...TOKEN } }, staticData });
+	await runPoll(workflow(parameters), {
+		credentials: { cloudStorageTokenApi: { ...TOKEN } },
+		staticData,
+	});
 
 const OPEN = { id: 31, display_name: 'Open' };
 const DONE = { id: 33, display_name: 'Done' };
@@ -28,21 +34,35 @@ const task = (id: number, created: string, extra: IDataObject = {}) => ({
 	date_updated: created,
 	...extra,
 });
-const page = (items: object[], total = items.length) => [200, { items, total, limit: 200, offset: 0 }] as [number, unknown];
+const page = (items: object[], total = items.length) =>
+	[200, { items, total, limit: 200, offset: 0 }] as [number, unknown];
 
 describe('Task Created', () => {
 	it('sends the filters, records on the first poll, then reports a new task from one request', async () => {
 		const sent = dmsApi({
 			'task/get_documents': [
 				page([task(2, '2030-01-01 10:00:00'), task(1, '2030-01-01 09:00:00')], 900),
-				page([task(3, '2030-01-01 10:00:05'), task(2, '2030-01-01 10:00:00'), task(1, '2030-01-01 09:00:00')], 901),
+				page(
+					[
+						task(3, '2030-01-01 10:00:05'),
+						task(2, '2030-01-01 10:00:00'),
+						task(1, '2030-01-01 09:00:00'),
+					],
+					901,
+				),
 			],
 		});
-		const parameters = { resource: 'task', taskEvents: ['created'], taskFilters: { project: { __rl: true, mode: 'id', value: '11' }, statuses: [31, 32] } };
+		const parameters = {
+			resource: 'task',
+			taskEvents: ['created'],
+			taskFilters: { project: { __rl: true, mode: 'id', value: '11' }, statuses: [31, 32] },
+		};
 		const first = await poll(parameters);
 		expect(first.emitted).toBeNull();
 		const second = await poll(parameters, first.staticData);
-		expect(second.items.map(({ json }) => [json.event, json.dvs_document_id])).toEqual([['taskCreated', 3]]);
+		expect(second.items.map(({ json }) => [json.event, json.dvs_document_id])).toEqual([
+			['taskCreated', 3],
+		]);
 		expect(sent.map(({ path, body }) => [path, body.limit, body.offset, body.filters])).toEqual([
 			['task/get_documents', 200, 0, { dvs_project_id: [11], dropdown_status: [31, 32] }],
 			['task/get_documents', 200, 0, { dvs_project_id: [11], dropdown_status: [31, 32] }],
@@ -52,9 +72,13 @@ describe('Task Created', () => {
 
 	it('refuses a non-numeric project before any request', async () => {
 		const sent = dmsApi({});
-		await expect(poll({ resource: 'task', taskEvents: ['created'], taskFilters: { project: { __rl: true, mode: 'id', value: 'web' } } })).rejects.toThrow(
-			/Project must be numeric IDs/,
-		);
+		await expect(
+			poll({
+				resource: 'task',
+				taskEvents: ['created'],
+				taskFilters: { project: { __rl: true, mode: 'id', value: 'web' } },
+			}),
+		).rejects.toThrow(/Project must be numeric IDs/);
 		expect(sent).toEqual([]);
 	});
 });
@@ -66,7 +90,16 @@ describe('Task Status Changed', () => {
 			'task/get_documents': [
 				page([task(5, '2030-01-01 09:00:00'), ...many.slice(0, 199)], 201),
 				page([many[199]], 201),
-				page([task(5, '2030-01-01 09:00:00', { dropdown_status: DONE, date_updated: '2030-01-02 00:00:00' }), ...many.slice(0, 199)], 201),
+				page(
+					[
+						task(5, '2030-01-01 09:00:00', {
+							dropdown_status: DONE,
+							date_updated: '2030-01-02 00:00:00',
+						}),
+						...many.slice(0, 199),
+					],
+					201,
+				),
 				page([many[199]], 201),
 			],
 		});
@@ -75,7 +108,14 @@ describe('Task Status Changed', () => {
 		expect(first.emitted).toBeNull();
 		const second = await poll(parameters, first.staticData);
 		expect(second.items).toEqual([
-			{ json: expect.objectContaining({ event: 'taskStatusChanged', dvs_document_id: 5, from: OPEN, to: DONE }) },
+			{
+				json: expect.objectContaining({
+					event: 'taskStatusChanged',
+					dvs_document_id: 5,
+					from: OPEN,
+					to: DONE,
+				}),
+			},
 		]);
 		expect(sent.map(({ body }) => body.offset)).toEqual([0, 200, 0, 200]);
 		expect(new Set(sent.map(({ path }) => path))).toEqual(new Set(['task/get_documents']));
@@ -99,11 +139,24 @@ describe('Task Status Changed', () => {
 
 describe('Fetch Test Event', () => {
 	it('returns recent tasks from one page and explains an empty register', async () => {
-		dmsApi({ 'task/get_documents': [page([task(1, '2030-01-01 09:00:00'), task(2, '2030-01-01 10:00:00')]), page([])] });
-		const nodes = [{ name: 'Trigger', type: TRIGGER, parameters: { resource: 'task', taskEvents: ['created'] } }];
-		const run = await runWorkflow({ nodes, connections: {} }, { credentials: { cloudStorageTokenApi: { ...TOKEN } } as never });
+		dmsApi({
+			'task/get_documents': [
+				page([task(1, '2030-01-01 09:00:00'), task(2, '2030-01-01 10:00:00')]),
+				page([]),
+			],
+		});
+		const nodes = [
+			{ name: 'Trigger', type: TRIGGER, parameters: { resource: 'task', taskEvents: ['created'] } },
+		];
+		const run = await runWorkflow(
+			{ nodes, connections: {} },
+			{ credentials: { cloudStorageTokenApi: { ...TOKEN } } as never },
+		);
 		expect(run.nodeOutput('Trigger').map(({ json }) => json.dvs_document_id)).toEqual([2, 1]);
-		const empty = await runWorkflow({ nodes, connections: {} }, { credentials: { cloudStorageTokenApi: { ...TOKEN } } as never });
+		const empty = await runWorkflow(
+			{ nodes, connections: {} },
+			{ credentials: { cloudStorageTokenApi: { ...TOKEN } } as never },
+		);
 		expect(empty.error?.message).toMatch(/Nothing matching/);
 	});
 });

@@ -4,22 +4,41 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { chain, PACKAGE_NAME, runWorkflow, type RunResult } from '../../engine/harness';
 
 export const BASE = 'https://api.example.test';
-export const TOKEN = { baseUrl: BASE, webUrl: 'https://www.example.test', user: 'demo', accessToken: 'tok-secret-1', sessionId: 'sess-1' };
+export const TOKEN = {
+	baseUrl: BASE,
+	webUrl: 'https://www.example.test',
+	user: 'demo',
+	accessToken: 'tok-secret-1',
+	sessionId: 'sess-1',
+};
 
 export const id = (value: number | string) => ({ __rl: true, mode: 'id', value: String(value) });
-export const mapped = (value: Record<string, unknown>) => ({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] }) as never;
+export const mapped = (value: Record<string, unknown>) =>
+	({ mappingMode: 'defineBelow', value, matchingColumns: [], schema: [] }) as never;
 
 export interface DmsRun extends RunResult {
 	out: INodeExecutionData[];
 }
 
 /** Manual Trigger → a DMS node, through n8n's engine, with nock answering. */
-export async function runDms(node: 'cloudStorageDmsTask' | 'cloudStorageContactPerson', parameters: INodeParameters, continueOnFail = false): Promise<DmsRun> {
+export async function runDms(
+	node: 'cloudStorageDmsTask' | 'cloudStorageContactPerson',
+	parameters: INodeParameters,
+	continueOnFail = false,
+): Promise<DmsRun> {
 	const nodes = [
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
-		{ name: 'DMS', type: `${PACKAGE_NAME}.${node}`, parameters, ...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}) },
+		{
+			name: 'DMS',
+			type: `${PACKAGE_NAME}.${node}`,
+			parameters,
+			...(continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		},
 	];
-	const result = await runWorkflow({ nodes, connections: chain('Start', 'DMS') }, { credentials: { cloudStorageTokenApi: { ...TOKEN } } as never });
+	const result = await runWorkflow(
+		{ nodes, connections: chain('Start', 'DMS') },
+		{ credentials: { cloudStorageTokenApi: { ...TOKEN } } as never },
+	);
 	return { ...result, out: result.nodeOutput('DMS') };
 }
 
@@ -33,30 +52,87 @@ export interface Sent {
  * Answers DMS calls from a table keyed by `<section>/<action>` and records each raw JSON body, so tests
  * see exactly what went over the wire. A table entry may be a list: one answer per call, in order.
  */
-export function dmsApi(answers: Record<string, Array<[number, unknown?]> | [number, unknown?]>): Sent[] {
+export function dmsApi(
+	answers: Record<string, Array<[number, unknown?]> | [number, unknown?]>,
+): Sent[] {
 	const sent: Sent[] = [];
-	const queues = new Map(Object.entries(answers).map(([key, value]) => [key, Array.isArray(value[0]) ? [...(value as Array<[number, unknown?]>)] : [value as [number, unknown?]]]));
+	const queues = new Map(
+		Object.entries(answers).map(([key, value]) => [
+			key,
+			Array.isArray(value[0])
+				? [...(value as Array<[number, unknown?]>)]
+				: [value as [number, unknown?]],
+		]),
+	);
 	nock(BASE)
 		.persist()
 		.post(/^\/api_dvs\/[a-z_0-9]+\/[a-z_]+$/)
 		.reply(function (uri, body) {
 			const key = uri.replace('/api_dvs/', '');
-			sent.push({ path: key, body: (typeof body === 'string' ? JSON.parse(body) : body) as Record<string, unknown>, contentType: String(this.req.headers['content-type']) });
+			sent.push({
+				path: key,
+				body: (typeof body === 'string' ? JSON.parse(body) : body) as Record<string, unknown>,
+				contentType: String(this.req.headers['content-type']),
+			});
 			const queue = queues.get(key);
 			if (!queue || queue.length === 0) return [599, ''];
 			const [status, payload] = queue.length > 1 ? queue.shift()! : queue[0];
-			return [status, payload === undefined ? '' : JSON.stringify(payload), { 'Content-Type': 'application/json' }];
+			return [
+				status,
+				payload === undefined ? '' : JSON.stringify(payload),
+				{ 'Content-Type': 'application/json' },
+			];
 		});
 	return sent;
 }
 
 export const TASK_FIELDS = [
-	{ name: 'dvs_project_id', label: 'Project', type: 'relation', required: true, filter: true, section: 'project_2', list_action: 'get_documents' },
+	{
+		name: 'dvs_project_id',
+		label: 'Project',
+		type: 'relation',
+		required: true,
+		filter: true,
+		section: 'project_2',
+		list_action: 'get_documents',
+	},
 	{ name: 'name', label: 'Name', type: 'text', required: true, filter: false },
 	{ name: 'description', label: 'Description', type: 'html', required: false, filter: false },
-	{ name: 'dropdown_status', label: 'Status', type: 'dropdown', required: false, filter: true, options: [{ id: 31, display_name: 'Open' }, { id: 33, display_name: 'Done' }] },
-	{ name: 'responsible', label: 'Responsible', type: 'user_id', required: false, filter: false, list_action: 'get_users', depends_on: 'dvs_project_id' },
-	{ name: 'followers', label: 'Followers', type: 'user_ids', required: false, filter: false, list_action: 'get_users', depends_on: 'dvs_project_id' },
-	{ name: 'estimated_hours', label: 'Estimated hours', type: 'text', required: false, filter: false },
+	{
+		name: 'dropdown_status',
+		label: 'Status',
+		type: 'dropdown',
+		required: false,
+		filter: true,
+		options: [
+			{ id: 31, display_name: 'Open' },
+			{ id: 33, display_name: 'Done' },
+		],
+	},
+	{
+		name: 'responsible',
+		label: 'Responsible',
+		type: 'user_id',
+		required: false,
+		filter: false,
+		list_action: 'get_users',
+		depends_on: 'dvs_project_id',
+	},
+	{
+		name: 'followers',
+		label: 'Followers',
+		type: 'user_ids',
+		required: false,
+		filter: false,
+		list_action: 'get_users',
+		depends_on: 'dvs_project_id',
+	},
+	{
+		name: 'estimated_hours',
+		label: 'Estimated hours',
+		type: 'text',
+		required: false,
+		filter: false,
+	},
 	{ name: 'date_due', label: 'Due date', type: 'date', required: false, filter: false },
 ];

@@ -6,8 +6,22 @@ import { offlineWithNock } from '../offline';
 offlineWithNock();
 
 const FIELDS: [number, unknown] = [200, { fields: TASK_FIELDS }];
-const WORKERS: [number, unknown] = [200, { users: [{ id: 7, display_name: 'Ann' }, { id: 8, display_name: 'Ben' }] }];
-const TASK = { dvs_document_id: 5, name: 'T', dvs_project_id: { id: 3, display_name: 'P' }, dropdown_status: { id: 31, display_name: 'Open' }, followers: [] };
+const WORKERS: [number, unknown] = [
+	200,
+	{
+		users: [
+			{ id: 7, display_name: 'Ann' },
+			{ id: 8, display_name: 'Ben' },
+		],
+	},
+];
+const TASK = {
+	dvs_document_id: 5,
+	name: 'T',
+	dvs_project_id: { id: 3, display_name: 'P' },
+	dropdown_status: { id: 31, display_name: 'Open' },
+	followers: [],
+};
 
 describe('task create', () => {
 	it('posts JSON with user and token in the body, create_params in the documented input types', async () => {
@@ -22,7 +36,14 @@ describe('task create', () => {
 			resource: 'task',
 			operation: 'create',
 			project: id(3),
-			fields: mapped({ name: 'T', dropdown_status: 'open', responsible: 'Ben', followers: '[7, "Ben"]', estimated_hours: 4, date_due: '2026-01-02T10:00:00' }),
+			fields: mapped({
+				name: 'T',
+				dropdown_status: 'open',
+				responsible: 'Ben',
+				followers: '[7, "Ben"]',
+				estimated_hours: 4,
+				date_due: '2026-01-02T10:00:00',
+			}),
 		});
 		expect(error).toBeUndefined();
 		const create = sent.find((entry) => entry.path === 'task/create_document')!;
@@ -30,9 +51,19 @@ describe('task create', () => {
 		expect(create.body).toEqual({
 			user: 'demo',
 			user_access_token: 'tok-secret-1',
-			create_params: { dvs_project_id: 3, name: 'T', dropdown_status: 31, responsible: 8, followers: [7, 8], estimated_hours: '4', date_due: '2026-01-02' },
+			create_params: {
+				dvs_project_id: 3,
+				name: 'T',
+				dropdown_status: 31,
+				responsible: 8,
+				followers: [7, 8],
+				estimated_hours: '4',
+				date_due: '2026-01-02',
+			},
 		});
-		expect(sent.find((entry) => entry.path === 'task/get_users')!.body).toMatchObject({ dvs_project_id: 3 });
+		expect(sent.find((entry) => entry.path === 'task/get_users')!.body).toMatchObject({
+			dvs_project_id: 3,
+		});
 		expect(out[0].json).toEqual(TASK);
 	});
 
@@ -42,7 +73,12 @@ describe('task create', () => {
 			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
 			'task/create_document': [500],
 		});
-		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(3), fields: mapped({ name: 'T' }) });
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(3),
+			fields: mapped({ name: 'T' }),
+		});
 		expect(sent.filter((entry) => entry.path === 'task/create_document')).toHaveLength(1);
 		expect(error?.message).toMatch(/may have been applied/);
 		expect(error?.description).toMatch(/Get Many filtered by this project \(newest first\)/);
@@ -54,22 +90,45 @@ describe('task create', () => {
 			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
 			'task/create_document': [400],
 		});
-		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(3), fields: mapped({ name: 'T' }) });
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(3),
+			fields: mapped({ name: 'T' }),
+		});
 		expect(error?.message).toMatch(/document-management API rejected the request \(400\)/);
 		expect(error?.description).toMatch(/ids from Get Fields \/ Get Users/);
 	});
 
 	it('names a user who is not a worker of the project, listing who is', async () => {
-		const sent = dmsApi({ 'task/get_fields': FIELDS, 'project_2/get_document': [200, { dvs_document_id: 3 }], 'task/get_users': WORKERS });
-		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(3), fields: mapped({ name: 'T', responsible: 9 }) });
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'project_2/get_document': [200, { dvs_document_id: 3 }],
+			'task/get_users': WORKERS,
+		});
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(3),
+			fields: mapped({ name: 'T', responsible: 9 }),
+		});
 		expect(error?.message).toBe('Unknown user (not a worker of this project) "9" for Responsible');
 		expect(error?.description).toBe('Choose one of: Ann (7), Ben (8).');
 		expect(sent.map((entry) => entry.path)).not.toContain('task/create_document');
 	});
 
 	it('names an unknown project (the API says 405, and projects are readable)', async () => {
-		const sent = dmsApi({ 'task/get_fields': FIELDS, 'project_2/get_document': [405], 'project_2/get_fields': [200, { fields: [] }] });
-		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(77), fields: mapped({ name: 'T' }) });
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'project_2/get_document': [405],
+			'project_2/get_fields': [200, { fields: [] }],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(77),
+			fields: mapped({ name: 'T' }),
+		});
 		expect(error?.message).toBe('Unknown project 77 for Project');
 		expect(sent.map((entry) => entry.path)).not.toContain('task/create_document');
 	});
@@ -83,24 +142,47 @@ describe('task create', () => {
 			'task/create_document': [200, { dvs_document_id: 5 }],
 			'task/get_document': [200, TASK],
 		});
-		const { out, error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(3), fields: mapped({ name: 'T', responsible: 'Ben' }) });
+		const { out, error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(3),
+			fields: mapped({ name: 'T', responsible: 'Ben' }),
+		});
 		expect(error).toBeUndefined();
-		expect(sent.map((entry) => entry.path)).toEqual(['task/get_fields', 'project_2/get_document', 'project_2/get_fields', 'task/get_users', 'task/create_document', 'task/get_document']);
-		expect(sent.find((entry) => entry.path === 'task/create_document')!.body.create_params).toEqual({ dvs_project_id: 3, name: 'T', responsible: 8 });
+		expect(sent.map((entry) => entry.path)).toEqual([
+			'task/get_fields',
+			'project_2/get_document',
+			'project_2/get_fields',
+			'task/get_users',
+			'task/create_document',
+			'task/get_document',
+		]);
+		expect(sent.find((entry) => entry.path === 'task/create_document')!.body.create_params).toEqual(
+			{ dvs_project_id: 3, name: 'T', responsible: 8 },
+		);
 		expect(out[0].json).toEqual(TASK);
 	});
 
-	it('a user who may write tasks only: the service\'s 400 names the unchecked project', async () => {
+	it("a user who may write tasks only: the service's 400 names the unchecked project", async () => {
 		dmsApi({
 			'task/get_fields': FIELDS,
 			'project_2/get_document': [405],
 			'project_2/get_fields': [405],
 			'task/create_document': [400],
 		});
-		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'create', project: id(77), fields: mapped({ name: 'T' }) });
-		expect(error?.message).toBe('The service refused the values (400): check Project (dvs_project_id) = 77');
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(77),
+			fields: mapped({ name: 'T' }),
+		});
+		expect(error?.message).toBe(
+			'The service refused the values (400): check Project (dvs_project_id) = 77',
+		);
 		expect(error?.description).toMatch(/this user's group may not read the registers/);
-		expect(error?.description).toMatch(/Project \(dvs_project_id\) = 77: not checked \(this user may not read projects\)/);
+		expect(error?.description).toMatch(
+			/Project \(dvs_project_id\) = 77: not checked \(this user may not read projects\)/,
+		);
 	});
 });
 
@@ -126,11 +208,19 @@ describe('task update', () => {
 			dvs_document_id: 5,
 			update_params: { followers: [7], date_due: null },
 		});
-		expect(sent.find((entry) => entry.path === 'task/get_users')!.body).toMatchObject({ dvs_project_id: 3 });
+		expect(sent.find((entry) => entry.path === 'task/get_users')!.body).toMatchObject({
+			dvs_project_id: 3,
+		});
 	});
 
 	it('a user who may write tasks only: external followers pass unchecked when contact persons answer 405', async () => {
-		const external = { name: 'ext_notif_receiver', label: 'External followers', type: 'relation_ids', section: 'contact_person', list_action: 'get_documents' };
+		const external = {
+			name: 'ext_notif_receiver',
+			label: 'External followers',
+			type: 'relation_ids',
+			section: 'contact_person',
+			list_action: 'get_documents',
+		};
 		const sent = dmsApi({
 			'task/get_fields': [200, { fields: [...TASK_FIELDS, external] }],
 			'task/get_document': [200, TASK],
@@ -138,18 +228,33 @@ describe('task update', () => {
 			'contact_person/get_fields': [405],
 			'task/update_document': [200, { dvs_document_id: 5 }],
 		});
-		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ ext_notif_receiver: '31' }) });
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'update',
+			documentId: id(5),
+			fields: mapped({ ext_notif_receiver: '31' }),
+		});
 		expect(error).toBeUndefined();
-		expect(sent.find((entry) => entry.path === 'task/update_document')!.body.update_params).toEqual({ ext_notif_receiver: [31] });
+		expect(sent.find((entry) => entry.path === 'task/update_document')!.body.update_params).toEqual(
+			{ ext_notif_receiver: [31] },
+		);
 	});
 
 	it('after a lost answer, reads back and does not resend when the update is there', async () => {
 		const sent = dmsApi({
 			'task/get_fields': FIELDS,
-			'task/get_document': [[200, TASK], [200, { ...TASK, dropdown_status: { id: 33, display_name: 'Done' } }]],
+			'task/get_document': [
+				[200, TASK],
+				[200, { ...TASK, dropdown_status: { id: 33, display_name: 'Done' } }],
+			],
 			'task/update_document': [500],
 		});
-		const { error, out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ dropdown_status: 33 }) });
+		const { error, out } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'update',
+			documentId: id(5),
+			fields: mapped({ dropdown_status: 33 }),
+		});
 		expect(error).toBeUndefined();
 		expect(sent.filter((entry) => entry.path === 'task/update_document')).toHaveLength(1);
 		expect(out[0].json.dropdown_status).toEqual({ id: 33, display_name: 'Done' });
@@ -161,32 +266,57 @@ describe('task update', () => {
 			'task/get_document': [200, TASK],
 			'task/update_document': [[500], [200, { dvs_document_id: 5 }]],
 		});
-		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ dropdown_status: 33 }) });
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'update',
+			documentId: id(5),
+			fields: mapped({ dropdown_status: 33 }),
+		});
 		expect(error).toBeUndefined();
 		expect(sent.filter((entry) => entry.path === 'task/update_document')).toHaveLength(2);
 	});
 
 	it('refuses a project change and an empty update before any request', async () => {
 		const sent = dmsApi({});
-		const moved = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ dvs_project_id: 4 }) });
+		const moved = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'update',
+			documentId: id(5),
+			fields: mapped({ dvs_project_id: 4 }),
+		});
 		expect(moved.error?.message).toBe('The project of a task cannot be changed');
 		expect(sent).toHaveLength(0);
 		nock.cleanAll();
 		dmsApi({ 'task/get_fields': FIELDS, 'task/get_document': [200, TASK] });
-		const empty = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({ name: '' }) });
+		const empty = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'update',
+			documentId: id(5),
+			fields: mapped({ name: '' }),
+		});
 		expect(empty.error?.message).toMatch(/Nothing to update/);
 	});
 
 	it('refuses to clear a required field', async () => {
 		dmsApi({ 'task/get_fields': FIELDS, 'task/get_document': [200, TASK] });
-		const { error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'update', documentId: id(5), fields: mapped({}), clearFields: ['name'] });
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'update',
+			documentId: id(5),
+			fields: mapped({}),
+			clearFields: ['name'],
+		});
 		expect(error?.message).toBe('Name is required and cannot be emptied');
 	});
 });
 
 describe('task get many', () => {
 	it('pages with limit 200 until total, sends filters, and stops at the limit', async () => {
-		const page = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ dvs_document_id: 1000 - from - i, name: `t${from + i}` }));
+		const page = (from: number, count: number) =>
+			Array.from({ length: count }, (_, i) => ({
+				dvs_document_id: 1000 - from - i,
+				name: `t${from + i}`,
+			}));
 		const sent = dmsApi({
 			'task/get_fields': FIELDS,
 			'task/get_documents': [
@@ -199,17 +329,29 @@ describe('task get many', () => {
 			resource: 'task',
 			operation: 'getAll',
 			returnAll: true,
-			filters: { conditions: [{ field: 'dropdown_status', values: ['Open'] }, { field: 'dropdown_status', values: '33' }] },
+			filters: {
+				conditions: [
+					{ field: 'dropdown_status', values: ['Open'] },
+					{ field: 'dropdown_status', values: '33' },
+				],
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(out).toHaveLength(450);
-		const pages = sent.filter((entry) => entry.path === 'task/get_documents').map((entry) => entry.body);
-		expect(pages.map(({ limit, offset }) => [limit, offset])).toEqual([[200, 0], [200, 200], [200, 400]]);
+		const pages = sent
+			.filter((entry) => entry.path === 'task/get_documents')
+			.map((entry) => entry.body);
+		expect(pages.map(({ limit, offset }) => [limit, offset])).toEqual([
+			[200, 0],
+			[200, 200],
+			[200, 400],
+		]);
 		expect(pages[0].filters).toEqual({ dropdown_status: [31, 33] });
 	});
 
 	it('never asks for more than 200 at once, whatever the Limit', async () => {
-		const page = (from: number, count: number) => Array.from({ length: count }, (_, i) => ({ dvs_document_id: 5000 - from - i }));
+		const page = (from: number, count: number) =>
+			Array.from({ length: count }, (_, i) => ({ dvs_document_id: 5000 - from - i }));
 		const sent = dmsApi({
 			'task/get_fields': FIELDS,
 			'task/get_documents': [
@@ -218,39 +360,89 @@ describe('task get many', () => {
 				[200, { items: page(400, 50), total: 900 }],
 			],
 		});
-		const { out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit: 450 });
+		const { out } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 450,
+		});
 		expect(out).toHaveLength(450);
-		expect(sent.filter((entry) => entry.path === 'task/get_documents').map((entry) => [entry.body.limit, entry.body.offset])).toEqual([[200, 0], [200, 200], [50, 400]]);
+		expect(
+			sent
+				.filter((entry) => entry.path === 'task/get_documents')
+				.map((entry) => [entry.body.limit, entry.body.offset]),
+		).toEqual([
+			[200, 0],
+			[200, 200],
+			[50, 400],
+		]);
 	});
 
 	it('asks only for what the limit needs', async () => {
-		const sent = dmsApi({ 'task/get_fields': FIELDS, 'task/get_documents': [200, { items: [{ dvs_document_id: 1 }, { dvs_document_id: 2 }], total: 900 }] });
-		const { out } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getAll', returnAll: false, limit: 2 });
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'task/get_documents': [
+				200,
+				{ items: [{ dvs_document_id: 1 }, { dvs_document_id: 2 }], total: 900 },
+			],
+		});
+		const { out } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 2,
+		});
 		expect(out).toHaveLength(2);
-		expect(sent.find((entry) => entry.path === 'task/get_documents')!.body).toMatchObject({ limit: 2, offset: 0 });
-		expect(sent.find((entry) => entry.path === 'task/get_documents')!.body).not.toHaveProperty('filters');
+		expect(sent.find((entry) => entry.path === 'task/get_documents')!.body).toMatchObject({
+			limit: 2,
+			offset: 0,
+		});
+		expect(sent.find((entry) => entry.path === 'task/get_documents')!.body).not.toHaveProperty(
+			'filters',
+		);
 	});
 });
 
 describe('task comments', () => {
 	it('prepends picked mentions and posts plain text once', async () => {
 		const sent = dmsApi({ 'task/add_comment': [200, { dvs_document_id: 5 }] });
-		const { out, error } = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'addComment', documentId: id(5), comment: '  Done <b>now</b> @[USER:7]', mentions: [12] });
+		const { out, error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'addComment',
+			documentId: id(5),
+			comment: '  Done <b>now</b> @[USER:7]',
+			mentions: [12],
+		});
 		expect(error).toBeUndefined();
 		// No lookup of users: the comment is the only request, whatever rights the user has on projects.
 		expect(sent.map((entry) => entry.path)).toEqual(['task/add_comment']);
-		expect(sent[0].body).toEqual({ user: 'demo', user_access_token: 'tok-secret-1', dvs_document_id: 5, comment: '@[USER:12] Done <b>now</b> @[USER:7]' });
+		expect(sent[0].body).toEqual({
+			user: 'demo',
+			user_access_token: 'tok-secret-1',
+			dvs_document_id: 5,
+			comment: '@[USER:12] Done <b>now</b> @[USER:7]',
+		});
 		expect(out[0].json.mentioned_user_ids).toEqual([12, 7]);
 	});
 
 	it('refuses an empty comment without a request, and never repeats an uncertain one', async () => {
 		const none = dmsApi({});
-		const empty = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'addComment', documentId: id(5), comment: '   ' });
+		const empty = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'addComment',
+			documentId: id(5),
+			comment: '   ',
+		});
 		expect(empty.error?.message).toBe('The comment is empty');
 		expect(none).toHaveLength(0);
 		nock.cleanAll();
 		const sent = dmsApi({ 'task/add_comment': [503] });
-		const lost = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'addComment', documentId: id(5), comment: 'hi' });
+		const lost = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'addComment',
+			documentId: id(5),
+			comment: 'hi',
+		});
 		expect(sent).toHaveLength(1);
 		expect(lost.error?.description).toMatch(/would post it twice/);
 	});
@@ -259,11 +451,20 @@ describe('task comments', () => {
 describe('errors', () => {
 	it('explains 401 and 405 of the DMS, and Continue On Fail keeps the item', async () => {
 		dmsApi({ 'task/get_fields': [401] });
-		const unauthorised = await runDms('cloudStorageDmsTask', { resource: 'task', operation: 'getFields' });
-		expect(unauthorised.error?.message).toMatch(/Authentication failed \(401\), or the account has no organisation/);
+		const unauthorised = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'getFields',
+		});
+		expect(unauthorised.error?.message).toMatch(
+			/Authentication failed \(401\), or the account has no organisation/,
+		);
 		nock.cleanAll();
 		dmsApi({ 'client/get_document': [405] });
-		const missing = await runDms('cloudStorageDmsTask', { resource: 'client', operation: 'get', documentId: id(9) }, true);
+		const missing = await runDms(
+			'cloudStorageDmsTask',
+			{ resource: 'client', operation: 'get', documentId: id(9) },
+			true,
+		);
 		expect(missing.out[0].json).toMatchObject({ error: 'No client with ID 9 was found' });
 		expect(String(missing.out[0].json.description)).toMatch(/write permission on clients/);
 	});

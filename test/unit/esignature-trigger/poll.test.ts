@@ -11,7 +11,10 @@ import { BASE, form, TOKEN, WEB } from '../storage/run-storage';
 beforeEach(() => {
 	nock.cleanAll();
 	nock.disableNetConnect();
-	nock(BASE).persist().post('/api/authenticate_user.php').reply(200, { Success: true, SessionID: 's1', UserData: { UserName: 'demo' } });
+	nock(BASE)
+		.persist()
+		.post('/api/authenticate_user.php')
+		.reply(200, { Success: true, SessionID: 's1', UserData: { UserName: 'demo' } });
 });
 afterAll(() => {
 	nock.enableNetConnect();
@@ -20,10 +23,15 @@ afterAll(() => {
 
 const TRIGGER = 'n8n-nodes-cloud-storage.cloudStorageESignatureTrigger';
 const poll = async (parameters: INodeParameters, staticData: IDataObject = {}) =>
-	await runPoll({ nodes: [{ name: 'Trigger', type: TRIGGER, parameters }], connections: {} }, { credentials: { cloudStorageTokenApi: { ...TOKEN } }, staticData });
+	await runPoll(
+		{ nodes: [{ name: 'Trigger', type: TRIGGER, parameters }], connections: {} },
+		{ credentials: { cloudStorageTokenApi: { ...TOKEN } }, staticData },
+	);
 
 /** get_esignatures answered per file hash from a table; each request's form fields recorded. */
-function signatures(table: Record<string, Array<[number, unknown]>>): Array<Record<string, string>> {
+function signatures(
+	table: Record<string, Array<[number, unknown]>>,
+): Array<Record<string, string>> {
 	const sent: Array<Record<string, string>> = [];
 	nock(BASE)
 		.persist()
@@ -33,25 +41,45 @@ function signatures(table: Record<string, Array<[number, unknown]>>): Array<Reco
 			sent.push(fields);
 			const queue = table[fields.file_hash] ?? [[405, '']];
 			const [status, answer] = queue.length > 1 ? queue.shift()! : queue[0];
-			return [status, answer === '' ? '' : JSON.stringify(answer), { 'Content-Type': 'application/json' }];
+			return [
+				status,
+				answer === '' ? '' : JSON.stringify(answer),
+				{ 'Content-Type': 'application/json' },
+			];
 		});
 	return sent;
 }
-const rec = (signing_timestamp: string, signer_name: string) => ({ file_hash: 'ignored', signing_timestamp, signer_name });
+const rec = (signing_timestamp: string, signer_name: string) => ({
+	file_hash: 'ignored',
+	signing_timestamp,
+	signer_name,
+});
 
 describe('a list of files', () => {
 	it('asks from_date the last signing time per file, and file info only for a file with a new signature', async () => {
 		const sent = signatures({
-			aaa: [[200, [rec('2030-01-01 10:00:00', 'Ann')]], [200, [rec('2030-01-01 10:00:00', 'Ann'), rec('2030-01-01 11:00:00', 'Bob')]]],
+			aaa: [
+				[200, [rec('2030-01-01 10:00:00', 'Ann')]],
+				[200, [rec('2030-01-01 10:00:00', 'Ann'), rec('2030-01-01 11:00:00', 'Bob')]],
+			],
 			bbb: [[200, []]],
 		});
-		const info = nock(BASE).post('/api_v2/get_file_info').reply(200, { name: 'contract.pdf', size: 10 });
+		const info = nock(BASE)
+			.post('/api_v2/get_file_info')
+			.reply(200, { name: 'contract.pdf', size: 10 });
 		const parameters = { watch: 'files', files: `aaa, ${WEB}/f/bbb` };
 		const first = await poll(parameters);
 		expect(first.emitted).toBeNull();
 		const second = await poll(parameters, first.staticData);
 		expect(second.items.map(({ json }) => json)).toEqual([
-			{ event: 'signed', file_hash: 'aaa', file_name: 'contract.pdf', signer_name: 'Bob', signing_timestamp: '2030-01-01 11:00:00', link: `${WEB}/f/aaa` },
+			{
+				event: 'signed',
+				file_hash: 'aaa',
+				file_name: 'contract.pdf',
+				signer_name: 'Bob',
+				signing_timestamp: '2030-01-01 11:00:00',
+				link: `${WEB}/f/aaa`,
+			},
 		]);
 		expect(info.isDone()).toBe(true);
 		expect(sent.map(({ file_hash, from_date }) => [file_hash, from_date])).toEqual([
@@ -66,12 +94,16 @@ describe('a list of files', () => {
 	it('a listed file that cannot be read fails the poll with a fix, keeping the state', async () => {
 		signatures({ aaa: [[200, []]] });
 		const first = await poll({ watch: 'files', files: 'aaa' });
-		await expect(poll({ watch: 'files', files: 'aaa, gone' }, first.staticData)).rejects.toThrow(/gone was not found or cannot be viewed/);
+		await expect(poll({ watch: 'files', files: 'aaa, gone' }, first.staticData)).rejects.toThrow(
+			/gone was not found or cannot be viewed/,
+		);
 	});
 
 	it('refuses a folder link before any request', async () => {
 		const sent = signatures({});
-		await expect(poll({ watch: 'files', files: `${WEB}/u/folder` })).rejects.toThrow(/not a file hash or file link/);
+		await expect(poll({ watch: 'files', files: `${WEB}/u/folder` })).rejects.toThrow(
+			/not a file hash or file link/,
+		);
 		expect(sent).toEqual([]);
 	});
 });

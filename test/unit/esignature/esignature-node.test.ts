@@ -13,14 +13,27 @@ describe('Get Many signatures', () => {
 		sessionLogin();
 		let sent: Record<string, string> = {};
 		nock(BASE)
-			.post('/api_v2/get_esignatures', (body) => ((sent = form(new URLSearchParams(body).toString())), true))
+			.post(
+				'/api_v2/get_esignatures',
+				(body) => ((sent = form(new URLSearchParams(body).toString())), true),
+			)
 			.reply(200, [
 				{ file_hash: 'Fh1', signing_timestamp: '2026-03-01 09:00:00', signer_name: 'Anna Berg' },
 				{ file_hash: 'Fh1', signing_timestamp: '2026-03-02 10:00:00', signer_name: 'Ben Carter' },
 			]);
-		const { out, error } = await runEsign({ operation: 'getAll', file: rl('Fh1'), filters: { fromDate: '2026-03-01', toDate: '2026-03-02T18:30' } });
+		const { out, error } = await runEsign({
+			operation: 'getAll',
+			file: rl('Fh1'),
+			filters: { fromDate: '2026-03-01', toDate: '2026-03-02T18:30' },
+		});
 		expect(error).toBeUndefined();
-		expect(sent).toEqual({ file_hash: 'Fh1', from_date: '2026-03-01', to_date: '2026-03-02 18:30:00', user: 'demo', user_access_token: 'tok-secret-1' });
+		expect(sent).toEqual({
+			file_hash: 'Fh1',
+			from_date: '2026-03-01',
+			to_date: '2026-03-02 18:30:00',
+			user: 'demo',
+			user_access_token: 'tok-secret-1',
+		});
 		expect(out.map((item) => item.json.signer_name)).toEqual(['Anna Berg', 'Ben Carter']);
 	});
 
@@ -28,9 +41,17 @@ describe('Get Many signatures', () => {
 		sessionLogin();
 		let sent: Record<string, string> = {};
 		nock(BASE)
-			.post('/api_v2/get_esignatures', (body) => ((sent = form(new URLSearchParams(body).toString())), true))
+			.post(
+				'/api_v2/get_esignatures',
+				(body) => ((sent = form(new URLSearchParams(body).toString())), true),
+			)
 			.reply(200, [{ signer_name: 'a' }, { signer_name: 'b' }, { signer_name: 'c' }]);
-		const { out } = await runEsign({ operation: 'getAll', file: rl('https://www.example.test/f/Fh2', 'url'), returnAll: false, limit: 2 });
+		const { out } = await runEsign({
+			operation: 'getAll',
+			file: rl('https://www.example.test/f/Fh2', 'url'),
+			returnAll: false,
+			limit: 2,
+		});
 		expect(Object.keys(sent).sort()).toEqual(['file_hash', 'user', 'user_access_token']);
 		expect(sent.file_hash).toBe('Fh2');
 		expect(out).toHaveLength(2);
@@ -38,7 +59,9 @@ describe('Get Many signatures', () => {
 
 	it('explains a 405 (missing file or no rights)', async () => {
 		sessionLogin();
-		nock(BASE).post('/api_v2/get_esignatures').reply(405, '', { 'Content-Type': 'application/json' });
+		nock(BASE)
+			.post('/api_v2/get_esignatures')
+			.reply(405, '', { 'Content-Type': 'application/json' });
 		const { error } = await runEsign({ operation: 'getAll', file: rl('Nope') });
 		expect(error?.message).toBe('The service refused the operation (405)');
 	});
@@ -52,7 +75,11 @@ describe('Request signatures', () => {
 			.post('/api_v2/esignature_share')
 			.reply(200, (_uri, body) => {
 				raw = String(body);
-				return { status: 'ok', sent_emails: 'anna@example.com,ben@example.org', next_share_emails: 'carla@example.net' };
+				return {
+					status: 'ok',
+					sent_emails: 'anna@example.com,ben@example.org',
+					next_share_emails: 'carla@example.net',
+				};
 			});
 		const { out, error } = await runEsign({
 			operation: 'request',
@@ -71,13 +98,22 @@ describe('Request signatures', () => {
 			['user', 'demo'],
 			['user_access_token', 'tok-secret-1'],
 		]);
-		expect(out[0].json).toEqual({ file_hash: 'Fh1', status: 'ok', sent_emails: ['anna@example.com', 'ben@example.org'], next_share_emails: ['carla@example.net'] });
+		expect(out[0].json).toEqual({
+			file_hash: 'Fh1',
+			status: 'ok',
+			sent_emails: ['anna@example.com', 'ben@example.org'],
+			next_share_emails: ['carla@example.net'],
+		});
 	});
 
 	it('is not repeated after a 500: the e-mails may have gone out', async () => {
 		sessionLogin();
 		const scope = nock(BASE).post('/api_v2/esignature_share').once().reply(500, '');
-		const { error } = await runEsign({ operation: 'request', file: rl('Fh1'), emails: 'anna@example.com' });
+		const { error } = await runEsign({
+			operation: 'request',
+			file: rl('Fh1'),
+			emails: 'anna@example.com',
+		});
 		expect(scope.isDone()).toBe(true);
 		expect(error?.message).toMatch(/may have been applied/);
 		expect(error?.description).toMatch(/may have been e-mailed already/);
@@ -85,8 +121,14 @@ describe('Request signatures', () => {
 
 	it('reports status "error"', async () => {
 		sessionLogin();
-		nock(BASE).post('/api_v2/esignature_share').reply(200, { status: 'error', sent_emails: '', next_share_emails: '' });
-		const { error } = await runEsign({ operation: 'request', file: rl('Fh1'), emails: 'anna@example.com' });
+		nock(BASE)
+			.post('/api_v2/esignature_share')
+			.reply(200, { status: 'error', sent_emails: '', next_share_emails: '' });
+		const { error } = await runEsign({
+			operation: 'request',
+			file: rl('Fh1'),
+			emails: 'anna@example.com',
+		});
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The service did not send the signing request (status "error")');
 	});
@@ -97,7 +139,10 @@ describe('Create Signing Page', () => {
 		sessionLogin();
 		let sent: Record<string, string> = {};
 		nock(BASE)
-			.post('/api_v2/get_file_info', (body) => ((sent = form(new URLSearchParams(body).toString())), true))
+			.post(
+				'/api_v2/get_file_info',
+				(body) => ((sent = form(new URLSearchParams(body).toString())), true),
+			)
 			.reply(200, { hash: 'Fh1', name: 'contract.pdf', delete_key: 'k'.repeat(32) });
 		const { out, error } = await runEsign({
 			operation: 'createSigningPage',
@@ -107,12 +152,19 @@ describe('Create Signing Page', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(sent.file_hash).toBe('Fh1');
-		expect(out[0].json).toMatchObject({ file_hash: 'Fh1', callback_url: 'https://n8n.example.test/webhook/esign', formats: ['edoc', 'pdf', 'asice'] });
+		expect(out[0].json).toMatchObject({
+			file_hash: 'Fh1',
+			callback_url: 'https://n8n.example.test/webhook/esign',
+			formats: ['edoc', 'pdf', 'asice'],
+		});
 		const html = String(out[0].json.html);
 		expect(html).toContain(`<script src="${BASE}/esignature/form.js"></script>`);
 		expect(html).toContain('"deleteKey":"kkkkkkkk');
 		expect(html).toContain('<title>Sign, please</title>');
-		expect(out[0].binary?.page).toMatchObject({ mimeType: 'text/html', fileName: 'signing-page.html' });
+		expect(out[0].binary?.page).toMatchObject({
+			mimeType: 'text/html',
+			fileName: 'signing-page.html',
+		});
 	});
 
 	it('uses a given key without any request', async () => {
@@ -132,22 +184,64 @@ describe('Create Signing Page', () => {
 	it('says why when the account gets no key for the file', async () => {
 		sessionLogin();
 		nock(BASE).post('/api_v2/get_file_info').reply(200, { hash: 'Fh1', delete_key: null });
-		const { error } = await runEsign({ operation: 'createSigningPage', file: rl('Fh1'), callbackUrl: 'https://n8n.example.test/w' });
+		const { error } = await runEsign({
+			operation: 'createSigningPage',
+			file: rl('Fh1'),
+			callbackUrl: 'https://n8n.example.test/w',
+		});
 		expect(error?.message).toBe('This account may not edit this file, so the form cannot sign it');
 	});
 });
 
 describe('E-Signature: bad input fails before any request', () => {
 	it.each([
-		[{ operation: 'getAll', file: rl('Fh1'), filters: { fromDate: '1.3.2026' } }, 'From Date "1.3.2026" is not a date'],
-		[{ operation: 'getAll', file: rl('Fh1'), filters: { fromDate: '2026-03-02', toDate: '2026-03-01' } }, 'From Date is after To Date'],
+		[
+			{ operation: 'getAll', file: rl('Fh1'), filters: { fromDate: '1.3.2026' } },
+			'From Date "1.3.2026" is not a date',
+		],
+		[
+			{
+				operation: 'getAll',
+				file: rl('Fh1'),
+				filters: { fromDate: '2026-03-02', toDate: '2026-03-01' },
+			},
+			'From Date is after To Date',
+		],
 		[{ operation: 'getAll', file: rl('a b') }, '"a b" is not a file hash'],
-		[{ operation: 'request', file: rl('Fh1'), emails: 'anna@example' }, 'Recipient E-Mails: "anna@example" is not an e-mail address'],
-		[{ operation: 'request', file: rl('Fh1'), emails: '={{ " , " }}' }, 'Recipient E-Mails: no e-mail address given'],
-		[{ operation: 'request', file: rl('Fh1'), emails: 'a@b.io', options: { nextShareEmails: 'nope' } }, 'Next Share E-Mails: "nope" is not an e-mail address'],
-		[{ operation: 'createSigningPage', file: rl('Fh1'), callbackUrl: 'not a url' }, '"not a url" is not a URL'],
-		[{ operation: 'createSigningPage', file: rl('Fh1'), callbackUrl: 'ftp://n8n.example.test/w' }, 'The callback URL must use https (got ftp://n8n.example.test)'],
-		[{ operation: 'createSigningPage', file: rl('Fh1'), callbackUrl: 'https://x.test/w', formSettings: { formats: [] } }, 'No signing format allowed'],
+		[
+			{ operation: 'request', file: rl('Fh1'), emails: 'anna@example' },
+			'Recipient E-Mails: "anna@example" is not an e-mail address',
+		],
+		[
+			{ operation: 'request', file: rl('Fh1'), emails: '={{ " , " }}' },
+			'Recipient E-Mails: no e-mail address given',
+		],
+		[
+			{
+				operation: 'request',
+				file: rl('Fh1'),
+				emails: 'a@b.io',
+				options: { nextShareEmails: 'nope' },
+			},
+			'Next Share E-Mails: "nope" is not an e-mail address',
+		],
+		[
+			{ operation: 'createSigningPage', file: rl('Fh1'), callbackUrl: 'not a url' },
+			'"not a url" is not a URL',
+		],
+		[
+			{ operation: 'createSigningPage', file: rl('Fh1'), callbackUrl: 'ftp://n8n.example.test/w' },
+			'The callback URL must use https (got ftp://n8n.example.test)',
+		],
+		[
+			{
+				operation: 'createSigningPage',
+				file: rl('Fh1'),
+				callbackUrl: 'https://x.test/w',
+				formSettings: { formats: [] },
+			},
+			'No signing format allowed',
+		],
 	])('%j', async (parameters, message) => {
 		const unexpected = unexpectedRequests();
 		const { error } = await runEsign(parameters);

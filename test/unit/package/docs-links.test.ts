@@ -4,7 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(__dirname, '../../..');
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { repository: { url: string } };
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+	repository: { url: string };
+};
 const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens. */
@@ -37,14 +39,20 @@ const codexFiles = readdirSync(join(root, 'nodes'), { withFileTypes: true })
 	);
 
 test.each(codexFiles)('%s links to its README section', (file) => {
-	const codex = JSON.parse(readFileSync(join(root, file), 'utf8')) as { resources: { primaryDocumentation: Array<{ url: string }> } };
+	const codex = JSON.parse(readFileSync(join(root, file), 'utf8')) as {
+		resources: { primaryDocumentation: Array<{ url: string }> };
+	};
 	expect(codex.resources.primaryDocumentation.length).toBeGreaterThan(0);
 	for (const { url } of codex.resources.primaryDocumentation) expectReadmeSection(url);
 });
 
 test('credentials link to the README section on credentials', () => {
-	for (const file of readdirSync(join(root, 'credentials')).filter((name) => name.endsWith('.ts'))) {
-		const url = /documentationUrl = '([^']+)'/.exec(readFileSync(join(root, 'credentials', file), 'utf8'))?.[1];
+	for (const file of readdirSync(join(root, 'credentials')).filter((name) =>
+		name.endsWith('.ts'),
+	)) {
+		const url = /documentationUrl = '([^']+)'/.exec(
+			readFileSync(join(root, 'credentials', file), 'utf8'),
+		)?.[1];
 		expect([file, url]).toEqual([file, expect.any(String)]);
 		expectReadmeSection(url!);
 	}

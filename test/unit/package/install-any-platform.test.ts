@@ -10,7 +10,10 @@ const root = join(__dirname, '../../..');
 const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
 	packages: Record<string, LockEntry>;
 };
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, unknown>;
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<
+	string,
+	unknown
+>;
 
 /** npm-install-checks' rule: a list of allowed values, or of `!value` exclusions. */
 function allows(list: string[] | string | undefined, value: string): boolean {
@@ -39,8 +42,11 @@ describe('npm install on any platform', () => {
 
 	test('Node 24 is provisioned by scripts/node24.mjs, not by a platform-bound dependency', () => {
 		const devDependencies = manifest.devDependencies as Record<string, string>;
-		expect(Object.keys(devDependencies).filter((name) => /^node-(linux|darwin|win)-/.test(name))).toEqual([]);
+		expect(
+			Object.keys(devDependencies).filter((name) => /^node-(linux|darwin|win)-/.test(name)),
+		).toEqual([]);
 		const scripts = manifest.scripts as Record<string, string>;
-		for (const name of ['start', 'test', 'test:unit']) expect(scripts[name]).toMatch(/^(exec )?node scripts\/node24\.mjs /);
+		for (const name of ['start', 'test', 'test:unit'])
+			expect(scripts[name]).toMatch(/^(exec )?node scripts\/node24\.mjs /);
 	});
 });

@@ -16,15 +16,25 @@ import { CloudStorageDmsTrigger } from '../../../nodes/DmsTrigger/CloudStorageDm
 import { CloudStorageDmsTask } from '../../../nodes/DmsTask/CloudStorageDmsTask.node';
 import { CloudStorageContactPerson } from '../../../nodes/ContactPerson/CloudStorageContactPerson.node';
 
-const actions = [CloudStorage, CloudStorageCalendar, CloudStorageContacts, CloudStorageESignature, CloudStorageDmsTask, CloudStorageContactPerson].map(
-	(node) => new node().description,
-);
-const triggers = [CloudStorageTrigger, CloudStorageCalendarTrigger, CloudStorageContactsTrigger, CloudStorageESignatureTrigger, CloudStorageDmsTrigger].map(
-	(node) => new node().description,
-);
+const actions = [
+	CloudStorage,
+	CloudStorageCalendar,
+	CloudStorageContacts,
+	CloudStorageESignature,
+	CloudStorageDmsTask,
+	CloudStorageContactPerson,
+].map((node) => new node().description);
+const triggers = [
+	CloudStorageTrigger,
+	CloudStorageCalendarTrigger,
+	CloudStorageContactsTrigger,
+	CloudStorageESignatureTrigger,
+	CloudStorageDmsTrigger,
+].map((node) => new node().description);
 
 /** The picker's rule: the first "Trigger" removed from the type name. */
-const mergedWith = (trigger: INodeTypeDescription) => actions.find((action) => action.name === trigger.name.replace('Trigger', ''));
+const mergedWith = (trigger: INodeTypeDescription) =>
+	actions.find((action) => action.name === trigger.name.replace('Trigger', ''));
 
 /** What the merged entry must say it does: the app node's verbs, and starting a workflow. */
 const expectedWords: Record<string, RegExp[]> = {
@@ -35,23 +45,36 @@ const expectedWords: Record<string, RegExp[]> = {
 };
 
 describe('node picker', () => {
-	test.each(triggers.filter((trigger) => mergedWith(trigger)).map((trigger) => [trigger.name, trigger] as const))(
-		'%s shares a picker entry with its app node and describes both',
-		(_name, trigger) => {
-			const action = mergedWith(trigger)!;
-			for (const word of expectedWords[action.name] ?? [/start a workflow/i]) expect([action.name, trigger.description]).toEqual([action.name, expect.stringMatching(word)]);
-		},
-	);
+	test.each(
+		triggers
+			.filter((trigger) => mergedWith(trigger))
+			.map((trigger) => [trigger.name, trigger] as const),
+	)('%s shares a picker entry with its app node and describes both', (_name, trigger) => {
+		const action = mergedWith(trigger)!;
+		for (const word of expectedWords[action.name] ?? [/start a workflow/i])
+			expect([action.name, trigger.description]).toEqual([
+				action.name,
+				expect.stringMatching(word),
+			]);
+	});
 
 	it('merges exactly the app nodes that have a trigger of the same name', () => {
-		expect(triggers.filter((trigger) => mergedWith(trigger)).map((trigger) => mergedWith(trigger)!.name).sort()).toEqual(Object.keys(expectedWords).sort());
+		expect(
+			triggers
+				.filter((trigger) => mergedWith(trigger))
+				.map((trigger) => mergedWith(trigger)!.name)
+				.sort(),
+		).toEqual(Object.keys(expectedWords).sort());
 	});
 
 	it('keeps a description of its own on every node that stands alone', () => {
 		const merged = new Set(triggers.map((trigger) => mergedWith(trigger)?.name));
 		for (const node of [...actions, ...triggers]) {
 			expect(node.description.length).toBeGreaterThan(20);
-			if (!merged.has(node.name)) expect(triggers.filter((trigger) => trigger !== node).map((trigger) => trigger.description)).not.toContain(node.description);
+			if (!merged.has(node.name))
+				expect(
+					triggers.filter((trigger) => trigger !== node).map((trigger) => trigger.description),
+				).not.toContain(node.description);
 		}
 	});
 });

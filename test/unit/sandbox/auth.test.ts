@@ -35,7 +35,9 @@ describe('central authenticator on V2', () => {
 		const { body } = await authenticate(DEMO_TOKEN);
 		const sid = body.SessionID as string;
 		expect(sid).toMatch(/^[a-z0-9]{26}$/);
-		expect((await v2(sandbox, 'create_folder', {}, { Cookie: `PHPSESSID=${sid}` })).status).toBe(200);
+		expect((await v2(sandbox, 'create_folder', {}, { Cookie: `PHPSESSID=${sid}` })).status).toBe(
+			200,
+		);
 		expect((await v2(sandbox, 'create_folder', { PHPSESSID: sid })).status).toBe(200);
 		expect((await v2(sandbox, 'create_folder', { SessionID: sid })).status).toBe(200);
 	});
@@ -54,7 +56,13 @@ describe('central authenticator on V2', () => {
 
 	it('reads credentials from a multipart body even after the file part', async () => {
 		const folder = await readJson(v2(sandbox, 'create_folder', DEMO_TOKEN));
-		const response = await upload(sandbox, 'a.txt', 'hello', { folder_hash: folder.folder_hash }, PASSWORD);
+		const response = await upload(
+			sandbox,
+			'a.txt',
+			'hello',
+			{ folder_hash: folder.folder_hash },
+			PASSWORD,
+		);
 		expect(response.status).toBe(200);
 	});
 
@@ -89,8 +97,11 @@ describe('central authenticator on V2', () => {
 		let now = Date.now();
 		const timed = await boot({ now: () => now, config: { sessionTtlMs: 1000 } });
 		try {
-			const sid = (await readJson(fetch(`${timed.baseUrl}/api/authenticate_user.php?user=demo&pass=demo-password`)))
-				.SessionID;
+			const sid = (
+				await readJson(
+					fetch(`${timed.baseUrl}/api/authenticate_user.php?user=demo&pass=demo-password`),
+				)
+			).SessionID;
 			now += 999;
 			expect((await v2(timed, 'create_folder', { PHPSESSID: sid })).status).toBe(200);
 			now += 1000;
@@ -125,14 +136,20 @@ describe('api/authenticate_user.php', () => {
 				'queue_size_limit',
 			].sort(),
 		);
-		expect(body.UserData).toMatchObject({ ID: 1001, UserName: 'demo', root_upload_hash: DEMO_ACCOUNT.rootHash });
+		expect(body.UserData).toMatchObject({
+			ID: 1001,
+			UserName: 'demo',
+			root_upload_hash: DEMO_ACCOUNT.rootHash,
+		});
 	});
 
 	it('mints a working token with get_user_access_token', async () => {
 		const { body } = await authenticate({ ...PASSWORD, get_user_access_token: '1' });
 		const token = body.UserData.user_access_token as string;
 		expect(token).toMatch(/^[0-9a-f]{32}$/);
-		expect((await v2(sandbox, 'create_folder', { user: 'demo', user_access_token: token })).status).toBe(200);
+		expect(
+			(await v2(sandbox, 'create_folder', { user: 'demo', user_access_token: token })).status,
+		).toBe(200);
 	});
 
 	it('answers wrong credentials with 401 and Success false', async () => {
@@ -150,11 +167,19 @@ describe('api/authenticate_user.php', () => {
 		expect(body.Message).toMatch(/same IP/i);
 		expect(body.SessionID).toBeUndefined();
 		await expectEmpty(await v2(sandbox, 'create_folder', password), 401);
-		await expectEmpty(await v2(sandbox, 'create_folder', {}, basic('twofa', TWOFA_ACCOUNT.password)), 401);
-		// The token login skips the 2FA demand.
-		expect((await v2(sandbox, 'create_folder', { user: 'twofa', user_access_token: TWOFA_ACCOUNT.token })).status).toBe(
-			200,
+		await expectEmpty(
+			await v2(sandbox, 'create_folder', {}, basic('twofa', TWOFA_ACCOUNT.password)),
+			401,
 		);
+		// The token login skips the 2FA demand.
+		expect(
+			(
+				await v2(sandbox, 'create_folder', {
+					user: 'twofa',
+					user_access_token: TWOFA_ACCOUNT.token,
+				})
+			).status,
+		).toBe(200);
 		await control(sandbox, 'POST', 'confirm-2fa', { user: 'twofa' });
 		expect((await authenticate(password)).body.Success).toBe(true);
 	});
@@ -168,7 +193,9 @@ describe('api/login.php', () => {
 		});
 		expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
 		const text = await response.text();
-		expect(text).toMatch(/^PHPSESSID=[a-z0-9]{26}; user=demo; hash=\w+; ID=1001; email=demo@example.com; /);
+		expect(text).toMatch(
+			/^PHPSESSID=[a-z0-9]{26}; user=demo; hash=\w+; ID=1001; email=demo@example.com; /,
+		);
 		expect(text).toContain(`root_upload_hash=${DEMO_ACCOUNT.rootHash}`);
 		const sid = /PHPSESSID=(\w+)/.exec(text)![1];
 		expect((await v2(sandbox, 'create_folder', { PHPSESSID: sid })).status).toBe(200);
@@ -187,12 +214,24 @@ describe('exactly one authentication method', () => {
 		['token fields and HTTP Basic', DEMO_TOKEN, basic('demo', DEMO_ACCOUNT.password)],
 		['password fields and a session cookie', PASSWORD, { Cookie: 'PHPSESSID=whatever' }],
 	])('refuses %s in one request (401), even when each is valid', async (_name, fields, headers) => {
-		await expectEmpty(await v2(sandbox, 'create_folder', { ...fields, folder_name: 'x' }, headers), 401);
+		await expectEmpty(
+			await v2(sandbox, 'create_folder', { ...fields, folder_name: 'x' }, headers),
+			401,
+		);
 	});
 
 	it('refuses a valid session parameter together with a valid token', async () => {
 		const { body } = await authenticate(DEMO_TOKEN);
-		await expectEmpty(await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, PHPSESSID: body.SessionID, folder_name: 'x' }), 401);
-		expect((await v2(sandbox, 'create_folder', { PHPSESSID: body.SessionID, folder_name: 'x' })).status).toBe(200);
+		await expectEmpty(
+			await v2(sandbox, 'create_folder', {
+				...DEMO_TOKEN,
+				PHPSESSID: body.SessionID,
+				folder_name: 'x',
+			}),
+			401,
+		);
+		expect(
+			(await v2(sandbox, 'create_folder', { PHPSESSID: body.SessionID, folder_name: 'x' })).status,
+		).toBe(200);
 	});
 });

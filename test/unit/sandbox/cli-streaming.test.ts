@@ -21,10 +21,14 @@ let scratch: string;
 
 beforeAll(async () => {
 	scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-test-'));
-	child = spawn(NODE, ['test/sandbox/main.ts', '--port', '0', '--data-dir', path.join(scratch, 'data')], {
-		cwd: REPO,
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	child = spawn(
+		NODE,
+		['test/sandbox/main.ts', '--port', '0', '--data-dir', path.join(scratch, 'data')],
+		{
+			cwd: REPO,
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	started = await new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout!.on('data', (chunk) => {
@@ -53,7 +57,12 @@ function peakRss(pid: number): number | undefined {
 it('prints one JSON line with the URLs and the seeded accounts', () => {
 	expect(started.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 	expect(started.webUrl).toBe(started.baseUrl.replace('127.0.0.1', 'localhost'));
-	expect(started.accounts.map((account) => account.username)).toEqual(['demo', 'free', 'twofa', 'tasks']);
+	expect(started.accounts.map((account) => account.username)).toEqual([
+		'demo',
+		'free',
+		'twofa',
+		'tasks',
+	]);
 });
 
 it('streams a 200 MB upload to disk and back without holding it in memory', async () => {
@@ -85,7 +94,8 @@ it('streams a 200 MB upload to disk and back without holding it in memory', asyn
 	const download = await call('download_file', new URLSearchParams({ ...DEMO_TOKEN, file_hash }));
 	expect(download.headers.get('content-length')).toBe(String(200 * MB));
 	const received = createHash('sha256');
-	for await (const chunk of Readable.fromWeb(download.body as never)) received.update(chunk as Buffer);
+	for await (const chunk of Readable.fromWeb(download.body as never))
+		received.update(chunk as Buffer);
 	expect(received.digest('hex')).toBe(sha256);
 
 	// Streaming settles at ~65 MB of garbage-collector slack whatever the size (1 GB measured the same);
@@ -97,8 +107,16 @@ it('streams a 200 MB upload to disk and back without holding it in memory', asyn
 it('finds EICAR split across two chunks', async () => {
 	const tmp = fs.mkdtempSync(path.join(scratch, 'sink-'));
 	const half = Math.floor(EICAR.length / 2);
-	const parts = [Buffer.from(`xx${EICAR.slice(0, half)}`, 'latin1'), Buffer.from(`${EICAR.slice(half)}yy`, 'latin1')];
-	const sink = sinkFile(Readable.from(parts), { field: 'file', filename: 'a', declaredType: '' }, tmp, 1000);
+	const parts = [
+		Buffer.from(`xx${EICAR.slice(0, half)}`, 'latin1'),
+		Buffer.from(`${EICAR.slice(half)}yy`, 'latin1'),
+	];
+	const sink = sinkFile(
+		Readable.from(parts),
+		{ field: 'file', filename: 'a', declaredType: '' },
+		tmp,
+		1000,
+	);
 	await sink.done;
 	expect(sink.file).toMatchObject({ virus: true, size: EICAR.length + 4, overCap: false });
 	const capped = sinkFile(
@@ -113,7 +131,9 @@ it('finds EICAR split across two chunks', async () => {
 });
 
 it('exits cleanly on SIGTERM', async () => {
-	const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+	const exited = new Promise<number | null>((resolve) =>
+		child.once('exit', (code) => resolve(code)),
+	);
 	child.kill('SIGTERM');
 	expect(await exited).toBe(0);
 });

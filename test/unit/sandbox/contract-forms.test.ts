@@ -14,7 +14,8 @@ const url = (path: string, query: Fields = {}) => {
 	const qs = new URLSearchParams(query).toString();
 	return `${sandbox.baseUrl}/${path}${qs ? `?${qs}` : ''}`;
 };
-const get = (path: string, query: Fields = {}, headers: Record<string, string> = {}) => fetch(url(path, query), { headers });
+const get = (path: string, query: Fields = {}, headers: Record<string, string> = {}) =>
+	fetch(url(path, query), { headers });
 const post = (path: string, query: Fields, body: Fields | URLSearchParams) =>
 	fetch(url(path, query), { method: 'POST', body: new URLSearchParams(body) });
 
@@ -26,37 +27,74 @@ async function sessionCookie(): Promise<Record<string, string>> {
 describe('api/get_upload_tree.php: GET with Hash and DeleteKey', () => {
 	it('answers the documented GET; POST is 405 and a missing Hash 400', async () => {
 		const folder = await createFolder(sandbox);
-		const ok = await get('api/get_upload_tree.php', { Hash: folder.folder_hash, DeleteKey: folder.folder_edit_key });
+		const ok = await get('api/get_upload_tree.php', {
+			Hash: folder.folder_hash,
+			DeleteKey: folder.folder_edit_key,
+		});
 		expect(ok.status).toBe(200);
 		expect((await readJson(ok)).data.Hash).toBe(folder.folder_hash);
-		const posted = await post('api/get_upload_tree.php', {}, { Hash: folder.folder_hash, DeleteKey: folder.folder_edit_key });
+		const posted = await post(
+			'api/get_upload_tree.php',
+			{},
+			{ Hash: folder.folder_hash, DeleteKey: folder.folder_edit_key },
+		);
 		expect(posted.status).toBe(405);
-		expect((await get('api/get_upload_tree.php', { DeleteKey: folder.folder_edit_key })).status).toBe(400);
+		expect(
+			(await get('api/get_upload_tree.php', { DeleteKey: folder.folder_edit_key })).status,
+		).toBe(400);
 	});
 });
 
 describe('documented GET scripts refuse POST', () => {
-	it.each(['get_upload_keys', 'get_add_key', 'get_file_list_for_upload', 'upload_list', 'get_storage_data', 'get_file_keys', 'get_upload_id', 'validate_session'])(
-		'%s',
-		async (script) => {
-			expect((await post(`api/${script}.php`, {}, { ...DEMO_TOKEN, hash: DEMO_ACCOUNT.rootHash })).status).toBe(405);
-		},
-	);
+	it.each([
+		'get_upload_keys',
+		'get_add_key',
+		'get_file_list_for_upload',
+		'upload_list',
+		'get_storage_data',
+		'get_file_keys',
+		'get_upload_id',
+		'validate_session',
+	])('%s', async (script) => {
+		expect(
+			(await post(`api/${script}.php`, {}, { ...DEMO_TOKEN, hash: DEMO_ACCOUNT.rootHash })).status,
+		).toBe(405);
+	});
 });
 
 describe('api/get_file_info.php', () => {
 	it('GET hash + del_key in the query; the same fields by POST are 405', async () => {
 		const folder = await createFolder(sandbox);
 		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'a');
-		expect((await get('api/get_file_info.php', { hash: file.file_hash, del_key: file.file_delete_key })).status).toBe(200);
-		expect((await post('api/get_file_info.php', {}, { hash: file.file_hash, del_key: file.file_delete_key })).status).toBe(405);
+		expect(
+			(await get('api/get_file_info.php', { hash: file.file_hash, del_key: file.file_delete_key }))
+				.status,
+		).toBe(200);
+		expect(
+			(
+				await post(
+					'api/get_file_info.php',
+					{},
+					{ hash: file.file_hash, del_key: file.file_delete_key },
+				)
+			).status,
+		).toBe(405);
 	});
 
 	it('POST action=get_file_hash_by_name in the body; the action by GET is not read (400)', async () => {
 		const folder = await createFolder(sandbox);
 		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'a');
 		const found = await readJson(
-			post('api/get_file_info.php', {}, { ...DEMO_TOKEN, action: 'get_file_hash_by_name', upload_hash: folder.folder_hash, file_name: 'a.txt' }),
+			post(
+				'api/get_file_info.php',
+				{},
+				{
+					...DEMO_TOKEN,
+					action: 'get_file_hash_by_name',
+					upload_hash: folder.folder_hash,
+					file_name: 'a.txt',
+				},
+			),
 		);
 		expect(found).toEqual({ success: true, file_info: { hash: file.file_hash } });
 		const viaGet = await get(
@@ -72,12 +110,24 @@ describe('api/get_ids_and_keys_from_paths.php', () => {
 	it('reads upload_hash and add_key from the query and Directories[] from the body only', async () => {
 		const top = await createFolder(sandbox);
 		const keys = { upload_hash: top.folder_hash, add_key: top.folder_upload_key };
-		const ok = await post('api/get_ids_and_keys_from_paths.php', keys, new URLSearchParams([['Directories[]', 'A/B']]));
+		const ok = await post(
+			'api/get_ids_and_keys_from_paths.php',
+			keys,
+			new URLSearchParams([['Directories[]', 'A/B']]),
+		);
 		expect((await readJson(ok)).Success).toBe(true);
-		const allInBody = await post('api/get_ids_and_keys_from_paths.php', {}, new URLSearchParams([...Object.entries(keys), ['Directories[]', 'C']]));
+		const allInBody = await post(
+			'api/get_ids_and_keys_from_paths.php',
+			{},
+			new URLSearchParams([...Object.entries(keys), ['Directories[]', 'C']]),
+		);
 		expect(allInBody.status).toBe(400);
 		expect(await readJson(allInBody)).toMatchObject({ Success: false });
-		const pathsInQuery = await post('api/get_ids_and_keys_from_paths.php', { ...keys, 'Directories[]': 'D' }, {});
+		const pathsInQuery = await post(
+			'api/get_ids_and_keys_from_paths.php',
+			{ ...keys, 'Directories[]': 'D' },
+			{},
+		);
 		expect(pathsInQuery.status).toBe(400);
 		expect((await get('api/get_ids_and_keys_from_paths.php', keys)).status).toBe(405);
 	});
@@ -86,7 +136,10 @@ describe('api/get_ids_and_keys_from_paths.php', () => {
 describe('save_file.php', () => {
 	it('GET is 405; parameters as multipart fields are missing parameters (400)', async () => {
 		const folder = await createFolder(sandbox);
-		expect((await get('save_file.php', { up_id: folder.folder_hash, key: folder.folder_upload_key })).status).toBe(405);
+		expect(
+			(await get('save_file.php', { up_id: folder.folder_hash, key: folder.folder_upload_key }))
+				.status,
+		).toBe(405);
 		const form = new FormData();
 		form.append('up_id', folder.folder_hash);
 		form.append('key', folder.folder_upload_key);
@@ -101,19 +154,27 @@ describe('save_file.php', () => {
 		form.append('do', 'update');
 		form.append('replace_file_hash', file.file_hash);
 		form.append('file', new Blob(['new']), 'r.txt');
-		const response = await fetch(url('save_file.php', { up_id: folder.folder_hash, key: folder.folder_upload_key }), { method: 'POST', body: form });
+		const response = await fetch(
+			url('save_file.php', { up_id: folder.folder_hash, key: folder.folder_upload_key }),
+			{ method: 'POST', body: form },
+		);
 		expect(response.status).toBe(200);
-		expect(sandbox.store.filesIn(sandbox.store.folder(folder.folder_hash)!.id).map((f) => f.name)).toEqual(['r.txt', 'r (1).txt']);
+		expect(
+			sandbox.store.filesIn(sandbox.store.folder(folder.folder_hash)!.id).map((f) => f.name),
+		).toEqual(['r.txt', 'r (1).txt']);
 	});
 });
 
 describe('V2 takes its parameters from the POST body only', () => {
 	it('a parameter in the query is not read (400); the action name alone may be a query parameter', async () => {
 		const folder = await createFolder(sandbox);
-		const inQuery = await fetch(url('api_v2/get_folder_info', { folder_hash: folder.folder_hash }), {
-			method: 'POST',
-			body: new URLSearchParams(DEMO_TOKEN),
-		});
+		const inQuery = await fetch(
+			url('api_v2/get_folder_info', { folder_hash: folder.folder_hash }),
+			{
+				method: 'POST',
+				body: new URLSearchParams(DEMO_TOKEN),
+			},
+		);
 		expect(inQuery.status).toBe(400);
 		const actionInQuery = await fetch(url('api_v2', { action: 'get_folder_info' }), {
 			method: 'POST',
@@ -121,7 +182,13 @@ describe('V2 takes its parameters from the POST body only', () => {
 		});
 		expect(actionInQuery.status).toBe(200);
 		expect((await readJson(actionInQuery)).hash).toBe(folder.folder_hash);
-		expect((await fetch(url('api_v2/get_folder_info', { ...DEMO_TOKEN, folder_hash: folder.folder_hash }))).status).toBe(405);
+		expect(
+			(
+				await fetch(
+					url('api_v2/get_folder_info', { ...DEMO_TOKEN, folder_hash: folder.folder_hash }),
+				)
+			).status,
+		).toBe(405);
 	});
 });
 
@@ -129,7 +196,10 @@ describe('downloads', () => {
 	it('download_file answers the bytes with Content-Type and no Content-Disposition; down.php names the file', async () => {
 		const folder = await createFolder(sandbox, { access_type: 'LINK' });
 		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'hello');
-		const v2 = await fetch(url('api_v2/download_file'), { method: 'POST', body: new URLSearchParams({ file_hash: file.file_hash }) });
+		const v2 = await fetch(url('api_v2/download_file'), {
+			method: 'POST',
+			body: new URLSearchParams({ file_hash: file.file_hash }),
+		});
 		expect(v2.status).toBe(200);
 		expect(v2.headers.get('content-disposition')).toBeNull();
 		expect(await v2.text()).toBe('hello');
@@ -142,7 +212,16 @@ describe('flags', () => {
 	it('take 1 or true only; another spelling is not the flag', async () => {
 		const folder = await createFolder(sandbox);
 		const info = async (value: string) =>
-			readJson(fetch(url('api_v2/get_folder_info'), { method: 'POST', body: new URLSearchParams({ ...DEMO_TOKEN, folder_hash: folder.folder_hash, get_access_rights: value }) }));
+			readJson(
+				fetch(url('api_v2/get_folder_info'), {
+					method: 'POST',
+					body: new URLSearchParams({
+						...DEMO_TOKEN,
+						folder_hash: folder.folder_hash,
+						get_access_rights: value,
+					}),
+				}),
+			);
 		expect(await info('1')).toHaveProperty('access_rights');
 		expect(await info('true')).toHaveProperty('access_rights');
 		expect(await info('yes')).not.toHaveProperty('access_rights');

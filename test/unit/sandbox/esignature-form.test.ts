@@ -25,7 +25,11 @@ function fakeBrowser(src: string, attributes: Record<string, string> = {}) {
 			parentNode: null,
 			style: {},
 			setAttribute: (name: string, value: string) => (node.attributes[name] = value),
-			appendChild: (child: FakeElement) => (node.children.push(child), (child.parentNode = node), child),
+			appendChild: (child: FakeElement) => (
+				node.children.push(child),
+				(child.parentNode = node),
+				child
+			),
 			removeChild: (child: FakeElement) => {
 				node.children = node.children.filter((c) => c !== child);
 				child.parentNode = null;
@@ -94,9 +98,15 @@ describe('esignature/form.js', () => {
 		expect(signed.name).toBe('contract (signed).edoc');
 		const download = await v2(sandbox, 'download_file', { ...DEMO_TOKEN, file_hash: signed.hash });
 		expect(download.status).toBe(200);
-		const records = await readJson(v2(sandbox, 'get_esignatures', { ...DEMO_TOKEN, file_hash: signed.hash }));
+		const records = await readJson(
+			v2(sandbox, 'get_esignatures', { ...DEMO_TOKEN, file_hash: signed.hash }),
+		);
 		expect(records).toEqual([
-			{ file_hash: signed.hash, signing_timestamp: expect.any(String), signer_name: 'Anna Berzina' },
+			{
+				file_hash: signed.hash,
+				signing_timestamp: expect.any(String),
+				signer_name: 'Anna Berzina',
+			},
 		]);
 	});
 
@@ -105,18 +115,16 @@ describe('esignature/form.js', () => {
 		await uploadOk(sandbox, folder.folder_hash, 'a.pdf', 'a');
 		const closing = await loadForm('?auto=close');
 		const closed = await new Promise((resolve) => {
-			new (closing.window.EsignatureForm as FormCtor)({ callbacks: { on_form_closed: resolve } }).showForm(
-				folder.folder_hash,
-				folder.folder_edit_key,
-			);
+			new (closing.window.EsignatureForm as FormCtor)({
+				callbacks: { on_form_closed: resolve },
+			}).showForm(folder.folder_hash, folder.folder_edit_key);
 		});
 		expect(closed).toEqual({ folder_hash: folder.folder_hash, file_hash: null });
 		const failing = await loadForm('?auto=fail');
 		const failed = await new Promise((resolve) => {
-			new (failing.window.EsignatureForm as FormCtor)({ callbacks: { on_signing_finished: resolve } }).showForm(
-				folder.folder_hash,
-				folder.folder_edit_key,
-			);
+			new (failing.window.EsignatureForm as FormCtor)({
+				callbacks: { on_signing_finished: resolve },
+			}).showForm(folder.folder_hash, folder.folder_edit_key);
 		});
 		expect(failed).toEqual({ success: false, folder_hash: folder.folder_hash });
 	});
@@ -124,9 +132,9 @@ describe('esignature/form.js', () => {
 	it('refuses bad arguments and settings in the page', async () => {
 		const { window } = await loadForm();
 		const Form = window.EsignatureForm as FormCtor;
-		expect(() => new Form({ allowed_signing_formats: { edoc: false, pdf: false, asice: false } })).toThrow(
-			/no signing format/,
-		);
+		expect(
+			() => new Form({ allowed_signing_formats: { edoc: false, pdf: false, asice: false } }),
+		).toThrow(/no signing format/);
 		expect(() => new Form({ default_signing_format: 'docx' })).toThrow(/default_signing_format/);
 		expect(() => new Form({}).showForm(null, null, 'hash-only', null)).toThrow(/showForm/);
 	});
@@ -134,7 +142,10 @@ describe('esignature/form.js', () => {
 
 describe('esignature/sign (the sandbox side of the form)', () => {
 	const sign = (fields: Record<string, string>) =>
-		fetch(`${sandbox.baseUrl}/esignature/sign`, { method: 'POST', body: new URLSearchParams(fields) });
+		fetch(`${sandbox.baseUrl}/esignature/sign`, {
+			method: 'POST',
+			body: new URLSearchParams(fields),
+		});
 
 	it('signs a folder all in one or each file separately', async () => {
 		const folder = await createFolder(sandbox, { folder_name: 'Batch' });
@@ -169,6 +180,8 @@ describe('esignature/sign (the sandbox side of the form)', () => {
 		const folder = await createFolder(sandbox);
 		const file = await uploadOk(sandbox, folder.folder_hash, 'a.pdf', 'a');
 		expect((await sign({ file_hash: file.file_hash, file_delete_key: 'wrong' })).status).toBe(403);
-		expect((await sign({ folder_hash: folder.folder_hash, folder_edit_key: 'wrong' })).status).toBe(403);
+		expect((await sign({ folder_hash: folder.folder_hash, folder_edit_key: 'wrong' })).status).toBe(
+			403,
+		);
 	});
 });

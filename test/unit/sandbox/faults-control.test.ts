@@ -7,7 +7,9 @@ afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
 const folderNames = () =>
-	sandbox.store.subfolders(sandbox.store.accountByLogin('demo')!.rootFolderId).map((folder) => folder.name);
+	sandbox.store
+		.subfolders(sandbox.store.accountByLogin('demo')!.rootFolderId)
+		.map((folder) => folder.name);
 
 async function addRules(rules: unknown[]) {
 	const response = await control(sandbox, 'POST', 'faults', { rules });
@@ -15,14 +17,19 @@ async function addRules(rules: unknown[]) {
 }
 
 describe('fault injection', () => {
-	it.each(['429', '500', '503'])('answers %s once, then normally, without applying the request', async (fault) => {
-		await addRules([{ match: { path: 'create_folder' }, fault, times: 1 }]);
-		const failed = await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'first' });
-		await expectEmpty(failed, Number(fault));
-		expect(failed.headers.get('retry-after')).toBeNull();
-		expect((await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'second' })).status).toBe(200);
-		expect(folderNames()).toEqual(['second']);
-	});
+	it.each(['429', '500', '503'])(
+		'answers %s once, then normally, without applying the request',
+		async (fault) => {
+			await addRules([{ match: { path: 'create_folder' }, fault, times: 1 }]);
+			const failed = await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'first' });
+			await expectEmpty(failed, Number(fault));
+			expect(failed.headers.get('retry-after')).toBeNull();
+			expect(
+				(await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'second' })).status,
+			).toBe(200);
+			expect(folderNames()).toEqual(['second']);
+		},
+	);
 
 	it('sends Retry-After on 429 only when asked', async () => {
 		await addRules([{ match: { path: 'get_folder_info' }, fault: '429', retryAfter: 3 }]);
@@ -37,16 +44,25 @@ describe('fault injection', () => {
 
 	it('drop-before destroys the connection without applying the write', async () => {
 		await addRules([{ match: { path: 'create_folder' }, fault: 'drop-before', times: 1 }]);
-		await expect(v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'lost' })).rejects.toThrow();
+		await expect(
+			v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'lost' }),
+		).rejects.toThrow();
 		expect(folderNames()).toEqual([]);
 	});
 
 	it('drop-after applies the write, then destroys the connection', async () => {
 		sandbox.faults.add({ match: { path: 'create_folder' }, fault: 'drop-after', times: 1 });
-		await expect(v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'uncertain' })).rejects.toThrow();
+		await expect(
+			v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'uncertain' }),
+		).rejects.toThrow();
 		expect(folderNames()).toEqual(['uncertain']);
 		const log = sandbox.requests.list().at(-1)!;
-		expect(log).toMatchObject({ action: 'create_folder', fault: 'drop-after', outcome: 'dropped', status: 200 });
+		expect(log).toMatchObject({
+			action: 'create_folder',
+			fault: 'drop-after',
+			outcome: 'dropped',
+			status: 200,
+		});
 	});
 
 	it('slow waits, then answers normally', async () => {
@@ -57,13 +73,19 @@ describe('fault injection', () => {
 	});
 
 	it('slow-answer applies the write at once and holds back only the answer', async () => {
-		sandbox.faults.add({ match: { path: 'create_folder' }, fault: 'slow-answer', delayMs: 400, times: 1 });
+		sandbox.faults.add({
+			match: { path: 'create_folder' },
+			fault: 'slow-answer',
+			delayMs: 400,
+			times: 1,
+		});
 		const started = Date.now();
 		const pending = v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'late answer' });
 		let answered = false;
 		void pending.then(() => (answered = true));
 		// The folder appears while the answer is still held back (synchronised on the write, not on a sleep).
-		while (folderNames().length === 0 && !answered) await new Promise((resolve) => setImmediate(resolve));
+		while (folderNames().length === 0 && !answered)
+			await new Promise((resolve) => setImmediate(resolve));
 		expect(folderNames()).toEqual(['late answer']);
 		expect((await pending).status).toBe(200);
 		expect(Date.now() - started).toBeGreaterThanOrEqual(390);
@@ -86,9 +108,15 @@ describe('fault injection', () => {
 	});
 
 	it('rejects malformed rules with 400', async () => {
-		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'explode' }] })).status).toBe(400);
-		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow' }] })).status).toBe(400);
-		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow-answer' }] })).status).toBe(400);
+		expect(
+			(await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'explode' }] })).status,
+		).toBe(400);
+		expect((await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow' }] })).status).toBe(
+			400,
+		);
+		expect(
+			(await control(sandbox, 'POST', 'faults', { rules: [{ fault: 'slow-answer' }] })).status,
+		).toBe(400);
 		for (const random of [
 			{ rate: 2, seed: 1, kinds: ['500'] },
 			{ rate: 0.1, seed: 1.5, kinds: ['500'] },
@@ -98,7 +126,10 @@ describe('fault injection', () => {
 			{ rate: 0.1, seed: 1, kinds: ['500'], weights: { '500': -1 } },
 			{ rate: 0.1, seed: 1, kinds: ['500'], weights: { '500': 0 } },
 		]) {
-			const response = await control(sandbox, 'POST', 'faults', { random, rules: [{ fault: '500' }] });
+			const response = await control(sandbox, 'POST', 'faults', {
+				random,
+				rules: [{ fault: '500' }],
+			});
 			expect(response.status).toBe(400);
 		}
 		expect(sandbox.faults.list()).toEqual([]);
@@ -145,7 +176,12 @@ describe('seeded random faults', () => {
 	});
 
 	it('honours match, leaves explicit rules first, and is cleared by DELETE faults and reset', async () => {
-		sandbox.faults.setRandom({ rate: 1, seed: 1, kinds: ['503'], match: { path: 'create_folder' } });
+		sandbox.faults.setRandom({
+			rate: 1,
+			seed: 1,
+			kinds: ['503'],
+			match: { path: 'create_folder' },
+		});
 		expect((await v2(sandbox, 'get_folder_info', DEMO_TOKEN)).status).toBe(400);
 		expect((await v2(sandbox, 'create_folder', DEMO_TOKEN)).status).toBe(503);
 		sandbox.faults.add({ match: { path: 'create_folder' }, fault: '429', times: 1 });
@@ -178,13 +214,20 @@ describe('control API', () => {
 		);
 		await control(sandbox, 'POST', 'reset');
 		const after = await readJson(control(sandbox, 'GET', 'state'));
-		expect(after.accounts.map((account: any) => account.username)).toEqual(['demo', 'free', 'twofa', 'tasks']);
+		expect(after.accounts.map((account: any) => account.username)).toEqual([
+			'demo',
+			'free',
+			'twofa',
+			'tasks',
+		]);
 		expect(after.accounts[0].folders).toHaveLength(1);
 	});
 
 	it('logs requests without secrets and flags credentials sent in the URL', async () => {
 		await v2(sandbox, 'create_folder', DEMO_TOKEN);
-		await fetch(`${sandbox.baseUrl}/api_v2/create_folder?user=demo&pass=demo-password`, { method: 'POST' });
+		await fetch(`${sandbox.baseUrl}/api_v2/create_folder?user=demo&pass=demo-password`, {
+			method: 'POST',
+		});
 		const { requests } = await readJson(control(sandbox, 'GET', 'requests'));
 		expect(requests).toHaveLength(2);
 		expect(requests[0]).toMatchObject({
@@ -197,7 +240,10 @@ describe('control API', () => {
 			credentialsInUrl: [],
 			fields: ['user', 'user_access_token'],
 		});
-		expect(requests[1]).toMatchObject({ url: '/api_v2/create_folder?user=demo&pass=***', credentialsInUrl: ['pass'] });
+		expect(requests[1]).toMatchObject({
+			url: '/api_v2/create_folder?user=demo&pass=***',
+			credentialsInUrl: ['pass'],
+		});
 		expect(JSON.stringify(requests)).not.toMatch(/demo-password|demo-token/);
 		await control(sandbox, 'DELETE', 'requests');
 		expect((await readJson(control(sandbox, 'GET', 'requests'))).requests).toEqual([]);
@@ -212,19 +258,27 @@ describe('control API', () => {
 			plan: 'PRO',
 		});
 		expect(created.status).toBe(200);
-		expect((await v2(sandbox, 'create_folder', { user: 'carol', user_access_token: 'carol-token' })).status).toBe(200);
+		expect(
+			(await v2(sandbox, 'create_folder', { user: 'carol', user_access_token: 'carol-token' }))
+				.status,
+		).toBe(200);
 		await control(sandbox, 'PATCH', 'accounts', { user: 'carol', fileSizeLimit: 10 });
 		expect(sandbox.store.accountByLogin('carol')!.fileSizeLimit).toBe(10);
-		expect((await control(sandbox, 'POST', 'accounts', { username: 'carol', email: 'x@y', plan: 'PRO' })).status).toBe(
-			400,
-		);
+		expect(
+			(await control(sandbox, 'POST', 'accounts', { username: 'carol', email: 'x@y', plan: 'PRO' }))
+				.status,
+		).toBe(400);
 		expect((await control(sandbox, 'GET', 'nothing-here')).status).toBe(404);
 	});
 });
 
 describe('bulk creation', () => {
 	it('creates many folders and files in one call, reachable through the API', async () => {
-		const response = await control(sandbox, 'POST', 'bulk', { user: 'demo', folders: 100, filesPerFolder: 20 });
+		const response = await control(sandbox, 'POST', 'bulk', {
+			user: 'demo',
+			folders: 100,
+			filesPerFolder: 20,
+		});
 		const body = await readJson(response);
 		expect(body.folders).toHaveLength(100);
 		expect(body.files).toBe(2_000);
@@ -232,11 +286,19 @@ describe('bulk creation', () => {
 			v2(sandbox, 'get_folder_content', { ...DEMO_TOKEN, folder_hash: body.folders[99].hash }),
 		);
 		expect(content).toHaveLength(20);
-		expect(content[0]).toMatchObject({ type: 'file', name: 'file 1.txt', size: expect.any(Number) });
-		const download = await v2(sandbox, 'download_file', { ...DEMO_TOKEN, file_hash: content[19].hash });
+		expect(content[0]).toMatchObject({
+			type: 'file',
+			name: 'file 1.txt',
+			size: expect.any(Number),
+		});
+		const download = await v2(sandbox, 'download_file', {
+			...DEMO_TOKEN,
+			file_hash: content[19].hash,
+		});
 		expect(await download.text()).toBe('Bulk folder 100/file 20.txt\n');
-		expect((await control(sandbox, 'POST', 'bulk', { user: 'nobody', folders: 1, filesPerFolder: 1 })).status).toBe(
-			400,
-		);
+		expect(
+			(await control(sandbox, 'POST', 'bulk', { user: 'nobody', folders: 1, filesPerFolder: 1 }))
+				.status,
+		).toBe(400);
 	}, 30_000);
 });

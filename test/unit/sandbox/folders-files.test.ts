@@ -1,5 +1,15 @@
 import { DEMO_ACCOUNT, type Sandbox } from '../../sandbox/server.ts';
-import { boot, createFolder, DEMO_TOKEN, expectEmpty, FREE_TOKEN, uploadOk, v2, v2json, readJson } from './helpers.ts';
+import {
+	boot,
+	createFolder,
+	DEMO_TOKEN,
+	expectEmpty,
+	FREE_TOKEN,
+	uploadOk,
+	v2,
+	v2json,
+	readJson,
+} from './helpers.ts';
 
 let sandbox: Sandbox;
 beforeAll(async () => (sandbox = await boot()));
@@ -49,7 +59,9 @@ describe('create_folder', () => {
 
 	it('generates YYYY-MM-DD_<hash> when the name is omitted', async () => {
 		const folder = await createFolder(sandbox);
-		expect(folder.folder_name).toBe(`${new Date().toISOString().slice(0, 10)}_${folder.folder_hash}`);
+		expect(folder.folder_name).toBe(
+			`${new Date().toISOString().slice(0, 10)}_${folder.folder_hash}`,
+		);
 	});
 
 	it('suffixes duplicate names (case-insensitively), per parent', async () => {
@@ -59,18 +71,25 @@ describe('create_folder', () => {
 		expect(names).toEqual(['Reports', 'Reports (1)', 'reports (2)', 'Reports (3)']);
 		const parent = await createFolder(sandbox, { folder_name: 'Parent' });
 		expect(
-			(await createFolder(sandbox, { folder_name: 'Reports', parent_folder_hash: parent.folder_hash })).folder_name,
+			(
+				await createFolder(sandbox, {
+					folder_name: 'Reports',
+					parent_folder_hash: parent.folder_hash,
+				})
+			).folder_name,
 		).toBe('Reports');
 	});
 
 	it('accepts LINK and PRIVATE, refuses other access types with 400', async () => {
 		const link = await createFolder(sandbox, { access_type: 'LINK' });
 		expect(
-			(await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: link.folder_hash })).access_type,
+			(await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: link.folder_hash }))
+				.access_type,
 		).toBe('LINK');
 		const plain = await createFolder(sandbox);
 		expect(
-			(await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: plain.folder_hash })).access_type,
+			(await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: plain.folder_hash }))
+				.access_type,
 		).toBe('PRIVATE');
 		for (const access_type of ['PUBLIC', 'PASSWORD', 'link', 'OPEN']) {
 			await expectEmpty(await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, access_type }), 400);
@@ -78,7 +97,10 @@ describe('create_folder', () => {
 	});
 
 	it("answers 405 for a missing or another account's parent", async () => {
-		await expectEmpty(await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, parent_folder_hash: 'nope' }), 405);
+		await expectEmpty(
+			await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, parent_folder_hash: 'nope' }),
+			405,
+		);
 		const theirs = await createFolder(sandbox, {}, FREE_TOKEN);
 		await expectEmpty(
 			await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, parent_folder_hash: theirs.folder_hash }),
@@ -90,11 +112,17 @@ describe('create_folder', () => {
 describe('info, content, rename, move, delete', () => {
 	it('round-trips a folder with a file through info and content', async () => {
 		const folder = await createFolder(sandbox, { folder_name: 'Docs', access_type: 'LINK' });
-		const sub = await createFolder(sandbox, { folder_name: 'Sub', parent_folder_hash: folder.folder_hash });
+		const sub = await createFolder(sandbox, {
+			folder_name: 'Sub',
+			parent_folder_hash: folder.folder_hash,
+		});
 		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'hello');
 		await uploadOk(sandbox, sub.folder_hash, 'b.txt', 'abc');
 
-		const info = await v2json(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: folder.folder_hash });
+		const info = await v2json(sandbox, 'get_folder_info', {
+			...DEMO_TOKEN,
+			folder_hash: folder.folder_hash,
+		});
 		expect(Object.keys(info).sort()).toEqual([...FOLDER_FIELDS].sort());
 		expect(info).toMatchObject({
 			hash: folder.folder_hash,
@@ -150,7 +178,10 @@ describe('info, content, rename, move, delete', () => {
 			'allow_view',
 		]);
 
-		const fileInfo = await v2json(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: file.file_hash });
+		const fileInfo = await v2json(sandbox, 'get_file_info', {
+			...DEMO_TOKEN,
+			file_hash: file.file_hash,
+		});
 		expect(Object.keys(fileInfo).sort()).toEqual([...FILE_FIELDS].sort());
 		expect(fileInfo).toMatchObject({
 			name: 'a.txt',
@@ -176,16 +207,29 @@ describe('info, content, rename, move, delete', () => {
 			allow_delete: false,
 			allow_edit: false,
 		});
-		await expectEmpty(await v2(sandbox, 'get_folder_info', { ...FREE_TOKEN, folder_hash: hidden.folder_hash }), 403);
-		await expectEmpty(await v2(sandbox, 'get_folder_content', { ...FREE_TOKEN, folder_hash: hidden.folder_hash }), 403);
-		await expectEmpty(await v2(sandbox, 'delete_folder', { ...FREE_TOKEN, folder_hash: link.folder_hash }), 403);
+		await expectEmpty(
+			await v2(sandbox, 'get_folder_info', { ...FREE_TOKEN, folder_hash: hidden.folder_hash }),
+			403,
+		);
+		await expectEmpty(
+			await v2(sandbox, 'get_folder_content', { ...FREE_TOKEN, folder_hash: hidden.folder_hash }),
+			403,
+		);
+		await expectEmpty(
+			await v2(sandbox, 'delete_folder', { ...FREE_TOKEN, folder_hash: link.folder_hash }),
+			403,
+		);
 	});
 
 	it('renames with unique names and refuses ROOT', async () => {
 		const folder = await createFolder(sandbox, { folder_name: 'A' });
 		await createFolder(sandbox, { folder_name: 'B' });
 		expect(
-			await v2json(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: folder.folder_hash, name: 'B' }),
+			await v2json(sandbox, 'rename_folder', {
+				...DEMO_TOKEN,
+				folder_hash: folder.folder_hash,
+				name: 'B',
+			}),
 		).toEqual({
 			folder_hash: folder.folder_hash,
 			folder_name: 'B (1)',
@@ -193,15 +237,26 @@ describe('info, content, rename, move, delete', () => {
 		const both = { ...DEMO_TOKEN, folder_hash: folder.folder_hash, folder_name: 'C', name: 'D' };
 		expect((await v2json(sandbox, 'rename_folder', both)).folder_name).toBe('C');
 		await expectEmpty(
-			await v2(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: DEMO_ACCOUNT.rootHash, folder_name: 'X' }),
+			await v2(sandbox, 'rename_folder', {
+				...DEMO_TOKEN,
+				folder_hash: DEMO_ACCOUNT.rootHash,
+				folder_name: 'X',
+			}),
 			405,
 		);
-		await expectEmpty(await v2(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: folder.folder_hash }), 400);
+		await expectEmpty(
+			await v2(sandbox, 'rename_folder', { ...DEMO_TOKEN, folder_hash: folder.folder_hash }),
+			400,
+		);
 
 		const one = await uploadOk(sandbox, folder.folder_hash, 'one.txt', '1');
 		await uploadOk(sandbox, folder.folder_hash, 'two.txt', '2');
 		expect(
-			await v2json(sandbox, 'rename_file', { ...DEMO_TOKEN, file_hash: one.file_hash, file_name: 'two.txt' }),
+			await v2json(sandbox, 'rename_file', {
+				...DEMO_TOKEN,
+				file_hash: one.file_hash,
+				file_name: 'two.txt',
+			}),
 		).toEqual({
 			file_hash: one.file_hash,
 			file_name: 'two (1).txt',
@@ -218,21 +273,37 @@ describe('info, content, rename, move, delete', () => {
 		const file = await uploadOk(sandbox, from.folder_hash, 'm.txt', 'move me');
 		await uploadOk(sandbox, to.folder_hash, 'm.txt', 'already here');
 		await expectEmpty(
-			await v2(sandbox, 'move_file', { ...DEMO_TOKEN, file_hash: file.file_hash, folder_hash: to.folder_hash }),
+			await v2(sandbox, 'move_file', {
+				...DEMO_TOKEN,
+				file_hash: file.file_hash,
+				folder_hash: to.folder_hash,
+			}),
 			200,
 		);
-		const info = await v2json(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: file.file_hash });
+		const info = await v2json(sandbox, 'get_file_info', {
+			...DEMO_TOKEN,
+			file_hash: file.file_hash,
+		});
 		expect(info).toMatchObject({ parent_folder_hash: to.folder_hash, name: 'm (1).txt' });
 		const theirs = await createFolder(sandbox, {}, FREE_TOKEN);
 		for (const folder_hash of ['missing', theirs.folder_hash]) {
-			await expectEmpty(await v2(sandbox, 'move_file', { ...DEMO_TOKEN, file_hash: file.file_hash, folder_hash }), 405);
+			await expectEmpty(
+				await v2(sandbox, 'move_file', { ...DEMO_TOKEN, file_hash: file.file_hash, folder_hash }),
+				405,
+			);
 		}
 		// Only uploading into ROOT is forbidden; moving a file there is allowed.
 		await expectEmpty(
-			await v2(sandbox, 'move_file', { ...DEMO_TOKEN, file_hash: file.file_hash, folder_hash: DEMO_ACCOUNT.rootHash }),
+			await v2(sandbox, 'move_file', {
+				...DEMO_TOKEN,
+				file_hash: file.file_hash,
+				folder_hash: DEMO_ACCOUNT.rootHash,
+			}),
 			200,
 		);
-		expect(await v2json(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: file.file_hash })).toMatchObject({
+		expect(
+			await v2json(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: file.file_hash }),
+		).toMatchObject({
 			parent_folder_hash: DEMO_ACCOUNT.rootHash,
 		});
 	});
@@ -242,11 +313,23 @@ describe('info, content, rename, move, delete', () => {
 		const sub = await createFolder(sandbox, { parent_folder_hash: folder.folder_hash });
 		const file = await uploadOk(sandbox, sub.folder_hash, 'x.txt', 'x');
 		const single = await uploadOk(sandbox, folder.folder_hash, 'y.txt', 'y');
-		await expectEmpty(await v2(sandbox, 'delete_file', { ...DEMO_TOKEN, file_hash: single.file_hash }), 200);
-		await expectEmpty(await v2(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: single.file_hash }), 405);
-		await expectEmpty(await v2(sandbox, 'delete_file', { ...FREE_TOKEN, file_hash: file.file_hash }), 403);
+		await expectEmpty(
+			await v2(sandbox, 'delete_file', { ...DEMO_TOKEN, file_hash: single.file_hash }),
+			200,
+		);
+		await expectEmpty(
+			await v2(sandbox, 'get_file_info', { ...DEMO_TOKEN, file_hash: single.file_hash }),
+			405,
+		);
+		await expectEmpty(
+			await v2(sandbox, 'delete_file', { ...FREE_TOKEN, file_hash: file.file_hash }),
+			403,
+		);
 
-		const deleted = await v2(sandbox, 'delete_folder', { ...DEMO_TOKEN, folder_hash: folder.folder_hash });
+		const deleted = await v2(sandbox, 'delete_folder', {
+			...DEMO_TOKEN,
+			folder_hash: folder.folder_hash,
+		});
 		expect(await readJson(deleted)).toEqual({ status: 'ok' });
 		for (const [action, field, hash] of [
 			['get_folder_info', 'folder_hash', sub.folder_hash],
@@ -260,7 +343,10 @@ describe('info, content, rename, move, delete', () => {
 		expect(sandbox.store.subfolders(demo.rootFolderId)).toHaveLength(0);
 		expect(sandbox.store.trashedFolder(sub.folder_hash)).toBeDefined();
 		expect(sandbox.store.trashedFile(file.file_hash)).toBeDefined();
-		await expectEmpty(await v2(sandbox, 'delete_folder', { ...DEMO_TOKEN, folder_hash: DEMO_ACCOUNT.rootHash }), 405);
+		await expectEmpty(
+			await v2(sandbox, 'delete_folder', { ...DEMO_TOKEN, folder_hash: DEMO_ACCOUNT.rootHash }),
+			405,
+		);
 	});
 
 	it.each([

@@ -1,9 +1,21 @@
-import { DEMO_ACCOUNT, FREE_ACCOUNT, startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/server.ts';
+import {
+	DEMO_ACCOUNT,
+	FREE_ACCOUNT,
+	startSandbox,
+	type Sandbox,
+	type SandboxOptions,
+} from '../../sandbox/server.ts';
 
 export type Fields = Record<string, string>;
 
-export const DEMO_TOKEN: Fields = { user: DEMO_ACCOUNT.username, user_access_token: DEMO_ACCOUNT.token };
-export const FREE_TOKEN: Fields = { user: FREE_ACCOUNT.username, user_access_token: FREE_ACCOUNT.token };
+export const DEMO_TOKEN: Fields = {
+	user: DEMO_ACCOUNT.username,
+	user_access_token: DEMO_ACCOUNT.token,
+};
+export const FREE_TOKEN: Fields = {
+	user: FREE_ACCOUNT.username,
+	user_access_token: FREE_ACCOUNT.token,
+};
 
 /** A sandbox without the anonymous-listing delay, so tests stay fast. */
 export function boot(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -15,8 +27,17 @@ export function boot(options: SandboxOptions = {}): Promise<Sandbox> {
 }
 
 /** A form-encoded V2 call. */
-export function v2(sandbox: Sandbox, action: string, fields: Fields, headers: Record<string, string> = {}) {
-	return fetch(`${sandbox.baseUrl}/api_v2/${action}`, { method: 'POST', body: new URLSearchParams(fields), headers });
+export function v2(
+	sandbox: Sandbox,
+	action: string,
+	fields: Fields,
+	headers: Record<string, string> = {},
+) {
+	return fetch(`${sandbox.baseUrl}/api_v2/${action}`, {
+		method: 'POST',
+		body: new URLSearchParams(fields),
+		headers,
+	});
 }
 
 export async function v2json<T = Record<string, unknown>>(
@@ -59,7 +80,13 @@ export function upload(
 	return fetch(`${sandbox.baseUrl}/api_v2/upload_file`, { method: 'POST', body: form });
 }
 
-export async function uploadOk(sandbox: Sandbox, folderHash: string, name: string, content: string, auth = DEMO_TOKEN) {
+export async function uploadOk(
+	sandbox: Sandbox,
+	folderHash: string,
+	name: string,
+	content: string,
+	auth = DEMO_TOKEN,
+) {
 	const response = await upload(sandbox, name, content, { ...auth, folder_hash: folderHash });
 	if (response.status !== 200) throw new Error(`upload answered ${response.status}`);
 	return (await readJson(response)) as {

@@ -1,5 +1,14 @@
 import { DEMO_ACCOUNT, type Sandbox } from '../../sandbox/server.ts';
-import { boot, createFolder, DEMO_TOKEN, FREE_TOKEN, readJson, uploadOk, v2, type Fields } from './helpers.ts';
+import {
+	boot,
+	createFolder,
+	DEMO_TOKEN,
+	FREE_TOKEN,
+	readJson,
+	uploadOk,
+	v2,
+	type Fields,
+} from './helpers.ts';
 
 let sandbox: Sandbox;
 let session: string;
@@ -34,7 +43,10 @@ const ALL = { Mode: 'simple', Types: {}, Sections: { MY: true } };
 
 async function fixture() {
 	const invoices = await createFolder(sandbox, { folder_name: 'Invoices', access_type: 'LINK' });
-	const y2026 = await createFolder(sandbox, { folder_name: '2026 invoices', parent_folder_hash: invoices.folder_hash });
+	const y2026 = await createFolder(sandbox, {
+		folder_name: '2026 invoices',
+		parent_folder_hash: invoices.folder_hash,
+	});
 	const pdf = await uploadOk(sandbox, y2026.folder_hash, 'Invoice March.pdf', '%PDF-1.7 march');
 	const png = await uploadOk(sandbox, invoices.folder_hash, 'invoice scan.png', 'png bytes');
 	const song = await uploadOk(sandbox, invoices.folder_hash, 'march song.mp3', 'mp3');
@@ -65,7 +77,12 @@ describe('search: simplified style', () => {
 	it('returns JSON items with the documented fields', async () => {
 		const { invoices, y2026, pdf } = await fixture();
 		const body = await searchJson({ result_format: 'JSON', query: 'march', table_column: '' });
-		expect(body).toMatchObject({ status: 'ok', total_rows: 2, page_count: 1, total_time: expect.any(Number) });
+		expect(body).toMatchObject({
+			status: 'ok',
+			total_rows: 2,
+			page_count: 1,
+			total_time: expect.any(Number),
+		});
 		const item = body.rows.find((row: { hash: string }) => row.hash === pdf.file_hash);
 		expect(item).toEqual({
 			type: 'file',
@@ -81,9 +98,9 @@ describe('search: simplified style', () => {
 			subfolder_count: null,
 			access_rights: null,
 		});
-		const folder = (await searchJson({ result_format: 'JSON', query: 'Invoices', get_access_rights: '1' })).rows.find(
-			(row: { hash: string }) => row.hash === invoices.folder_hash,
-		);
+		const folder = (
+			await searchJson({ result_format: 'JSON', query: 'Invoices', get_access_rights: '1' })
+		).rows.find((row: { hash: string }) => row.hash === invoices.folder_hash);
 		expect(folder).toMatchObject({
 			type: 'folder',
 			path: '/Invoices',
@@ -92,7 +109,13 @@ describe('search: simplified style', () => {
 			content_type: null,
 			file_count: 3,
 			subfolder_count: 1,
-			access_rights: { allow_view: true, allow_delete: true, allow_add: true, allow_edit: true, allow_download: true },
+			access_rights: {
+				allow_view: true,
+				allow_delete: true,
+				allow_add: true,
+				allow_edit: true,
+				allow_download: true,
+			},
 		});
 	});
 
@@ -102,18 +125,25 @@ describe('search: simplified style', () => {
 		await uploadOk(sandbox, other.folder_hash, 'invoice copy.txt', 'x');
 		const invoicesHash = sandbox.store.folder(y2026.folder_hash)!.parentId;
 		const hash = sandbox.store.folders.get(invoicesHash)!.hash;
-		expect(names(await searchJson({ result_format: 'JSON', query: 'invoice', folder_hash: hash })).sort()).toEqual([
-			'2026 invoices',
-			'Invoice March.pdf',
-			'invoice scan.png',
-		]);
-		const flat = await searchJson({ result_format: 'JSON', query: 'invoice', folder_hash: hash, NoSubfolders: '1' });
+		expect(
+			names(
+				await searchJson({ result_format: 'JSON', query: 'invoice', folder_hash: hash }),
+			).sort(),
+		).toEqual(['2026 invoices', 'Invoice March.pdf', 'invoice scan.png']);
+		const flat = await searchJson({
+			result_format: 'JSON',
+			query: 'invoice',
+			folder_hash: hash,
+			NoSubfolders: '1',
+		});
 		expect(names(flat).sort()).toEqual(['2026 invoices', 'invoice scan.png']);
 		expect(await searchJson({ result_format: 'JSON', query: 'i' })).toEqual({
 			status: 'error',
 			message: 'query must have at least 2 characters',
 		});
-		expect((await searchJson({ result_format: 'JSON', query: 'invoice', folder_hash: 'nope' })).status).toBe('error');
+		expect(
+			(await searchJson({ result_format: 'JSON', query: 'invoice', folder_hash: 'nope' })).status,
+		).toBe('error');
 	});
 
 	it('gives the web-table format without result_format', async () => {
@@ -121,27 +151,29 @@ describe('search: simplified style', () => {
 		const body = await searchJson({ query: 'scan' });
 		expect(body).toMatchObject({ status: 'ok', total_rows: 1, page_count: 1 });
 		expect(body.headers[2]).toBe('Name');
-		expect(body.rows[0]).toMatch(/^<tr data-hash="[^"]+" data-type="file">.*invoice scan\.png.*<\/tr>$/);
+		expect(body.rows[0]).toMatch(
+			/^<tr data-hash="[^"]+" data-type="file">.*invoice scan\.png.*<\/tr>$/,
+		);
 	});
 });
 
 describe('search: search_json', () => {
 	it('filters by types and sections, including DELETED for subscribers', async () => {
 		const { song } = await fixture();
-		expect(names(await full({ ...ALL, Query: 'invoice', Types: { IMAGES: true } }))).toEqual(['invoice scan.png']);
-		expect(names(await full({ ...ALL, Query: 'march', Types: { MUSIC: true, DOCUMENTS: true } })).sort()).toEqual([
-			'Invoice March.pdf',
-			'march song.mp3',
+		expect(names(await full({ ...ALL, Query: 'invoice', Types: { IMAGES: true } }))).toEqual([
+			'invoice scan.png',
 		]);
-		expect(names(await full({ ...ALL, Query: 'invoice', Types: { FOLDERS: true } })).sort()).toEqual([
-			'2026 invoices',
-			'Invoices',
-		]);
+		expect(
+			names(await full({ ...ALL, Query: 'march', Types: { MUSIC: true, DOCUMENTS: true } })).sort(),
+		).toEqual(['Invoice March.pdf', 'march song.mp3']);
+		expect(
+			names(await full({ ...ALL, Query: 'invoice', Types: { FOLDERS: true } })).sort(),
+		).toEqual(['2026 invoices', 'Invoices']);
 		await v2(sandbox, 'delete_file', { ...DEMO_TOKEN, file_hash: song.file_hash });
 		expect(names(await full({ ...ALL, Query: 'song' }))).toEqual([]);
-		expect(names(await full({ ...ALL, Query: 'song', Sections: { MY: true, DELETED: true } }))).toEqual([
-			'march song.mp3',
-		]);
+		expect(
+			names(await full({ ...ALL, Query: 'song', Sections: { MY: true, DELETED: true } })),
+		).toEqual(['march song.mp3']);
 	});
 
 	it('applies advanced criteria with AND/OR', async () => {
@@ -168,14 +200,34 @@ describe('search: search_json', () => {
 
 	it.each([
 		['not json', '{', 'search_json is not valid JSON'],
-		['no mode', { Types: {}, Sections: { MY: true }, Query: 'ab' }, 'Mode must be simple or advanced'],
+		[
+			'no mode',
+			{ Types: {}, Sections: { MY: true }, Query: 'ab' },
+			'Mode must be simple or advanced',
+		],
 		['short query', { ...ALL, Query: 'a' }, 'Query must have at least 2 characters'],
 		['no types', { Mode: 'simple', Sections: { MY: true }, Query: 'ab' }, /Types is required/],
-		['no section', { ...ALL, Query: 'ab', Sections: { MY: false } }, 'Sections: at least one section must be true'],
-		['this folder without hash', { ...ALL, Query: 'ab', Sections: { THIS_FOLDER: true } }, /ThisFolder/],
+		[
+			'no section',
+			{ ...ALL, Query: 'ab', Sections: { MY: false } },
+			'Sections: at least one section must be true',
+		],
+		[
+			'this folder without hash',
+			{ ...ALL, Query: 'ab', Sections: { THIS_FOLDER: true } },
+			/ThisFolder/,
+		],
 		['unknown type', { ...ALL, Query: 'ab', Types: { PHOTOS: true } }, 'Types: unknown key PHOTOS'],
-		['no operator', { Mode: 'advanced', Sections: { MY: true }, Criteria: [{}] }, 'Operator must be AND or OR'],
-		['bad field', { Mode: 'advanced', Sections: { MY: true }, Operator: 'OR', Criteria: [{ Field: 'X' }] }, /Field/],
+		[
+			'no operator',
+			{ Mode: 'advanced', Sections: { MY: true }, Criteria: [{}] },
+			'Operator must be AND or OR',
+		],
+		[
+			'bad field',
+			{ Mode: 'advanced', Sections: { MY: true }, Operator: 'OR', Criteria: [{ Field: 'X' }] },
+			/Field/,
+		],
 		[
 			'bad operator',
 			{
@@ -192,14 +244,24 @@ describe('search: search_json', () => {
 		expect(response.status).toBe(200);
 		const body = await readJson(response);
 		expect(body.status).toBe('error');
-		expect(body.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
+		expect(body.message).toEqual(
+			typeof message === 'string' ? message : expect.stringMatching(message),
+		);
 	});
 
 	it('searches THIS_FOLDER of a LINK folder owned by someone else', async () => {
 		const { invoices } = await fixture();
 		const free = await sessionOf(FREE_TOKEN);
-		const spec = { ...ALL, Query: 'invoice', Sections: { THIS_FOLDER: true }, ThisFolder: invoices.folder_hash };
-		const body = await searchJson({ result_format: 'JSON', search_json: JSON.stringify(spec) }, free);
+		const spec = {
+			...ALL,
+			Query: 'invoice',
+			Sections: { THIS_FOLDER: true },
+			ThisFolder: invoices.folder_hash,
+		};
+		const body = await searchJson(
+			{ result_format: 'JSON', search_json: JSON.stringify(spec) },
+			free,
+		);
 		// The subfolder is PRIVATE, so the other user sees only the open items.
 		expect(names(body)).toEqual(['invoice scan.png']);
 	});
@@ -212,7 +274,8 @@ describe('search: non-subscribers', () => {
 		const gone = await uploadOk(sandbox, folder.folder_hash, 'report old.pdf', 'x', FREE_TOKEN);
 		await v2(sandbox, 'delete_file', { ...FREE_TOKEN, file_hash: gone.file_hash });
 		const free = await sessionOf(FREE_TOKEN);
-		const run = (spec: unknown) => searchJson({ result_format: 'JSON', search_json: JSON.stringify(spec) }, free);
+		const run = (spec: unknown) =>
+			searchJson({ result_format: 'JSON', search_json: JSON.stringify(spec) }, free);
 		expect(names(await run({ ...ALL, Query: 'report 2026' }))).toEqual(['annual report 2026.pdf']);
 		expect(names(await run({ ...ALL, Query: '2026 report' }))).toEqual([]);
 		expect(names(await run({ ...ALL, Query: 'report', Sections: { DELETED: true } }))).toEqual([]);
@@ -249,12 +312,32 @@ describe('search: paging and sorting', () => {
 		await uploadOk(sandbox, folder.folder_hash, 'cc doc.txt', '22');
 		const sorted = async (fields: Fields) =>
 			names(await searchJson({ result_format: 'JSON', query: 'doc', ...fields }));
-		expect(await sorted({ 'table_column[2]': '0' })).toEqual(['aa doc.txt', 'bb doc.txt', 'cc doc.txt']);
-		expect(await sorted({ 'table_column[2]': '1' })).toEqual(['cc doc.txt', 'bb doc.txt', 'aa doc.txt']);
-		expect(await sorted({ 'table_column[4]': '1' })).toEqual(['aa doc.txt', 'cc doc.txt', 'bb doc.txt']);
-		expect(await sorted({ table_size: '2', table_page: '1', 'table_column[4]': '0' })).toEqual(['aa doc.txt']);
-		expect((await searchJson({ result_format: 'JSON', query: 'doc', table_size: '1001' })).status).toBe('error');
-		expect((await searchJson({ result_format: 'JSON', query: 'doc', table_size: '0' })).status).toBe('error');
-		expect((await searchJson({ result_format: 'JSON', query: 'doc', table_page: '-1' })).status).toBe('error');
+		expect(await sorted({ 'table_column[2]': '0' })).toEqual([
+			'aa doc.txt',
+			'bb doc.txt',
+			'cc doc.txt',
+		]);
+		expect(await sorted({ 'table_column[2]': '1' })).toEqual([
+			'cc doc.txt',
+			'bb doc.txt',
+			'aa doc.txt',
+		]);
+		expect(await sorted({ 'table_column[4]': '1' })).toEqual([
+			'aa doc.txt',
+			'cc doc.txt',
+			'bb doc.txt',
+		]);
+		expect(await sorted({ table_size: '2', table_page: '1', 'table_column[4]': '0' })).toEqual([
+			'aa doc.txt',
+		]);
+		expect(
+			(await searchJson({ result_format: 'JSON', query: 'doc', table_size: '1001' })).status,
+		).toBe('error');
+		expect(
+			(await searchJson({ result_format: 'JSON', query: 'doc', table_size: '0' })).status,
+		).toBe('error');
+		expect(
+			(await searchJson({ result_format: 'JSON', query: 'doc', table_page: '-1' })).status,
+		).toBe('error');
 	});
 });

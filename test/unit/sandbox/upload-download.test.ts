@@ -41,9 +41,15 @@ describe('upload_file', () => {
 		const first = await uploadOk(sandbox, folder.folder_hash, 'report.pdf', 'one');
 		expect(first.file_name).toBe('report.pdf');
 		expect(first.file_delete_key).toMatch(/^[0-9a-f]{32}$/);
-		expect(Number.isInteger(first.timestamp_uploaded) && Number.isInteger(first.timestamp_last_modified)).toBe(true);
-		expect((await uploadOk(sandbox, folder.folder_hash, 'report.pdf', 'two')).file_name).toBe('report (1).pdf');
-		expect((await uploadOk(sandbox, folder.folder_hash, 'REPORT.pdf', 'three')).file_name).toBe('REPORT (2).pdf');
+		expect(
+			Number.isInteger(first.timestamp_uploaded) && Number.isInteger(first.timestamp_last_modified),
+		).toBe(true);
+		expect((await uploadOk(sandbox, folder.folder_hash, 'report.pdf', 'two')).file_name).toBe(
+			'report (1).pdf',
+		);
+		expect((await uploadOk(sandbox, folder.folder_hash, 'REPORT.pdf', 'three')).file_name).toBe(
+			'REPORT (2).pdf',
+		);
 
 		const marked = await upload(sandbox, 'photo.jpg', 'jpg', {
 			...DEMO_TOKEN,
@@ -74,16 +80,31 @@ describe('upload_file', () => {
 		});
 		expect(keyed.status).toBe(200);
 		await expectEmpty(
-			await upload(sandbox, 'k.txt', 'key', { folder_hash: folder.folder_hash, folder_upload_key: 'f'.repeat(32) }),
+			await upload(sandbox, 'k.txt', 'key', {
+				folder_hash: folder.folder_hash,
+				folder_upload_key: 'f'.repeat(32),
+			}),
 			401,
 		);
-		await expectEmpty(await upload(sandbox, 'k.txt', 'key', { folder_hash: folder.folder_hash }), 401);
-		await expectEmpty(await upload(sandbox, 'k.txt', 'key', { ...FREE_TOKEN, folder_hash: folder.folder_hash }), 405);
+		await expectEmpty(
+			await upload(sandbox, 'k.txt', 'key', { folder_hash: folder.folder_hash }),
+			401,
+		);
+		await expectEmpty(
+			await upload(sandbox, 'k.txt', 'key', { ...FREE_TOKEN, folder_hash: folder.folder_hash }),
+			405,
+		);
 	});
 
 	it('refuses ROOT, missing folders and malformed requests', async () => {
-		await expectEmpty(await upload(sandbox, 'r.txt', 'r', { ...DEMO_TOKEN, folder_hash: DEMO_ACCOUNT.rootHash }), 405);
-		await expectEmpty(await upload(sandbox, 'r.txt', 'r', { ...DEMO_TOKEN, folder_hash: 'missing' }), 405);
+		await expectEmpty(
+			await upload(sandbox, 'r.txt', 'r', { ...DEMO_TOKEN, folder_hash: DEMO_ACCOUNT.rootHash }),
+			405,
+		);
+		await expectEmpty(
+			await upload(sandbox, 'r.txt', 'r', { ...DEMO_TOKEN, folder_hash: 'missing' }),
+			405,
+		);
 		await expectEmpty(await upload(sandbox, 'r.txt', 'r', DEMO_TOKEN), 400);
 		await expectEmpty(await v2(sandbox, 'upload_file', { ...DEMO_TOKEN, folder_hash: 'x' }), 400);
 	});
@@ -105,7 +126,9 @@ describe('upload_file', () => {
 		padded.write(EICAR, 65536 - 20, 'latin1');
 		await expectEmpty(await upload(sandbox, 'big.bin', padded, fields), 490);
 		await expectEmpty(await upload(sandbox, 'invoice.pdf.exe', 'MZ', fields), 491);
-		expect((await uploadOk(sandbox, folder.folder_hash, 'archive.tar.gz', 'ok')).file_name).toBe('archive.tar.gz');
+		expect((await uploadOk(sandbox, folder.folder_hash, 'archive.tar.gz', 'ok')).file_name).toBe(
+			'archive.tar.gz',
+		);
 		expect(sandbox.store.filesIn(sandbox.store.folder(folder.folder_hash)!.id)).toHaveLength(1);
 	});
 
@@ -151,12 +174,17 @@ describe('download_file', () => {
 		const folder = await createFolder(sandbox);
 		const content = 'name,value\n1,2\n';
 		const file = await uploadOk(sandbox, folder.folder_hash, 'data.csv', content);
-		const response = await v2(sandbox, 'download_file', { ...DEMO_TOKEN, file_hash: file.file_hash });
+		const response = await v2(sandbox, 'download_file', {
+			...DEMO_TOKEN,
+			file_hash: file.file_hash,
+		});
 		expect(response.status).toBe(200);
 		expect(response.headers.get('content-type')).toBe('text/csv');
 		expect(response.headers.get('content-length')).toBe(String(content.length));
 		expect(await response.text()).toBe(content);
-		expect(sandbox.store.file(file.file_hash)!.sha256).toBe(createHash('sha256').update(content).digest('hex'));
+		expect(sandbox.store.file(file.file_hash)!.sha256).toBe(
+			createHash('sha256').update(content).digest('hex'),
+		);
 	});
 
 	it('serves LINK files to anyone, PRIVATE ones only to the owner (401 anonymous, 403 other account)', async () => {
@@ -164,17 +192,30 @@ describe('download_file', () => {
 		const closed = await createFolder(sandbox, { access_type: 'PRIVATE' });
 		const openFile = await uploadOk(sandbox, open.folder_hash, 'open.txt', 'open');
 		const closedFile = await uploadOk(sandbox, closed.folder_hash, 'closed.txt', 'closed');
-		expect(await (await v2(sandbox, 'download_file', { file_hash: openFile.file_hash })).text()).toBe('open');
-		expect(await (await v2(sandbox, 'download_file', { ...FREE_TOKEN, file_hash: openFile.file_hash })).text()).toBe(
-			'open',
-		);
+		expect(
+			await (await v2(sandbox, 'download_file', { file_hash: openFile.file_hash })).text(),
+		).toBe('open');
+		expect(
+			await (
+				await v2(sandbox, 'download_file', { ...FREE_TOKEN, file_hash: openFile.file_hash })
+			).text(),
+		).toBe('open');
 		await expectEmpty(await v2(sandbox, 'download_file', { file_hash: closedFile.file_hash }), 401);
-		await expectEmpty(await v2(sandbox, 'download_file', { ...FREE_TOKEN, file_hash: closedFile.file_hash }), 403);
 		await expectEmpty(
-			await v2(sandbox, 'download_file', { user: 'demo', pass: 'wrong', file_hash: openFile.file_hash }),
+			await v2(sandbox, 'download_file', { ...FREE_TOKEN, file_hash: closedFile.file_hash }),
+			403,
+		);
+		await expectEmpty(
+			await v2(sandbox, 'download_file', {
+				user: 'demo',
+				pass: 'wrong',
+				file_hash: openFile.file_hash,
+			}),
 			401,
 		);
-		expect(await (await fetch(`${sandbox.baseUrl}/down.php?i=${openFile.file_hash}`)).text()).toBe('open');
+		expect(await (await fetch(`${sandbox.baseUrl}/down.php?i=${openFile.file_hash}`)).text()).toBe(
+			'open',
+		);
 		expect((await fetch(`${sandbox.webUrl}/f/${openFile.file_hash}`)).status).toBe(200);
 		expect((await fetch(`${sandbox.webUrl}/u/${closed.folder_hash}`)).status).toBe(404);
 	});
@@ -182,6 +223,7 @@ describe('download_file', () => {
 
 it('leaves no temp files behind after refused, truncated and stored uploads', async () => {
 	// Temp files are removed asynchronously: wait for the folder to empty (the jest timeout bounds a leak).
-	while (fs.readdirSync(sandbox.store.tmpDir).length > 0) await new Promise((resolve) => setImmediate(resolve));
+	while (fs.readdirSync(sandbox.store.tmpDir).length > 0)
+		await new Promise((resolve) => setImmediate(resolve));
 	expect(fs.readdirSync(sandbox.store.tmpDir)).toEqual([]);
 });

@@ -20,7 +20,11 @@ const get = (script: string, params: Fields, headers: Record<string, string> = {
 	fetch(`${sandbox.baseUrl}/api/${script}.php?${new URLSearchParams(params)}`, {
 		headers,
 	});
-const post = (script: string, params: Fields | URLSearchParams, headers: Record<string, string> = {}) =>
+const post = (
+	script: string,
+	params: Fields | URLSearchParams,
+	headers: Record<string, string> = {},
+) =>
 	fetch(`${sandbox.baseUrl}/api/${script}.php`, {
 		method: 'POST',
 		body: new URLSearchParams(params),
@@ -42,12 +46,17 @@ function saveFile(query: Fields, name: string, content: string | Uint8Array, fie
 	const form = new FormData();
 	for (const [key, value] of Object.entries(fields)) form.append(key, value);
 	form.append('file', new Blob([content as Uint8Array<ArrayBuffer>]), name);
-	return fetch(`${sandbox.baseUrl}/save_file.php?${new URLSearchParams(query)}`, { method: 'POST', body: form });
+	return fetch(`${sandbox.baseUrl}/save_file.php?${new URLSearchParams(query)}`, {
+		method: 'POST',
+		body: form,
+	});
 }
 
 describe('api/authenticate_user.php and api/validate_session.php', () => {
 	it('mints a token with get_user_access_token and reports a session check', async () => {
-		const body = await readJson(post('authenticate_user', { ...DEMO_TOKEN, get_user_access_token: '1' }));
+		const body = await readJson(
+			post('authenticate_user', { ...DEMO_TOKEN, get_user_access_token: '1' }),
+		);
 		expect(body).toMatchObject({
 			Success: true,
 			SessionID: expect.any(String),
@@ -69,7 +78,9 @@ describe('api/authenticate_user.php and api/validate_session.php', () => {
 			Message: expect.any(String),
 			SessionID: body.SessionID,
 		});
-		const cookie = await readJson(get('validate_session', {}, { Cookie: `PHPSESSID=${body.SessionID}` }));
+		const cookie = await readJson(
+			get('validate_session', {}, { Cookie: `PHPSESSID=${body.SessionID}` }),
+		);
 		expect(cookie.Success).toBe(true);
 	});
 
@@ -102,7 +113,9 @@ describe('api/get_upload_id.php', () => {
 			UserID: DEMO_ACCOUNT.id,
 			FolderName: 'Legacy',
 		});
-		const info = await readJson(v2(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: body.hash }));
+		const info = await readJson(
+			v2(sandbox, 'get_folder_info', { ...DEMO_TOKEN, folder_hash: body.hash }),
+		);
 		expect(info).toMatchObject({
 			name: 'Legacy',
 			access_type: 'LINK',
@@ -117,7 +130,9 @@ describe('api/get_upload_id.php', () => {
 		let now = Date.UTC(2026, 0, 1);
 		const local = await boot({ now: () => now });
 		try {
-			const body = await readJson(fetch(`${local.baseUrl}/api/get_upload_id.php?folder_name=Drop&access_type=LINK`));
+			const body = await readJson(
+				fetch(`${local.baseUrl}/api/get_upload_id.php?folder_name=Drop&access_type=LINK`),
+			);
 			expect(body).toMatchObject({ UserID: false, FolderName: 'Drop' });
 			const state = await readJson(fetch(`${local.baseUrl}/__sandbox/state`));
 			expect(state.anonymousFolders).toEqual([
@@ -165,7 +180,9 @@ describe('api/get_upload_id.php', () => {
 describe('keys', () => {
 	it('get_upload_keys returns AddFileKey and DeleteKey to the owner only', async () => {
 		const folder = await createFolder(sandbox);
-		expect(await readJson(get('get_upload_keys', { ...DEMO_TOKEN, hash: folder.folder_hash }))).toEqual({
+		expect(
+			await readJson(get('get_upload_keys', { ...DEMO_TOKEN, hash: folder.folder_hash })),
+		).toEqual({
 			AddFileKey: folder.folder_upload_key,
 			DeleteKey: folder.folder_edit_key,
 		});
@@ -184,10 +201,16 @@ describe('keys', () => {
 		const folder = await createFolder(sandbox);
 		await expectEmpty(await get('get_add_key', { ...DEMO_TOKEN, hash: folder.folder_hash }), 401);
 		const id = await sessionId();
-		expect(await readJson(get('get_add_key', { PHPSESSID: id, hash: folder.folder_hash }))).toEqual({
-			add_key: folder.folder_upload_key,
-		});
-		const viaCookie = await get('get_add_key', { hash: folder.folder_hash }, { Cookie: `PHPSESSID=${id}` });
+		expect(await readJson(get('get_add_key', { PHPSESSID: id, hash: folder.folder_hash }))).toEqual(
+			{
+				add_key: folder.folder_upload_key,
+			},
+		);
+		const viaCookie = await get(
+			'get_add_key',
+			{ hash: folder.folder_hash },
+			{ Cookie: `PHPSESSID=${id}` },
+		);
 		expect(viaCookie.status).toBe(200);
 	});
 
@@ -236,7 +259,9 @@ describe('api/get_ids_and_keys_from_paths.php', () => {
 			},
 			Error: null,
 		});
-		const again = await readJson(paths(top.folder_hash, top.folder_upload_key, ['invoices/2026/11/']));
+		const again = await readJson(
+			paths(top.folder_hash, top.folder_upload_key, ['invoices/2026/11/']),
+		);
 		// Keys of the map are the paths as sent; the folders are matched case-insensitively.
 		expect(again.Directories['invoices/2026/11/']).toEqual(first.Directories['Invoices/2026/11']);
 		const invoices = sandbox.store.subfolders(sandbox.store.folder(top.folder_hash)!.id);
@@ -308,7 +333,11 @@ describe('save_file.php', () => {
 			size: 5,
 			watermark: { text: 'Draft', position: 'TOP_LEFT', color: 'F0FF3C' },
 		});
-		const again = await saveFile({ up_id: folder.folder_hash, key: folder.folder_upload_key }, 'a.txt', 'beta');
+		const again = await saveFile(
+			{ up_id: folder.folder_hash, key: folder.folder_upload_key },
+			'a.txt',
+			'beta',
+		);
 		expect(again.status).toBe(200);
 		expect(await again.text()).toBe('');
 		// Not documented: the parameters as multipart fields next to the file.
@@ -317,10 +346,9 @@ describe('save_file.php', () => {
 			key: folder.folder_upload_key,
 		});
 		expect(viaBody.status).toBe(400);
-		expect(sandbox.store.filesIn(sandbox.store.folder(folder.folder_hash)!.id).map((f) => f.name)).toEqual([
-			'a.txt',
-			'a (1).txt',
-		]);
+		expect(
+			sandbox.store.filesIn(sandbox.store.folder(folder.folder_hash)!.id).map((f) => f.name),
+		).toEqual(['a.txt', 'a (1).txt']);
 		const log = sandbox.requests.list().filter((entry) => entry.path === '/save_file.php');
 		expect(log.map((entry) => entry.keysInUrl)).toEqual([['key'], ['key'], []]);
 		expect(log[0].url).toContain('key=***');
@@ -334,7 +362,13 @@ describe('save_file.php', () => {
 		expect((await saveFile(fields, 'big.txt', 'four')).status).toBe(493);
 		expect((await saveFile({ up_id: folder.folder_hash }, 'a.txt', 'a')).status).toBe(401);
 		expect(
-			(await saveFile({ up_id: DEMO_ACCOUNT.rootHash, key: DEMO_ACCOUNT.rootUploadKey }, 'a.txt', 'a')).status,
+			(
+				await saveFile(
+					{ up_id: DEMO_ACCOUNT.rootHash, key: DEMO_ACCOUNT.rootUploadKey },
+					'a.txt',
+					'a',
+				)
+			).status,
 		).toBe(405);
 	});
 
@@ -406,7 +440,18 @@ const png = (width: number, height: number) => {
 };
 const jpeg = (width: number, height: number) => {
 	const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, 0x01, 0x02]), Buffer.alloc(0x100)]);
-	const sof = Buffer.from([0xff, 0xc2, 0x00, 0x11, 0x08, height >> 8, height & 255, width >> 8, width & 255, 3]);
+	const sof = Buffer.from([
+		0xff,
+		0xc2,
+		0x00,
+		0x11,
+		0x08,
+		height >> 8,
+		height & 255,
+		width >> 8,
+		width & 255,
+		3,
+	]);
 	return Buffer.concat([
 		Buffer.from([0xff, 0xd8]),
 		app1,
@@ -420,7 +465,12 @@ const jpeg = (width: number, height: number) => {
 describe('api/get_file_info.php', () => {
 	it('GET hash + del_key gives legacy details, with image dimensions from PNG and JPEG headers', async () => {
 		const folder = await createFolder(sandbox);
-		const picture = await uploadOk(sandbox, folder.folder_hash, 'pic.png', png(640, 480) as unknown as string);
+		const picture = await uploadOk(
+			sandbox,
+			folder.folder_hash,
+			'pic.png',
+			png(640, 480) as unknown as string,
+		);
 		const info = await readJson(
 			get('get_file_info', {
 				hash: picture.file_hash,
@@ -439,7 +489,12 @@ describe('api/get_file_info.php', () => {
 				CustomInfo: { Width: 640, Height: 480 },
 			},
 		});
-		const photo = await uploadOk(sandbox, folder.folder_hash, 'photo.JPG', jpeg(1920, 1080) as unknown as string);
+		const photo = await uploadOk(
+			sandbox,
+			folder.folder_hash,
+			'photo.JPG',
+			jpeg(1920, 1080) as unknown as string,
+		);
 		const photoInfo = await readJson(
 			get('get_file_info', {
 				hash: photo.file_hash,
@@ -468,7 +523,9 @@ describe('api/get_file_info.php', () => {
 	it('needs the right del_key', async () => {
 		const folder = await createFolder(sandbox);
 		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'a');
-		expect((await get('get_file_info', { hash: file.file_hash, del_key: 'nope' })).status).toBe(403);
+		expect((await get('get_file_info', { hash: file.file_hash, del_key: 'nope' })).status).toBe(
+			403,
+		);
 		expect((await get('get_file_info', { hash: file.file_hash })).status).toBe(400);
 		expect((await get('get_file_info', { hash: 'nope', del_key: 'x' })).status).toBe(405);
 	});
@@ -476,7 +533,10 @@ describe('api/get_file_info.php', () => {
 	it('refuses the undocumented forms: hash and del_key by POST (405)', async () => {
 		const folder = await createFolder(sandbox);
 		const file = await uploadOk(sandbox, folder.folder_hash, 'a.txt', 'a');
-		const posted = await post('get_file_info', { hash: file.file_hash, del_key: file.file_delete_key });
+		const posted = await post('get_file_info', {
+			hash: file.file_hash,
+			del_key: file.file_delete_key,
+		});
 		expect(posted.status).toBe(405);
 	});
 
@@ -575,7 +635,9 @@ describe('undelete', () => {
 			).status,
 		).toBe(405);
 		const live = await createFolder(sandbox);
-		expect((await post('undelete_folder', { ...DEMO_TOKEN, hash: live.folder_hash })).status).toBe(405);
+		expect((await post('undelete_folder', { ...DEMO_TOKEN, hash: live.folder_hash })).status).toBe(
+			405,
+		);
 		expect(FREE_ACCOUNT.plan).toBe('FREE');
 	});
 });

@@ -4,7 +4,16 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { chain, runWorkflow, type NodeSpec, type RunResult } from '../../engine/harness';
 import { TOKEN, WEB } from '../storage/run-storage';
 
-export { BASE, form, PASSWORD, rl, sessionLogin, TOKEN, unexpectedRequests, WEB } from '../storage/run-storage';
+export {
+	BASE,
+	form,
+	PASSWORD,
+	rl,
+	sessionLogin,
+	TOKEN,
+	unexpectedRequests,
+	WEB,
+} from '../storage/run-storage';
 
 export interface NodeRun extends RunResult {
 	out: INodeExecutionData[];
@@ -16,10 +25,22 @@ export async function runNode(
 	parameters: INodeParameters,
 	options: { continueOnFail?: boolean; credentials?: object; items?: number } = {},
 ): Promise<NodeRun> {
-	const nodes: NodeSpec[] = [{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} }];
-	nodes.push({ name: 'Node', type: `n8n-nodes-cloud-storage.${type}`, parameters, ...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}) });
-	const credentials = (options.credentials as Record<string, object>) ?? { cloudStorageTokenApi: { ...TOKEN } };
-	const result = await runWorkflow({ nodes, connections: chain('Start', 'Node') }, { credentials: credentials as never });
+	const nodes: NodeSpec[] = [
+		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+	];
+	nodes.push({
+		name: 'Node',
+		type: `n8n-nodes-cloud-storage.${type}`,
+		parameters,
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	});
+	const credentials = (options.credentials as Record<string, object>) ?? {
+		cloudStorageTokenApi: { ...TOKEN },
+	};
+	const result = await runWorkflow(
+		{ nodes, connections: chain('Start', 'Node') },
+		{ credentials: credentials as never },
+	);
 	return { ...result, out: result.nodeOutput('Node') };
 }
 
@@ -33,7 +54,13 @@ export interface SearchCall {
 }
 
 /** Answers search pages from `pages` (by table_page), recording each request's fields and auth headers. */
-export function searchPages(pages: Array<{ rows: object[]; page_count: number; total_rows?: number } | { status: 'error'; message: string }>, calls: SearchCall[] = []) {
+export function searchPages(
+	pages: Array<
+		| { rows: object[]; page_count: number; total_rows?: number }
+		| { status: 'error'; message: string }
+	>,
+	calls: SearchCall[] = [],
+) {
 	return nock(WEB)
 		.post('/ajax/search.php')
 		.times(pages.length)

@@ -20,7 +20,14 @@ const problem = (run: () => unknown) => {
 
 describe('search_json from the fields', () => {
 	it('builds simple mode with upper-case flags and the trimmed query', () => {
-		expect(buildSearchJson({ mode: 'simple', query: '  invoice ', types: ['DOCUMENTS', 'IMAGES'], sections: ['MY', 'SHARED_WITH_ME'] })).toEqual({
+		expect(
+			buildSearchJson({
+				mode: 'simple',
+				query: '  invoice ',
+				types: ['DOCUMENTS', 'IMAGES'],
+				sections: ['MY', 'SHARED_WITH_ME'],
+			}),
+		).toEqual({
 			Mode: 'simple',
 			Query: 'invoice',
 			Types: { DOCUMENTS: true, IMAGES: true },
@@ -61,7 +68,14 @@ describe('search_json checks', () => {
 
 	it('accepts the documented shapes', () => {
 		expect(validateSearchJson(simple)).toEqual(simple);
-		expect(validateSearchJson({ Mode: 'advanced', Sections: { DELETED: true }, Operator: 'AND', Criteria: [{ Field: 'SIZE', Operator: 'GREATER', Query: 5 }] })).toBeTruthy();
+		expect(
+			validateSearchJson({
+				Mode: 'advanced',
+				Sections: { DELETED: true },
+				Operator: 'AND',
+				Criteria: [{ Field: 'SIZE', Operator: 'GREATER', Query: 5 }],
+			}),
+		).toBeTruthy();
 	});
 
 	it.each([
@@ -76,13 +90,51 @@ describe('search_json checks', () => {
 		[{ ...simple, Sections: {} }, 'Choose at least one section to search'],
 		[{ ...simple, Sections: { MY: false } }, 'Choose at least one section to search'],
 		[{ ...simple, Sections: { THIS_FOLDER: true } }, 'The section "This Folder" needs a folder'],
-		[{ ...simple, Sections: { THIS_FOLDER: true }, ThisFolder: ' ' }, 'The section "This Folder" needs a folder'],
+		[
+			{ ...simple, Sections: { THIS_FOLDER: true }, ThisFolder: ' ' },
+			'The section "This Folder" needs a folder',
+		],
 		[{ ...simple, Extra: 1 }, 'The search JSON has an unknown field "Extra"'],
-		[{ Mode: 'advanced', Sections: { MY: true }, Criteria: [{ Field: 'NAME', Operator: 'CONTAINS', Query: 'a' }] }, 'Operator must be "AND" or "OR" in advanced mode'],
-		[{ Mode: 'advanced', Sections: { MY: true }, Operator: 'AND', Criteria: [] }, 'Advanced mode needs at least one criteria row'],
-		[{ Mode: 'advanced', Sections: { MY: true }, Operator: 'AND', Criteria: [{ Operator: 'CONTAINS', Query: 'a' }] }, 'Criteria row 1 has no Field'],
-		[{ Mode: 'advanced', Sections: { MY: true }, Operator: 'AND', Criteria: [{ Field: 'NAME', Operator: 'CONTAINS', Query: '' }] }, 'Criteria row 1 has no Query'],
-		[{ Mode: 'advanced', Query: 'a', Sections: { MY: true }, Operator: 'AND', Criteria: [{ Field: 'NAME', Operator: 'CONTAINS', Query: 'ab' }] }, 'Query "a" is too short'],
+		[
+			{
+				Mode: 'advanced',
+				Sections: { MY: true },
+				Criteria: [{ Field: 'NAME', Operator: 'CONTAINS', Query: 'a' }],
+			},
+			'Operator must be "AND" or "OR" in advanced mode',
+		],
+		[
+			{ Mode: 'advanced', Sections: { MY: true }, Operator: 'AND', Criteria: [] },
+			'Advanced mode needs at least one criteria row',
+		],
+		[
+			{
+				Mode: 'advanced',
+				Sections: { MY: true },
+				Operator: 'AND',
+				Criteria: [{ Operator: 'CONTAINS', Query: 'a' }],
+			},
+			'Criteria row 1 has no Field',
+		],
+		[
+			{
+				Mode: 'advanced',
+				Sections: { MY: true },
+				Operator: 'AND',
+				Criteria: [{ Field: 'NAME', Operator: 'CONTAINS', Query: '' }],
+			},
+			'Criteria row 1 has no Query',
+		],
+		[
+			{
+				Mode: 'advanced',
+				Query: 'a',
+				Sections: { MY: true },
+				Operator: 'AND',
+				Criteria: [{ Field: 'NAME', Operator: 'CONTAINS', Query: 'ab' }],
+			},
+			'Query "a" is too short',
+		],
 		[[simple], 'The search JSON must be an object'],
 	])('refuses %j', (value, message) => {
 		expect(problem(() => validateSearchJson(value))).toBe(message);
@@ -91,7 +143,9 @@ describe('search_json checks', () => {
 	it('parses raw JSON text or takes an object from an expression', () => {
 		expect(parseSearchJson(JSON.stringify(simple))).toEqual(simple);
 		expect(parseSearchJson(simple)).toEqual(simple);
-		expect(problem(() => parseSearchJson('{"Mode": "simple",'))).toBe('The search JSON is not valid JSON');
+		expect(problem(() => parseSearchJson('{"Mode": "simple",'))).toBe(
+			'The search JSON is not valid JSON',
+		);
 		expect(problem(() => parseSearchJson('  '))).toBe('The search JSON is empty');
 	});
 });
@@ -106,7 +160,8 @@ describe('query, page size and sorting', () => {
 	it('takes page sizes from 1 to 1000', () => {
 		expect(checkPageSize(1)).toBe(1);
 		expect(checkPageSize(1000)).toBe(1000);
-		for (const bad of [0, 1001, 2.5, 'x']) expect(() => checkPageSize(bad)).toThrow(SearchInputError);
+		for (const bad of [0, 1001, 2.5, 'x'])
+			expect(() => checkPageSize(bad)).toThrow(SearchInputError);
 	});
 
 	it('maps each sort to the documented table_column index', () => {

@@ -42,7 +42,9 @@ beforeAll(async () => {
 	redirector = createServer((req, res) => {
 		req.on('error', () => undefined);
 		req.resume();
-		req.on('end', () => res.writeHead(302, { Location: `http://localhost:${targetPort}${req.url}` }).end());
+		req.on('end', () =>
+			res.writeHead(302, { Location: `http://localhost:${targetPort}${req.url}` }).end(),
+		);
 	});
 	origin = `http://127.0.0.1:${await listen(redirector)}`;
 });
@@ -55,36 +57,97 @@ beforeEach(() => (seen.length = 0));
 
 const SECRETS = ['tok-secret-1', 'pw-secret-1', 'sess-secret-1', 'tok-ai-secret', 'dav-secret-1'];
 const credentials = () => ({
-	cloudStorageTokenApi: { baseUrl: origin, webUrl: origin, user: 'demo', accessToken: 'tok-secret-1', sessionId: 'sess-secret-1' },
-	cloudStoragePasswordApi: { baseUrl: origin, webUrl: origin, user: 'demo', password: 'pw-secret-1', sessionId: 'sess-secret-1' },
-	cloudStorageBearerApi: { userId: '1001', apiToken: 'tok-ai-secret', baseUrl: origin, aiUrl: origin },
+	cloudStorageTokenApi: {
+		baseUrl: origin,
+		webUrl: origin,
+		user: 'demo',
+		accessToken: 'tok-secret-1',
+		sessionId: 'sess-secret-1',
+	},
+	cloudStoragePasswordApi: {
+		baseUrl: origin,
+		webUrl: origin,
+		user: 'demo',
+		password: 'pw-secret-1',
+		sessionId: 'sess-secret-1',
+	},
+	cloudStorageBearerApi: {
+		userId: '1001',
+		apiToken: 'tok-ai-secret',
+		baseUrl: origin,
+		aiUrl: origin,
+	},
 	cloudStorageDavApi: { davUrl: `${origin}/`, username: 'alice', password: 'dav-secret-1' },
 });
 
 const rl = (value: string, mode = 'id') => ({ __rl: true, mode, value });
 
 const CASES: Array<[string, string, INodeParameters]> = [
-	['Storage with the access token (form body)', 'cloudStorage', { resource: 'file', operation: 'get', file: rl('Fh1') }],
-	['Storage with the password (Basic)', 'cloudStorage', { authentication: 'passwordApi', resource: 'folder', operation: 'create', name: 'x' }],
-	['Storage session login', 'cloudStorage', { resource: 'folder', operation: 'checkExistence', hashes: 'F1' }],
-	['Search (session cookie)', 'cloudStorageSearch', { resource: 'item', operation: 'search', query: 'ab' }],
-	['DMS Task (JSON body)', 'cloudStorageDmsTask', { resource: 'task', operation: 'get', documentId: rl('5') }],
-	['E-Signature', 'cloudStorageESignature', { resource: 'signature', operation: 'getAll', file: rl('Fh1') }],
-	['AI (bearer)', 'cloudStorageAi', { resource: 'text', operation: 'generate', model: 'qwen3:8b', prompt: 'Hi', options: { think: false } }],
+	[
+		'Storage with the access token (form body)',
+		'cloudStorage',
+		{ resource: 'file', operation: 'get', file: rl('Fh1') },
+	],
+	[
+		'Storage with the password (Basic)',
+		'cloudStorage',
+		{ authentication: 'passwordApi', resource: 'folder', operation: 'create', name: 'x' },
+	],
+	[
+		'Storage session login',
+		'cloudStorage',
+		{ resource: 'folder', operation: 'checkExistence', hashes: 'F1' },
+	],
+	[
+		'Search (session cookie)',
+		'cloudStorageSearch',
+		{ resource: 'item', operation: 'search', query: 'ab' },
+	],
+	[
+		'DMS Task (JSON body)',
+		'cloudStorageDmsTask',
+		{ resource: 'task', operation: 'get', documentId: rl('5') },
+	],
+	[
+		'E-Signature',
+		'cloudStorageESignature',
+		{ resource: 'signature', operation: 'getAll', file: rl('Fh1') },
+	],
+	[
+		'AI (bearer)',
+		'cloudStorageAi',
+		{
+			resource: 'text',
+			operation: 'generate',
+			model: 'qwen3:8b',
+			prompt: 'Hi',
+			options: { think: false },
+		},
+	],
 	['MCP (bearer)', 'cloudStorageMcp', { resource: 'tool', operation: 'getAll' }],
 	['Calendar (DAV Basic)', 'cloudStorageCalendar', { resource: 'calendar', operation: 'getAll' }],
-	['Contacts (DAV Basic)', 'cloudStorageContacts', { resource: 'addressBook', operation: 'getAll' }],
+	[
+		'Contacts (DAV Basic)',
+		'cloudStorageContacts',
+		{ resource: 'addressBook', operation: 'getAll' },
+	],
 ];
 
-it.each(CASES)('%s: a 302 to another host gives a clear error and forwards nothing', async (_name, type, parameters) => {
-	const nodes = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
-		{ name: 'Node', type: `${PACKAGE_NAME}.${type}`, parameters },
-	];
-	const { error } = await runWorkflow({ nodes, connections: chain('Start', 'Node') }, { credentials: credentials() as never });
-	expect(seen).toEqual([]);
-	expect(error?.name).toMatch(/^Node(Api|Operation)Error$/);
-	const text = `${error?.message} | ${error?.description ?? ''}`;
-	expect(text).toMatch(/redirect|30[12]/i);
-	for (const secret of SECRETS) expect(JSON.stringify(error)).not.toContain(secret);
-});
+it.each(CASES)(
+	'%s: a 302 to another host gives a clear error and forwards nothing',
+	async (_name, type, parameters) => {
+		const nodes = [
+			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{ name: 'Node', type: `${PACKAGE_NAME}.${type}`, parameters },
+		];
+		const { error } = await runWorkflow(
+			{ nodes, connections: chain('Start', 'Node') },
+			{ credentials: credentials() as never },
+		);
+		expect(seen).toEqual([]);
+		expect(error?.name).toMatch(/^Node(Api|Operation)Error$/);
+		const text = `${error?.message} | ${error?.description ?? ''}`;
+		expect(text).toMatch(/redirect|30[12]/i);
+		for (const secret of SECRETS) expect(JSON.stringify(error)).not.toContain(secret);
+	},
+);

@@ -20,15 +20,50 @@ import { flattenTree, legacySeconds, type TreeNode } from '../../../nodes/shared
 const T = 1_900_000_000;
 const ROOT = 'R00T';
 
-function file(hash: string, name: string, at: number, extra: Partial<ListedEntry> = {}): ListedEntry {
+function file(
+	hash: string,
+	name: string,
+	at: number,
+	extra: Partial<ListedEntry> = {},
+): ListedEntry {
 	const parent = extra.parent ?? ROOT;
-	return { hash, type: 'file', name, parent, path: extra.path ?? name, created: at, modified: at, ...extra };
+	return {
+		hash,
+		type: 'file',
+		name,
+		parent,
+		path: extra.path ?? name,
+		created: at,
+		modified: at,
+		...extra,
+	};
 }
-function folder(hash: string, name: string, at: number, extra: Partial<ListedEntry> = {}): ListedEntry {
-	return { hash, type: 'folder', name, parent: ROOT, path: name, created: at, modified: at, ...extra };
+function folder(
+	hash: string,
+	name: string,
+	at: number,
+	extra: Partial<ListedEntry> = {},
+): ListedEntry {
+	return {
+		hash,
+		type: 'folder',
+		name,
+		parent: ROOT,
+		path: name,
+		created: at,
+		modified: at,
+		...extra,
+	};
 }
-const listing = (...entries: ListedEntry[]): Listing => ({ root: { hash: ROOT, name: 'ROOT' }, entries });
-const summary = (changes: Change[]) => orderChanges(changes).map((c) => `${c.event}:${c.entry.hash}${c.change ? `:${c.change}` : ''}${c.moved ? `:${c.moved}` : ''}`);
+const listing = (...entries: ListedEntry[]): Listing => ({
+	root: { hash: ROOT, name: 'ROOT' },
+	entries,
+});
+const summary = (changes: Change[]) =>
+	orderChanges(changes).map(
+		(c) =>
+			`${c.event}:${c.entry.hash}${c.change ? `:${c.change}` : ''}${c.moved ? `:${c.moved}` : ''}`,
+	);
 
 /** Consecutive polls: the first records, each later one reports; returns what every poll reported. */
 function polls(mode: TrackingMode, ...listings: Listing[]): string[][] {
@@ -36,20 +71,34 @@ function polls(mode: TrackingMode, ...listings: Listing[]): string[][] {
 	return listings.slice(1).map((current) => {
 		const result = compare(state, current, mode);
 		state = JSON.parse(JSON.stringify(result.next));
-		return [...summary(result.changes), ...result.gone.map((g) => `gone:${g.entry.hash}:${g.parentListed ? 'parent-listed' : 'parent-gone'}`)];
+		return [
+			...summary(result.changes),
+			...result.gone.map(
+				(g) => `gone:${g.entry.hash}:${g.parentListed ? 'parent-listed' : 'parent-gone'}`,
+			),
+		];
 	});
 }
 
 describe.each<TrackingMode>(['window', 'full'])('%s mode', (mode) => {
 	it('reports nothing on the first poll and nothing when nothing changed', () => {
-		const now = listing(folder('F1', 'Docs', T), file('a', 'a.txt', T, { parent: 'F1', path: 'Docs/a.txt' }));
+		const now = listing(
+			folder('F1', 'Docs', T),
+			file('a', 'a.txt', T, { parent: 'F1', path: 'Docs/a.txt' }),
+		);
 		expect(polls(mode, now, now, now)).toEqual([[], []]);
 	});
 
 	it('reports each of 500 files uploaded in the same second once, also those arriving after a poll in that second', () => {
 		const first = Array.from({ length: 250 }, (_, i) => file(`h${i}`, `f${i}.txt`, T));
 		const second = Array.from({ length: 250 }, (_, i) => file(`h${250 + i}`, `f${250 + i}.txt`, T));
-		const reported = polls(mode, listing(), listing(...first), listing(...first, ...second), listing(...first, ...second));
+		const reported = polls(
+			mode,
+			listing(),
+			listing(...first),
+			listing(...first, ...second),
+			listing(...first, ...second),
+		);
 		expect(reported[0]).toHaveLength(250);
 		expect(reported[1]).toHaveLength(250);
 		expect(reported[2]).toEqual([]);
@@ -69,7 +118,9 @@ describe.each<TrackingMode>(['window', 'full'])('%s mode', (mode) => {
 	it('reports a rename as updated', () => {
 		const a = file('a', 'a.txt', T);
 		const renamed = { ...a, name: 'b.txt', path: 'b.txt', modified: T + 5 };
-		expect(polls(mode, listing(a), listing(renamed))).toEqual([[mode === 'full' ? 'fileUpdated:a:renamed' : 'fileUpdated:a']]);
+		expect(polls(mode, listing(a), listing(renamed))).toEqual([
+			[mode === 'full' ? 'fileUpdated:a:renamed' : 'fileUpdated:a'],
+		]);
 	});
 
 	it('reports folder creation in nested folders, folders before their files', () => {
@@ -99,24 +150,37 @@ describe.each<TrackingMode>(['window', 'full'])('%s mode', (mode) => {
 	it('catches an upload that became visible after a poll although its timestamp is older (within the lag window)', () => {
 		const newest = file('n', 'n.txt', T + 100);
 		const late = file('late', 'late.txt', T + 100 - LAG_SECONDS + 1);
-		expect(polls(mode, listing(), listing(newest), listing(newest, late), listing(newest, late))).toEqual([
-			['fileCreated:n'],
-			['fileCreated:late'],
-			[],
-		]);
+		expect(
+			polls(mode, listing(), listing(newest), listing(newest, late), listing(newest, late)),
+		).toEqual([['fileCreated:n'], ['fileCreated:late'], []]);
 	});
 
 	it('keeps the cursor when the newest item disappears, so older items are not reported again', () => {
-		const old = Array.from({ length: 5 }, (_, i) => file(`o${i}`, `o${i}.txt`, T - 2 * LAG_SECONDS + i));
+		const old = Array.from({ length: 5 }, (_, i) =>
+			file(`o${i}`, `o${i}.txt`, T - 2 * LAG_SECONDS + i),
+		);
 		const newest = file('n', 'n.txt', T);
-		const reported = polls(mode, listing(...old, newest), listing(...old), listing(...old), listing(...old));
+		const reported = polls(
+			mode,
+			listing(...old, newest),
+			listing(...old),
+			listing(...old),
+			listing(...old),
+		);
 		expect(reported.flat().filter((line) => !line.startsWith('gone:'))).toEqual([]);
 	});
 
 	it('uses the service clock only: timestamps far in the past or future behave alike', () => {
 		for (const base of [0, 86_400, 4_102_444_800]) {
 			const a = file('a', 'a.txt', base);
-			expect(polls(mode, listing(a), listing(a, file('b', 'b.txt', base)), listing(a, file('b', 'b.txt', base)))).toEqual([['fileCreated:b'], []]);
+			expect(
+				polls(
+					mode,
+					listing(a),
+					listing(a, file('b', 'b.txt', base)),
+					listing(a, file('b', 'b.txt', base)),
+				),
+			).toEqual([['fileCreated:b'], []]);
 		}
 	});
 });
@@ -131,10 +195,22 @@ describe('full mode only', () => {
 		const { gone, changes } = compare(JSON.parse(JSON.stringify(state)), listing(docs, b), 'full');
 		expect(changes).toEqual([]);
 		expect(gone).toEqual([
-			{ entry: { hash: 'a', type: 'file', name: 'a.txt', parent: 'F2', path: 'Docs/Sub/a.txt', modified: T }, parentListed: false },
+			{
+				entry: {
+					hash: 'a',
+					type: 'file',
+					name: 'a.txt',
+					parent: 'F2',
+					path: 'Docs/Sub/a.txt',
+					modified: T,
+				},
+				parentListed: false,
+			},
 		]);
 		const second = compare(JSON.parse(JSON.stringify(state)), listing(docs, sub, a), 'full');
-		expect(second.gone.map((g) => [g.entry.hash, g.entry.path, g.parentListed])).toEqual([['b', 'Docs/b.txt', true]]);
+		expect(second.gone.map((g) => [g.entry.hash, g.entry.path, g.parentListed])).toEqual([
+			['b', 'Docs/b.txt', true],
+		]);
 	});
 
 	it('reports a move between watched folders with the previous folder and path', () => {
@@ -146,25 +222,35 @@ describe('full mode only', () => {
 		const { changes, gone } = compare(state, listing(one, two, moved), 'full');
 		expect(gone).toEqual([]);
 		expect(changes).toEqual([
-			{ event: 'fileMoved', entry: moved, moved: 'within', previous: { parent: 'F1', name: 'a.txt', path: 'One/a.txt' }, at: T + 3 },
+			{
+				event: 'fileMoved',
+				entry: moved,
+				moved: 'within',
+				previous: { parent: 'F1', name: 'a.txt', path: 'One/a.txt' },
+				at: T + 3,
+			},
 		]);
 	});
 
 	it('reports an old file that appears as moved in, a new one as created', () => {
 		const now = file('n', 'n.txt', T + 1000);
 		const old = file('old', 'old.txt', T, { modified: T + 1000 });
-		expect(polls('full', listing(now), listing(now, old, file('new', 'new.txt', T + 1000)))).toEqual([
-			['fileCreated:new', 'fileMoved:old:in'],
-		]);
+		expect(
+			polls('full', listing(now), listing(now, old, file('new', 'new.txt', T + 1000))),
+		).toEqual([['fileCreated:new', 'fileMoved:old:in']]);
 	});
 
 	it('detects a rename within the same second as the previous poll (the name is compared, not only the time)', () => {
 		const a = file('a', 'a.txt', T);
-		expect(polls('full', listing(a), listing({ ...a, name: 'z.txt', path: 'z.txt' }))).toEqual([['fileUpdated:a:renamed']]);
+		expect(polls('full', listing(a), listing({ ...a, name: 'z.txt', path: 'z.txt' }))).toEqual([
+			['fileUpdated:a:renamed'],
+		]);
 	});
 
 	it('keeps the state compact: a few dozen bytes per item', () => {
-		const entries = Array.from({ length: 1000 }, (_, i) => file(`hash${i}abcdefghij`, `file ${i}.txt`, T + i, { parent: 'F1' }));
+		const entries = Array.from({ length: 1000 }, (_, i) =>
+			file(`hash${i}abcdefghij`, `file ${i}.txt`, T + i, { parent: 'F1' }),
+		);
 		const state = baseline('s', listing(folder('F1', 'Docs', T), ...entries), 'full');
 		expect(JSON.stringify(state).length / 1000).toBeLessThan(60);
 	});
@@ -172,7 +258,9 @@ describe('full mode only', () => {
 
 describe('window mode only', () => {
 	it('keeps only the items changed within the lag window before the newest timestamp', () => {
-		const old = Array.from({ length: 100 }, (_, i) => file(`o${i}`, `o${i}.txt`, T - LAG_SECONDS - 10 - i));
+		const old = Array.from({ length: 100 }, (_, i) =>
+			file(`o${i}`, `o${i}.txt`, T - LAG_SECONDS - 10 - i),
+		);
 		const fresh = Array.from({ length: 3 }, (_, i) => file(`n${i}`, `n${i}.txt`, T - i));
 		const state = baseline('s', listing(...old, ...fresh), 'window');
 		expect(state.cursor).toBe(T);
@@ -181,7 +269,13 @@ describe('window mode only', () => {
 
 	it('reports a change to an old file as updated, not created', () => {
 		const a = file('a', 'a.txt', T - 10 * LAG_SECONDS);
-		expect(polls('window', listing(a, file('b', 'b.txt', T)), listing({ ...a, modified: T + 1 }, file('b', 'b.txt', T)))).toEqual([['fileUpdated:a']]);
+		expect(
+			polls(
+				'window',
+				listing(a, file('b', 'b.txt', T)),
+				listing({ ...a, modified: T + 1 }, file('b', 'b.txt', T)),
+			),
+		).toEqual([['fileUpdated:a']]);
 	});
 });
 
@@ -206,7 +300,11 @@ describe('state checks, ordering and samples', () => {
 	});
 
 	it('lists the most recently changed items first', () => {
-		const items = [file('a', 'a', T), file('b', 'b', T + 5), file('c', 'c', T, { modified: T + 9 })];
+		const items = [
+			file('a', 'a', T),
+			file('b', 'b', T + 5),
+			file('c', 'c', T, { modified: T + 9 }),
+		];
 		expect(mostRecent(listing(...items), 2).map((e) => e.hash)).toEqual(['c', 'b']);
 	});
 });
@@ -225,7 +323,16 @@ describe('tree flattening', () => {
 					Name: 'Docs',
 					CreatedDate: '2030-01-02 03:04:05',
 					ModifiedDate: '2030-01-02 03:04:06',
-					Children: [{ Type: 'file', Hash: 'x', Name: 'x.pdf', CreatedDate: '2030-01-02 03:04:07', ModifiedDate: '2030-01-02 03:04:08', Children: false as const }],
+					Children: [
+						{
+							Type: 'file',
+							Hash: 'x',
+							Name: 'x.pdf',
+							CreatedDate: '2030-01-02 03:04:07',
+							ModifiedDate: '2030-01-02 03:04:08',
+							Children: false as const,
+						},
+					],
 				},
 			],
 		};

@@ -12,7 +12,11 @@ import { offlineWithNock } from '../offline';
 offlineWithNock();
 
 const TRIGGER = 'n8n-nodes-cloud-storage.cloudStorageTrigger';
-const USER_DATA = { root_upload_hash: 'ROOTHASH1', root_upload_key: 'rootkey-secret', UserName: 'demo' };
+const USER_DATA = {
+	root_upload_hash: 'ROOTHASH1',
+	root_upload_key: 'rootkey-secret',
+	UserName: 'demo',
+};
 
 async function poll(parameters: INodeParameters, staticData: IDataObject = {}) {
 	return await runPoll(
@@ -23,11 +27,24 @@ async function poll(parameters: INodeParameters, staticData: IDataObject = {}) {
 
 /** The session login of the token credential and the account data lookup: both authenticate_user. */
 function authenticator() {
-	return nock(BASE).post('/api/authenticate_user.php').times(2).reply(200, { Success: true, SessionID: 's1', UserData: USER_DATA });
+	return nock(BASE)
+		.post('/api/authenticate_user.php')
+		.times(2)
+		.reply(200, { Success: true, SessionID: 's1', UserData: USER_DATA });
 }
 
 function tree(children: object[]) {
-	return { error: null, data: { Type: 'folder', ID: 1, Hash: 'ROOTHASH1', Name: 'ROOT', ParentID: 0, Children: children.length ? children : false } };
+	return {
+		error: null,
+		data: {
+			Type: 'folder',
+			ID: 1,
+			Hash: 'ROOTHASH1',
+			Name: 'ROOT',
+			ParentID: 0,
+			Children: children.length ? children : false,
+		},
+	};
 }
 const folderNode = (hash: string, name: string, children: object[] = []) => ({
 	Type: 'folder',
@@ -67,18 +84,33 @@ describe('ROOT with subfolders', () => {
 		// A GET carries no body: the credential goes as the session cookie, never in the URL.
 		expect(cookie).toMatch(/^PHPSESSID=/);
 		expect(result.emitted).toBeNull();
-		expect(result.nodeStaticData.state).toMatchObject({ v: 1, scope: 'ROOTHASH1|tree|window', cursor: Date.UTC(2030, 0, 1, 10) / 1000 });
+		expect(result.nodeStaticData.state).toMatchObject({
+			v: 1,
+			scope: 'ROOTHASH1|tree|window',
+			cursor: Date.UTC(2030, 0, 1, 10) / 1000,
+		});
 	});
 
 	it('reports a new file with its parent, path and links; keys never reach the output', async () => {
 		authenticator();
-		nock(BASE).get('/api/get_upload_tree.php').query(true).reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf')])]));
+		nock(BASE)
+			.get('/api/get_upload_tree.php')
+			.query(true)
+			.reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf')])]));
 		const first = await poll({ events: ['fileCreated'], folder: rl('ROOT') });
 		authenticator();
 		nock(BASE)
 			.get('/api/get_upload_tree.php')
 			.query(true)
-			.reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf'), fileNode('b2', 'b.pdf', '2030-01-01 10:00:00')])]));
+			.reply(
+				200,
+				tree([
+					folderNode('F1', 'Docs', [
+						fileNode('a1', 'a.pdf'),
+						fileNode('b2', 'b.pdf', '2030-01-01 10:00:00'),
+					]),
+				]),
+			);
 		const second = await poll({ events: ['fileCreated'], folder: rl('ROOT') }, first.staticData);
 		expect(second.items.map((item) => item.json)).toEqual([
 			{
@@ -101,7 +133,10 @@ describe('ROOT with subfolders', () => {
 
 	it('names the refusal when the tree script answers an error object', async () => {
 		authenticator();
-		nock(BASE).get('/api/get_upload_tree.php').query(true).reply(200, { error: 'Access denied', data: null });
+		nock(BASE)
+			.get('/api/get_upload_tree.php')
+			.query(true)
+			.reply(200, { error: 'Access denied', data: null });
 		await expect(poll({ events: ['fileCreated'], folder: rl('ROOT') })).rejects.toThrow(
 			'The service did not return the folder tree: Access denied',
 		);
@@ -114,7 +149,10 @@ describe('a folder by hash', () => {
 		let info: Record<string, string> = {};
 		let sent: Record<string, string> = {};
 		nock(BASE)
-			.post('/api_v2/get_folder_info', (body) => ((info = form(new URLSearchParams(body).toString())), true))
+			.post(
+				'/api_v2/get_folder_info',
+				(body) => ((info = form(new URLSearchParams(body).toString())), true),
+			)
 			.reply(200, { hash: 'Fx', name: 'Docs', delete_key: 'edit-secret' })
 			.get('/api/get_upload_tree.php')
 			.query((query) => ((sent = query as Record<string, string>), true))
@@ -126,16 +164,49 @@ describe('a folder by hash', () => {
 
 	it('without subfolders: one get_folder_content; sizes and integer timestamps pass through', async () => {
 		nock(BASE).post('/api/authenticate_user.php').reply(200, { Success: true, SessionID: 's1' });
-		const listing = (items: object[]) => nock(BASE).post('/api_v2/get_folder_content', (body) => body.folder_hash === 'Fx').reply(200, items);
+		const listing = (items: object[]) =>
+			nock(BASE)
+				.post('/api_v2/get_folder_content', (body) => body.folder_hash === 'Fx')
+				.reply(200, items);
 		listing([]);
-		const first = await poll({ events: ['fileCreated', 'folderCreated'], folder: rl('Fx'), includeSubfolders: false });
+		const first = await poll({
+			events: ['fileCreated', 'folderCreated'],
+			folder: rl('Fx'),
+			includeSubfolders: false,
+		});
 		nock(BASE).post('/api/authenticate_user.php').reply(200, { Success: true, SessionID: 's1' });
 		listing([
-			{ type: 'folder', hash: 'S1', name: 'Sub', size: 0, timestamp_uploaded: 100, timestamp_last_modified: 100, delete_key: 'x' },
-			{ type: 'file', hash: 'f1', name: 'a.txt', size: 12, timestamp_uploaded: 101, timestamp_last_modified: 101, delete_key: 'x' },
+			{
+				type: 'folder',
+				hash: 'S1',
+				name: 'Sub',
+				size: 0,
+				timestamp_uploaded: 100,
+				timestamp_last_modified: 100,
+				delete_key: 'x',
+			},
+			{
+				type: 'file',
+				hash: 'f1',
+				name: 'a.txt',
+				size: 12,
+				timestamp_uploaded: 101,
+				timestamp_last_modified: 101,
+				delete_key: 'x',
+			},
 		]);
-		const second = await poll({ events: ['fileCreated', 'folderCreated'], folder: rl('Fx'), includeSubfolders: false }, first.staticData);
-		expect(second.items.map((item) => [item.json.event, item.json.hash, item.json.size, item.json.timestamp_uploaded])).toEqual([
+		const second = await poll(
+			{ events: ['fileCreated', 'folderCreated'], folder: rl('Fx'), includeSubfolders: false },
+			first.staticData,
+		);
+		expect(
+			second.items.map((item) => [
+				item.json.event,
+				item.json.hash,
+				item.json.size,
+				item.json.timestamp_uploaded,
+			]),
+		).toEqual([
 			['folderCreated', 'S1', 0, 100],
 			['fileCreated', 'f1', 12, 101],
 		]);
@@ -145,38 +216,69 @@ describe('a folder by hash', () => {
 
 describe('content download', () => {
 	async function secondPoll(parameters: INodeParameters, download: (scope: nock.Scope) => void) {
-		nock(BASE).post('/api/authenticate_user.php').times(2).reply(200, { Success: true, SessionID: 's1' });
+		nock(BASE)
+			.post('/api/authenticate_user.php')
+			.times(2)
+			.reply(200, { Success: true, SessionID: 's1' });
 		nock(BASE).post('/api_v2/get_folder_content').reply(200, []);
 		const first = await poll(parameters);
 		const scope = nock(BASE)
 			.post('/api_v2/get_folder_content')
-			.reply(200, [{ type: 'file', hash: 'f1', name: 'big.bin', size: 3_000_000, timestamp_uploaded: 5, timestamp_last_modified: 5 }]);
+			.reply(200, [
+				{
+					type: 'file',
+					hash: 'f1',
+					name: 'big.bin',
+					size: 3_000_000,
+					timestamp_uploaded: 5,
+					timestamp_last_modified: 5,
+				},
+			]);
 		download(scope);
 		return await poll(parameters, first.staticData);
 	}
-	const base = { events: ['fileCreated'], folder: rl('Fx'), includeSubfolders: false, download: true };
+	const base = {
+		events: ['fileCreated'],
+		folder: rl('Fx'),
+		includeSubfolders: false,
+		download: true,
+	};
 
 	it('streams the file into the binary field', async () => {
 		const result = await secondPoll({ ...base, maxDownloadMb: 5 }, (scope) =>
-			scope.post('/api_v2/download_file', (body) => body.file_hash === 'f1').reply(200, Buffer.alloc(3_000_000, 7), {
-				'Content-Type': 'application/octet-stream',
-				'Content-Length': '3000000',
-			}),
+			scope
+				.post('/api_v2/download_file', (body) => body.file_hash === 'f1')
+				.reply(200, Buffer.alloc(3_000_000, 7), {
+					'Content-Type': 'application/octet-stream',
+					'Content-Length': '3000000',
+				}),
 		);
-		expect(result.items[0].binary?.data).toMatchObject({ fileName: 'big.bin', mimeType: 'application/octet-stream' });
+		expect(result.items[0].binary?.data).toMatchObject({
+			fileName: 'big.bin',
+			mimeType: 'application/octet-stream',
+		});
 	});
 
 	it('skips content above the size limit and says so', async () => {
 		const result = await secondPoll({ ...base, maxDownloadMb: 1 }, (scope) =>
-			scope.post('/api_v2/download_file').reply(200, Buffer.alloc(3_000_000), { 'Content-Length': '3000000' }),
+			scope
+				.post('/api_v2/download_file')
+				.reply(200, Buffer.alloc(3_000_000), { 'Content-Length': '3000000' }),
 		);
 		expect(result.items[0].binary).toBeUndefined();
-		expect(result.items[0].json.download_skipped).toBe('larger than the size limit (3000000 bytes)');
+		expect(result.items[0].json.download_skipped).toBe(
+			'larger than the size limit (3000000 bytes)',
+		);
 	});
 
 	it('reports the event without content when the file is gone by the time of the download', async () => {
-		const result = await secondPoll(base, (scope) => scope.post('/api_v2/download_file').reply(405, ''));
-		expect(result.items[0].json).toMatchObject({ event: 'fileCreated', download_skipped: 'the file is no longer available (status 405)' });
+		const result = await secondPoll(base, (scope) =>
+			scope.post('/api_v2/download_file').reply(405, ''),
+		);
+		expect(result.items[0].json).toMatchObject({
+			event: 'fileCreated',
+			download_skipped: 'the file is no longer available (status 405)',
+		});
 	});
 });
 
@@ -188,9 +290,14 @@ describe('bad settings', () => {
 	});
 
 	it('fails before any request with a malformed folder hash', async () => {
-		nock(BASE).post('/api/authenticate_user.php').optionally().reply(200, { Success: true, SessionID: 's1' });
+		nock(BASE)
+			.post('/api/authenticate_user.php')
+			.optionally()
+			.reply(200, { Success: true, SessionID: 's1' });
 		const seen = unexpectedRequests();
-		await expect(poll({ events: ['fileCreated'], folder: rl('a b/c') })).rejects.toThrow('is not a folder hash');
+		await expect(poll({ events: ['fileCreated'], folder: rl('a b/c') })).rejects.toThrow(
+			'is not a folder hash',
+		);
 		expect(seen).toEqual([]);
 	});
 });

@@ -1,21 +1,32 @@
 import { PackError } from '../../../nodes/shared/errors/pack-error';
-import { assertFitsBinaryStore, binaryStoreMode, databaseModeMaxBytes, workerTransfersEnabled } from '../../../nodes/shared/transport/binary-mode';
+import {
+	assertFitsBinaryStore,
+	binaryStoreMode,
+	databaseModeMaxBytes,
+	workerTransfersEnabled,
+} from '../../../nodes/shared/transport/binary-mode';
 
 const MIB = 1024 * 1024;
 
 describe("n8n's binary store mode, as n8n decides it", () => {
 	it('is filesystem on a single instance and database in queue mode, unless set', () => {
 		expect(binaryStoreMode({}, ['node', 'n8n', 'start'])).toBe('filesystem');
-		expect(binaryStoreMode({ EXECUTIONS_MODE: 'queue' }, ['node', 'n8n', 'start'])).toBe('database');
+		expect(binaryStoreMode({ EXECUTIONS_MODE: 'queue' }, ['node', 'n8n', 'start'])).toBe(
+			'database',
+		);
 		expect(binaryStoreMode({}, ['node', 'n8n', 'worker'])).toBe('database');
-		expect(binaryStoreMode({ EXECUTIONS_MODE: 'queue', N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' }, [])).toBe('filesystem');
+		expect(
+			binaryStoreMode({ EXECUTIONS_MODE: 'queue', N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' }, []),
+		).toBe('filesystem');
 		expect(binaryStoreMode({ N8N_DEFAULT_BINARY_DATA_MODE: 's3' }, [])).toBe('other');
 	});
 
 	it("caps database mode at n8n's default of 512 MiB, or the configured size up to 1024 MiB", () => {
 		expect(databaseModeMaxBytes({})).toBe(512 * MIB);
 		expect(databaseModeMaxBytes({ N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE: '100' })).toBe(100 * MIB);
-		expect(databaseModeMaxBytes({ N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE: '4096' })).toBe(1024 * MIB);
+		expect(databaseModeMaxBytes({ N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE: '4096' })).toBe(
+			1024 * MIB,
+		);
 	});
 });
 
@@ -30,7 +41,9 @@ describe('a file too large for the database mode is refused before any transfer'
 			error = caught;
 		}
 		expect(error).toBeInstanceOf(PackError);
-		expect((error as PackError).message).toBe("big.bin (600 MiB) is larger than n8n's limit of 512 MiB for binary data kept in its database");
+		expect((error as PackError).message).toBe(
+			"big.bin (600 MiB) is larger than n8n's limit of 512 MiB for binary data kept in its database",
+		);
 		expect((error as PackError).description).toContain('N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE');
 		expect((error as PackError).description).toContain('N8N_DEFAULT_BINARY_DATA_MODE');
 		expect((error as PackError).itemIndex).toBe(3);
@@ -39,7 +52,9 @@ describe('a file too large for the database mode is refused before any transfer'
 	it('lets through a file under the cap, an unknown size, and every size in the other modes', () => {
 		expect(() => assertFitsBinaryStore(512 * MIB, 'ok.bin', 0, queue, [])).not.toThrow();
 		expect(() => assertFitsBinaryStore(undefined, 'unknown.bin', 0, queue, [])).not.toThrow();
-		expect(() => assertFitsBinaryStore(4096 * MIB, 'big.bin', 0, {}, ['node', 'n8n', 'start'])).not.toThrow();
+		expect(() =>
+			assertFitsBinaryStore(4096 * MIB, 'big.bin', 0, {}, ['node', 'n8n', 'start']),
+		).not.toThrow();
 	});
 });
 

@@ -1,6 +1,11 @@
-import { collectByOffsetTotal, collectByPageNumber, collectByRawOffset } from '../../../nodes/shared/transport/paging';
+import {
+	collectByOffsetTotal,
+	collectByPageNumber,
+	collectByRawOffset,
+} from '../../../nodes/shared/transport/paging';
 
-const range = (from: number, to: number) => Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
+const range = (from: number, to: number) =>
+	Array.from({ length: Math.max(0, to - from) }, (_, i) => from + i);
 
 describe('limit/offset until total (DMS)', () => {
 	it('reads every item once, advancing by the items received', async () => {
@@ -13,13 +18,20 @@ describe('limit/offset until total (DMS)', () => {
 			{ pageSize: 200 },
 		);
 		expect(items).toEqual(range(0, 450));
-		expect(calls).toEqual([[0, 200], [200, 200], [400, 200]]);
+		expect(calls).toEqual([
+			[0, 200],
+			[200, 200],
+			[400, 200],
+		]);
 	});
 
 	it('stops at the limit, asking only for what is needed', async () => {
 		const calls: number[] = [];
 		const items = await collectByOffsetTotal(
-			async (offset, limit) => (calls.push(limit), { items: range(offset, offset + limit), total: 1000 }),
+			async (offset, limit) => (
+				calls.push(limit),
+				{ items: range(offset, offset + limit), total: 1000 }
+			),
 			{ pageSize: 200, max: 250 },
 		);
 		expect(items).toHaveLength(250);
@@ -27,7 +39,10 @@ describe('limit/offset until total (DMS)', () => {
 	});
 
 	it('ends on an empty page even if total said more', async () => {
-		const items = await collectByOffsetTotal(async (offset) => ({ items: offset === 0 ? [1] : [], total: 10 }), { pageSize: 5 });
+		const items = await collectByOffsetTotal(
+			async (offset) => ({ items: offset === 0 ? [1] : [], total: 10 }),
+			{ pageSize: 5 },
+		);
 		expect(items).toEqual([1]);
 	});
 });
@@ -36,7 +51,10 @@ describe('table_page/table_size (search)', () => {
 	it('reads zero-based pages until page_count', async () => {
 		const pages: number[] = [];
 		const rows = await collectByPageNumber(
-			async (page, size) => (pages.push(page), { rows: range(page * size, Math.min((page + 1) * size, 2500)), pageCount: 3 }),
+			async (page, size) => (
+				pages.push(page),
+				{ rows: range(page * size, Math.min((page + 1) * size, 2500)), pageCount: 3 }
+			),
 			{ pageSize: 1000 },
 		);
 		expect(pages).toEqual([0, 1, 2]);
@@ -45,10 +63,13 @@ describe('table_page/table_size (search)', () => {
 	});
 
 	it('stops at the limit', async () => {
-		const rows = await collectByPageNumber(async (page, size) => ({ rows: range(page * size, (page + 1) * size), pageCount: 9 }), {
-			pageSize: 10,
-			max: 15,
-		});
+		const rows = await collectByPageNumber(
+			async (page, size) => ({ rows: range(page * size, (page + 1) * size), pageCount: 9 }),
+			{
+				pageSize: 10,
+				max: 15,
+			},
+		);
 		expect(rows).toEqual(range(0, 15));
 	});
 });

@@ -1,17 +1,28 @@
 import { Readable } from 'node:stream';
 
-import { readCapped, ResponseTooLargeError, toUrlEncoded } from '../../../nodes/shared/transport/body';
+import {
+	readCapped,
+	ResponseTooLargeError,
+	toUrlEncoded,
+} from '../../../nodes/shared/transport/body';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
-import { backoffDelay, DEFAULT_RETRY, parseRetryAfter, retrySecondsInText } from '../../../nodes/shared/transport/retry';
+import {
+	backoffDelay,
+	DEFAULT_RETRY,
+	parseRetryAfter,
+	retrySecondsInText,
+} from '../../../nodes/shared/transport/retry';
 import { explainStatus } from '../../../nodes/shared/transport/status-messages';
 import { displayUrl, insecureUrlProblem, joinUrl } from '../../../nodes/shared/transport/urls';
 import { fileLink, folderLink, parseLink } from '../../../nodes/shared/storage/links';
 
 describe('URLs', () => {
-	it.each(['https://api.example.com', 'http://localhost:5680', 'http://127.0.0.1:1', 'http://[::1]:80/x'])(
-		'accepts %s',
-		(url) => expect(insecureUrlProblem(url)).toBeUndefined(),
-	);
+	it.each([
+		'https://api.example.com',
+		'http://localhost:5680',
+		'http://127.0.0.1:1',
+		'http://[::1]:80/x',
+	])('accepts %s', (url) => expect(insecureUrlProblem(url)).toBeUndefined());
 
 	it('refuses plain http outside loopback, naming the fix', () => {
 		expect(insecureUrlProblem('http://api.example.com')).toMatch(/Use an https:\/\/ URL/);
@@ -20,7 +31,9 @@ describe('URLs', () => {
 	});
 
 	it('shows URLs without query strings or user info', () => {
-		expect(displayUrl('https://u:p@api.example.com/a?token=secret')).toBe('https://api.example.com/a');
+		expect(displayUrl('https://u:p@api.example.com/a?token=secret')).toBe(
+			'https://api.example.com/a',
+		);
 		expect(joinUrl('https://a/b/', '/api_v2/x')).toBe('https://a/b/api_v2/x');
 	});
 });
@@ -53,9 +66,9 @@ describe('form bodies', () => {
 	});
 
 	it('refuses a response above the cap', async () => {
-		await expect(readCapped(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), 15)).rejects.toBeInstanceOf(
-			ResponseTooLargeError,
-		);
+		await expect(
+			readCapped(Readable.from([Buffer.alloc(10), Buffer.alloc(10)]), 15),
+		).rejects.toBeInstanceOf(ResponseTooLargeError);
 		expect((await readCapped(Readable.from([Buffer.from('ok')]), 15)).toString()).toBe('ok');
 	});
 });
@@ -65,7 +78,9 @@ describe('retry timing', () => {
 		expect(parseRetryAfter('3')).toBe(3000);
 		expect(parseRetryAfter(new Date(10_000).toUTCString(), 4000)).toBe(6000);
 		expect(parseRetryAfter(undefined)).toBeUndefined();
-		expect(retrySecondsInText('{"error":{"message":"Rate limit exceeded, retry after 7 seconds"}}')).toBe(7000);
+		expect(
+			retrySecondsInText('{"error":{"message":"Rate limit exceeded, retry after 7 seconds"}}'),
+		).toBe(7000);
 	});
 
 	it('backs off exponentially with jitter, capped', () => {
@@ -80,19 +95,30 @@ describe('retry timing', () => {
 describe('failure classification', () => {
 	it('finds the network code down the cause chain', () => {
 		expect(classifyFailure({ cause: { code: 'ECONNRESET' } }).kind).toBe('dropped');
-		expect(classifyFailure({ cause: { cause: { code: 'ECONNREFUSED' } } }).kind).toBe('unreachable');
-		expect(classifyFailure({ message: 'timeout of 10ms exceeded', code: 'ECONNABORTED' }).kind).toBe('timeout');
-		expect(classifyFailure({ httpCode: '401' })).toEqual({ kind: 'http', code: '401', status: 401 });
+		expect(classifyFailure({ cause: { cause: { code: 'ECONNREFUSED' } } }).kind).toBe(
+			'unreachable',
+		);
+		expect(
+			classifyFailure({ message: 'timeout of 10ms exceeded', code: 'ECONNABORTED' }).kind,
+		).toBe('timeout');
+		expect(classifyFailure({ httpCode: '401' })).toEqual({
+			kind: 'http',
+			code: '401',
+			status: 401,
+		});
 		expect(classifyFailure(new Error('boom')).kind).toBe('other');
 	});
 });
 
 describe('status explanations', () => {
-	it.each([400, 401, 403, 404, 405, 409, 429, 490, 491, 492, 493, 494, 500, 503])('explains storage status %i', (status) => {
-		const { cause, fix } = explainStatus('v2', status);
-		expect(cause).toContain(String(status));
-		expect(fix.length).toBeGreaterThan(10);
-	});
+	it.each([400, 401, 403, 404, 405, 409, 429, 490, 491, 492, 493, 494, 500, 503])(
+		'explains storage status %i',
+		(status) => {
+			const { cause, fix } = explainStatus('v2', status);
+			expect(cause).toContain(String(status));
+			expect(fix.length).toBeGreaterThan(10);
+		},
+	);
 
 	it('says 405 can mean missing, not permitted or no access', () => {
 		expect(explainStatus('v2', 405).fix).toMatch(/does not exist.*not permitted.*no access/s);
@@ -108,13 +134,19 @@ describe('status explanations', () => {
 	it('sends a 404 to the URL first: the contract answers missing items with 405', () => {
 		expect(explainStatus('v2', 404).fix).toMatch(/^Check the Base URL/);
 		for (const kind of ['v2', 'search', 'dms', 'mcp', 'ai', 'dav'] as const) {
-			const { cause, fix } = explainStatus(kind, 404, '<!DOCTYPE html><html><body>Cannot POST /mcp</body></html>');
+			const { cause, fix } = explainStatus(
+				kind,
+				404,
+				'<!DOCTYPE html><html><body>Cannot POST /mcp</body></html>',
+			);
 			expect(cause).toMatch(/web page/);
 			expect(fix).toMatch(/Check the URL in the credential/);
 			expect(fix).not.toMatch(/hash|key/);
 		}
 		// A DAV server's own XML error body is no web page.
-		expect(explainStatus('dav', 404, '<?xml version="1.0"?><d:error xmlns:d="DAV:"/>').cause).toBe('Not found (404)');
+		expect(explainStatus('dav', 404, '<?xml version="1.0"?><d:error xmlns:d="DAV:"/>').cause).toBe(
+			'Not found (404)',
+		);
 	});
 
 	it('names 2FA/IP confirmation for a DAV 403 only among other causes', () => {

@@ -19,7 +19,9 @@ describe('credentials read once per node run', () => {
 	it('asks n8n once for every item of one run, and once per credential type', async () => {
 		const ctx = reader([{ baseUrl: 'https://a.example' }, { davUrl: 'https://dav.example' }]);
 		const first = await runCredentials(ctx, 'tokenApi', 0);
-		const again = await Promise.all([1, 2, 3].map(async (index) => await runCredentials(ctx, 'tokenApi', index)));
+		const again = await Promise.all(
+			[1, 2, 3].map(async (index) => await runCredentials(ctx, 'tokenApi', index)),
+		);
 		const dav = await runCredentials(ctx, 'davApi', 4);
 		expect(again.every((data) => data === first)).toBe(true);
 		expect(dav).toEqual({ davUrl: 'https://dav.example' });

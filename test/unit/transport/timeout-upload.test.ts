@@ -36,10 +36,16 @@ beforeAll(async () => {
 	server = createServer((req, res) => {
 		req.on('error', () => undefined);
 		res.on('error', () => undefined);
-		const json = (body: object) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+		const json = (body: object) =>
+			res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 		if (req.url?.endsWith('/api/authenticate_user.php')) {
 			req.resume();
-			return void json({ Success: true, Message: 'ok', SessionID: 'sess-1', UserData: { root_upload_hash: 'ROOTHASH1' } });
+			return void json({
+				Success: true,
+				Message: 'ok',
+				SessionID: 'sess-1',
+				UserData: { root_upload_hash: 'ROOTHASH1' },
+			});
 		}
 		// Unread, the body cannot be sent completely: loopback socket buffers hold a few MiB, the body is 64 MiB.
 		// Three Timeouts pass now: a deadline running from the start of the request would fire.
@@ -48,7 +54,13 @@ beforeAll(async () => {
 		jest.advanceTimersByTime(3 * TIMEOUT_MS);
 		void drain(req).then((bytes) => {
 			uploadedBytes = bytes;
-			json({ file_hash: 'Big1', file_name: 'big.bin', file_delete_key: 'k', timestamp_uploaded: 1, timestamp_last_modified: 1 });
+			json({
+				file_hash: 'Big1',
+				file_name: 'big.bin',
+				file_delete_key: 'k',
+				timestamp_uploaded: 1,
+				timestamp_last_modified: 1,
+			});
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -62,15 +74,35 @@ afterAll(async () => {
 it('does not cut an upload that takes longer than the Timeout to send', async () => {
 	// The deadline's timer is the only global setTimeout on this path; I/O, immediates and Date stay real.
 	jest.useFakeTimers({
-		doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance', 'Date'],
+		doNotFake: [
+			'nextTick',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'queueMicrotask',
+			'hrtime',
+			'performance',
+			'Date',
+		],
 	});
 	const nodes: NodeSpec[] = [
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
-		{ name: 'File', type: 'engine-test.binaryFixture', parameters: { sizeBytes: BODY_BYTES, fileName: 'big.bin' } },
+		{
+			name: 'File',
+			type: 'engine-test.binaryFixture',
+			parameters: { sizeBytes: BODY_BYTES, fileName: 'big.bin' },
+		},
 		{
 			name: 'Storage',
 			type: 'n8n-nodes-cloud-storage.cloudStorage',
-			parameters: { resource: 'file', operation: 'upload', folder: { __rl: true, mode: 'id', value: 'Fold3r' }, binaryPropertyName: 'data', requestOptions: { timeout: TIMEOUT_MS / 1000 } },
+			parameters: {
+				resource: 'file',
+				operation: 'upload',
+				folder: { __rl: true, mode: 'id', value: 'Fold3r' },
+				binaryPropertyName: 'data',
+				requestOptions: { timeout: TIMEOUT_MS / 1000 },
+			},
 		},
 	];
 	const result = await runWorkflow(

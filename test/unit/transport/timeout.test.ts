@@ -24,7 +24,12 @@ describe('Timeout on reads', () => {
 		sessionLogin();
 		const calls = nock(BASE).post('/api_v2/get_file_info').delay(LATE_MS).reply(200, info);
 		nock(BASE).post('/api_v2/get_file_info').reply(200, info);
-		const { out, error } = await runStorage({ resource: 'file', operation: 'get', file: rl('Fx'), requestOptions });
+		const { out, error } = await runStorage({
+			resource: 'file',
+			operation: 'get',
+			file: rl('Fx'),
+			requestOptions,
+		});
 		expect(error).toBeUndefined();
 		expect(calls.isDone()).toBe(true);
 		expect(out[0].json).toMatchObject({ hash: 'Fx', name: 'a.txt' });
@@ -34,7 +39,12 @@ describe('Timeout on reads', () => {
 	it('names the timeout, the fix and the item when no answer ever comes', async () => {
 		sessionLogin();
 		nock(BASE).post('/api_v2/get_file_info').times(5).delay(LATE_MS).reply(200, info);
-		const { error } = await runStorage({ resource: 'file', operation: 'get', file: rl('Fx'), requestOptions });
+		const { error } = await runStorage({
+			resource: 'file',
+			operation: 'get',
+			file: rl('Fx'),
+			requestOptions,
+		});
 		expect(error?.message).toBe('The storage API did not answer within the timeout of 2 s');
 		expect(error?.description).toMatch(/raise "Timeout" under Request Options/);
 		expect(error?.description).toMatch(/check that the service is running/);
@@ -44,7 +54,12 @@ describe('Timeout on reads', () => {
 
 	it('refuses a Timeout that is not a positive number before any request', async () => {
 		const unexpected = unexpectedRequests();
-		const { error } = await runStorage({ resource: 'file', operation: 'get', file: rl('Fx'), requestOptions: { timeout: -5 } });
+		const { error } = await runStorage({
+			resource: 'file',
+			operation: 'get',
+			file: rl('Fx'),
+			requestOptions: { timeout: -5 },
+		});
 		expect(error?.message).toMatch(/Timeout must be a positive number of seconds/);
 		expect(unexpected).toEqual([]);
 	});
@@ -54,8 +69,16 @@ describe('Timeout on writes', () => {
 	it('reconciles a move whose answer came too late instead of sending it again', async () => {
 		sessionLogin();
 		const move = nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
-		nock(BASE).post('/api_v2/get_file_info').reply(200, { ...info, parent_folder_hash: 'To1' });
-		const { out, error } = await runStorage({ resource: 'file', operation: 'move', file: rl('Fx'), targetFolder: rl('To1'), requestOptions });
+		nock(BASE)
+			.post('/api_v2/get_file_info')
+			.reply(200, { ...info, parent_folder_hash: 'To1' });
+		const { out, error } = await runStorage({
+			resource: 'file',
+			operation: 'move',
+			file: rl('Fx'),
+			targetFolder: rl('To1'),
+			requestOptions,
+		});
 		expect(error).toBeUndefined();
 		expect(move.isDone()).toBe(true);
 		expect(out[0].json).toMatchObject({ hash: 'Fx', parent_folder_hash: 'To1', moved: true });
@@ -67,7 +90,13 @@ describe('Timeout on writes', () => {
 		nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
 		nock(BASE).post('/api_v2/get_file_info').reply(200, info);
 		const second = nock(BASE).post('/api_v2/move_file').reply(200, {});
-		const { error } = await runStorage({ resource: 'file', operation: 'move', file: rl('Fx'), targetFolder: rl('To1'), requestOptions });
+		const { error } = await runStorage({
+			resource: 'file',
+			operation: 'move',
+			file: rl('Fx'),
+			targetFolder: rl('To1'),
+			requestOptions,
+		});
 		expect(error).toBeUndefined();
 		expect(second.isDone()).toBe(true);
 	});
@@ -80,10 +109,17 @@ describe('Timeout on writes', () => {
 			.times(2)
 			.delay(LATE_MS)
 			.reply((uri) => (seen.push(uri), [200, { file_hash: 'Fx', file_name: 'b.txt' }]));
-		const { out } = await runStorage({ resource: 'file', operation: 'rename', file: rl('Fx'), name: 'b.txt', requestOptions }, { continueOnFail: true });
+		const { out } = await runStorage(
+			{ resource: 'file', operation: 'rename', file: rl('Fx'), name: 'b.txt', requestOptions },
+			{ continueOnFail: true },
+		);
 		expect(seen).toHaveLength(1);
-		expect(out[0].json.error).toBe('The storage API did not answer within the timeout of 2 s: the write may or may not have been applied');
-		expect(out[0].json.description).toMatch(/did not repeat it.*Check the current state.*raise "Timeout" under Request Options/);
+		expect(out[0].json.error).toBe(
+			'The storage API did not answer within the timeout of 2 s: the write may or may not have been applied',
+		);
+		expect(out[0].json.description).toMatch(
+			/did not repeat it.*Check the current state.*raise "Timeout" under Request Options/,
+		);
 		expect(out[0].pairedItem).toEqual({ item: 0 });
 	});
 });
@@ -101,8 +137,16 @@ describe('Timeout and transfers', () => {
 					}
 				})(),
 			);
-		nock(BASE).post('/api_v2/download_file').reply(200, trickle, { 'Content-Type': 'application/octet-stream', 'Content-Length': '8' });
-		const result = await runStorage({ resource: 'file', operation: 'download', file: rl('Fx'), binaryPropertyName: 'data', requestOptions });
+		nock(BASE)
+			.post('/api_v2/download_file')
+			.reply(200, trickle, { 'Content-Type': 'application/octet-stream', 'Content-Length': '8' });
+		const result = await runStorage({
+			resource: 'file',
+			operation: 'download',
+			file: rl('Fx'),
+			binaryPropertyName: 'data',
+			requestOptions,
+		});
 		expect(result.error).toBeUndefined();
 		expect((await result.readBinary(result.out[0], 'data')).toString()).toBe('xxxxxxxx');
 	});
@@ -112,9 +156,24 @@ describe('Timeout and transfers', () => {
 		const upload = nock(BASE).post('/api_v2/upload_file').delay(LATE_MS).reply(200, {});
 		nock(BASE)
 			.post('/api_v2/get_folder_content')
-			.reply(200, [{ type: 'file', hash: 'New1', name: 'report.pdf', size: 1, timestamp_uploaded: Math.floor(Date.now() / 1000), delete_key: 'k' }]);
+			.reply(200, [
+				{
+					type: 'file',
+					hash: 'New1',
+					name: 'report.pdf',
+					size: 1,
+					timestamp_uploaded: Math.floor(Date.now() / 1000),
+					delete_key: 'k',
+				},
+			]);
 		const { out, error } = await runStorage(
-			{ resource: 'file', operation: 'upload', folder: rl('F'), binaryPropertyName: 'data', requestOptions },
+			{
+				resource: 'file',
+				operation: 'upload',
+				folder: rl('F'),
+				binaryPropertyName: 'data',
+				requestOptions,
+			},
 			{ binary: { content: 'x' } },
 		);
 		expect(error).toBeUndefined();
@@ -172,7 +231,8 @@ describe('reading the option', () => {
 	const ctx = (value: unknown) => ({
 		getNode: () => node,
 		getInputData: () => [],
-		getNodeParameter: (_name: string, _item: number, fallback: unknown) => (value === undefined ? fallback : value),
+		getNodeParameter: (_name: string, _item: number, fallback: unknown) =>
+			value === undefined ? fallback : value,
 	});
 
 	it('turns seconds into milliseconds and leaves an unset option to the default', () => {

@@ -30,9 +30,22 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-const upload = (extra: { authenticate?: () => Promise<{ fields: Array<[string, string]>; headers: Record<string, string> }> } = {}) => ({
+const upload = (
+	extra: {
+		authenticate?: () => Promise<{
+			fields: Array<[string, string]>;
+			headers: Record<string, string>;
+		}>;
+	} = {},
+) => ({
 	fields: { folder_hash: 'Fold3r', folder_upload_key: undefined },
-	file: { field: 'file', path, fileName: 'file.bin', mimeType: 'application/octet-stream', size: content.length },
+	file: {
+		field: 'file',
+		path,
+		fileName: 'file.bin',
+		mimeType: 'application/octet-stream',
+		size: content.length,
+	},
 	...extra,
 });
 
@@ -49,7 +62,21 @@ it('sends the file byte for byte, with the fields and the authentication in the 
 		received = { body: await collect(req), headers: req.headers, url: req.url };
 		res.writeHead(200, { 'content-type': 'application/json' }).end('{"file_hash":"H1"}');
 	};
-	const response = await sendUploadInWorker(url, upload({ authenticate: async () => ({ fields: [['user', 'u'], ['user_access_token', 'secret']], headers: { 'x-extra': '1' } }) }), {}, 5000, 1024);
+	const response = await sendUploadInWorker(
+		url,
+		upload({
+			authenticate: async () => ({
+				fields: [
+					['user', 'u'],
+					['user_access_token', 'secret'],
+				],
+				headers: { 'x-extra': '1' },
+			}),
+		}),
+		{},
+		5000,
+		1024,
+	);
 	if (response instanceof AnswerTimeoutError) throw response;
 	expect(response.statusCode).toBe(200);
 	expect(Buffer.concat(await response.body.toArray()).toString()).toBe('{"file_hash":"H1"}');
@@ -87,7 +114,13 @@ it('reports a refused connection with its code, so the transport may repeat it',
 	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 	const port = (closed.address() as AddressInfo).port;
 	await new Promise((resolve) => closed.close(resolve));
-	const error = await sendUploadInWorker(`http://127.0.0.1:${port}/x`, upload(), {}, 1000, 1024).catch((caught: unknown) => caught);
+	const error = await sendUploadInWorker(
+		`http://127.0.0.1:${port}/x`,
+		upload(),
+		{},
+		1000,
+		1024,
+	).catch((caught: unknown) => caught);
 	expect(classifyFailure(error).kind).toBe('unreachable');
 	expect(String((error as Error).message)).not.toContain(String(port));
 });

@@ -12,7 +12,11 @@ export const outputFormatFields: INodeProperties[] = [
 		options: [
 			{ name: 'Text', value: 'text' },
 			{ name: 'JSON', value: 'json', description: 'The answer is parsed into an object' },
-			{ name: 'JSON Schema', value: 'jsonSchema', description: 'The answer follows the given schema and is parsed into an object' },
+			{
+				name: 'JSON Schema',
+				value: 'jsonSchema',
+				description: 'The answer follows the given schema and is parsed into an object',
+			},
 		],
 		default: 'text',
 	},
@@ -20,7 +24,8 @@ export const outputFormatFields: INodeProperties[] = [
 		displayName: 'JSON Schema',
 		name: 'jsonSchema',
 		type: 'json',
-		default: '{\n  "type": "object",\n  "properties": {\n    "summary": { "type": "string" }\n  },\n  "required": ["summary"]\n}',
+		default:
+			'{\n  "type": "object",\n  "properties": {\n    "summary": { "type": "string" }\n  },\n  "required": ["summary"]\n}',
 		displayOptions: { show: { outputFormat: ['jsonSchema'] } },
 		description: 'The JSON schema the answer must follow',
 	},
@@ -46,7 +51,8 @@ export const optionsField: INodeProperties = {
 			name: 'stream',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to receive the answer as a stream (read line by line as it arrives, for long answers); the node still outputs the complete answer',
+			description:
+				'Whether to receive the answer as a stream (read line by line as it arrives, for long answers); the node still outputs the complete answer',
 		},
 	]),
 };

@@ -13,7 +13,9 @@ export interface CommonSettings {
 
 function modelId(ctx: IExecuteFunctions, itemIndex: number): string {
 	const chosen = ctx.getNodeParameter('model', itemIndex) as string;
-	const id = (chosen === 'custom' ? (ctx.getNodeParameter('customModel', itemIndex, '') as string) : chosen).trim();
+	const id = (
+		chosen === 'custom' ? (ctx.getNodeParameter('customModel', itemIndex, '') as string) : chosen
+	).trim();
 	if (!id) {
 		throw new NodeOperationError(ctx.getNode(), 'No model id given', {
 			itemIndex,
@@ -27,12 +29,18 @@ function modelId(ctx: IExecuteFunctions, itemIndex: number): string {
 export function commonSettings(ctx: IExecuteFunctions, itemIndex: number): CommonSettings {
 	const model = modelId(ctx, itemIndex);
 	const think = ctx.getNodeParameter('think', itemIndex, 'low') as ThinkLevel;
-	const outputFormat = ctx.getNodeParameter('outputFormat', itemIndex, 'text') as CommonSettings['outputFormat'];
+	const outputFormat = ctx.getNodeParameter(
+		'outputFormat',
+		itemIndex,
+		'text',
+	) as CommonSettings['outputFormat'];
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	let format: CommonInput['format'];
 	if (outputFormat === 'json') format = 'json';
-	if (outputFormat === 'jsonSchema') format = parseSchema(ctx.getNodeParameter('jsonSchema', itemIndex));
-	const num = (name: string) => (typeof options[name] === 'number' ? (options[name] as number) : undefined);
+	if (outputFormat === 'jsonSchema')
+		format = parseSchema(ctx.getNodeParameter('jsonSchema', itemIndex));
+	const num = (name: string) =>
+		typeof options[name] === 'number' ? (options[name] as number) : undefined;
 	return {
 		outputFormat,
 		timeoutMs: (num('timeout') ?? 300) * 1000,
@@ -40,7 +48,10 @@ export function commonSettings(ctx: IExecuteFunctions, itemIndex: number): Commo
 			model,
 			think,
 			format,
-			keepAlive: typeof options.keepAlive === 'string' && options.keepAlive.trim() ? options.keepAlive.trim() : undefined,
+			keepAlive:
+				typeof options.keepAlive === 'string' && options.keepAlive.trim()
+					? options.keepAlive.trim()
+					: undefined,
 			stream: options.stream === true,
 			options: {
 				temperature: num('temperature'),
@@ -56,7 +67,11 @@ export function commonSettings(ctx: IExecuteFunctions, itemIndex: number): Commo
 }
 
 /** Images from binary fields as base64; anything that is not an image fails here, before the request. */
-export async function imagesFrom(ctx: IExecuteFunctions, itemIndex: number, fieldList: string): Promise<string[]> {
+export async function imagesFrom(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	fieldList: string,
+): Promise<string[]> {
 	const fields = fieldList
 		.split(',')
 		.map((field) => field.trim())
@@ -76,10 +91,15 @@ export async function imagesFrom(ctx: IExecuteFunctions, itemIndex: number, fiel
 		const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, field);
 		if (!sniffImage(buffer.subarray(0, 16))) {
 			const declared = item.binary[field].mimeType ?? 'unknown type';
-			throw new NodeOperationError(ctx.getNode(), `The binary field "${field}" is not an image (${declared})`, {
-				itemIndex,
-				description: 'Models read PNG, JPEG, GIF, WebP, BMP or TIFF images. Convert the file, or pick another binary field.',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The binary field "${field}" is not an image (${declared})`,
+				{
+					itemIndex,
+					description:
+						'Models read PNG, JPEG, GIF, WebP, BMP or TIFF images. Convert the file, or pick another binary field.',
+				},
+			);
 		}
 		images.push(buffer.toString('base64'));
 	}
@@ -87,14 +107,23 @@ export async function imagesFrom(ctx: IExecuteFunctions, itemIndex: number, fiel
 }
 
 /** Parses the answer when JSON was asked for; a model that ignored the format is an error, not a string. */
-export function answerValue(ctx: IExecuteFunctions, settings: CommonSettings, result: AiResult, itemIndex: number): unknown {
+export function answerValue(
+	ctx: IExecuteFunctions,
+	settings: CommonSettings,
+	result: AiResult,
+	itemIndex: number,
+): unknown {
 	if (settings.outputFormat === 'text') return result.text;
 	try {
 		return JSON.parse(result.text);
 	} catch {
-		const message = 'The model\'s answer is not valid JSON';
+		const message = "The model's answer is not valid JSON";
 		const description = `It began: ${JSON.stringify(result.text.slice(0, 120))}. Try again, raise Max Tokens (the answer may be cut off), or use Output Format "Text".`;
-		throw new NodeApiError(ctx.getNode(), { message, description }, { message, description, itemIndex });
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message, description },
+			{ message, description, itemIndex },
+		);
 	}
 }
 

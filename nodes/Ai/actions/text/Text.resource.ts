@@ -17,13 +17,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Chat',
 				value: 'chat',
-				description: 'Answer the last message of a conversation (system, user and assistant messages)',
+				description:
+					'Answer the last message of a conversation (system, user and assistant messages)',
 				action: 'Chat with a model',
 			},
 			{
 				name: 'Generate',
 				value: 'generate',
-				description: 'Generate an answer to one prompt, optionally with images and a JSON output format',
+				description:
+					'Generate an answer to one prompt, optionally with images and a JSON output format',
 				action: 'Generate text from a prompt',
 			},
 		]),

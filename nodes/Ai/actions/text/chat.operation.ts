@@ -1,10 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { AiInputError, parseMessages } from '../../../shared/ai/input';
 import { chatBody, type ChatMessage, type ChatRole } from '../../../shared/ai/protocol';
 import { callAi } from '../../../shared/ai/transport';
-import { imagesHint, modelFields, optionsField, outputFormatFields, thinkField } from '../common/fields';
+import {
+	imagesHint,
+	modelFields,
+	optionsField,
+	outputFormatFields,
+	thinkField,
+} from '../common/fields';
 import { answerValue, commonSettings, imagesFrom, usageOf } from '../common/request';
 
 const properties: INodeProperties[] = [
@@ -15,7 +26,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'List Below', value: 'ui', description: 'Write the conversation message by message' },
-			{ name: 'JSON', value: 'json', description: 'An array of {role, content, images} from an expression' },
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'An array of {role, content, images} from an expression',
+			},
 		],
 		default: 'ui',
 	},
@@ -37,9 +52,17 @@ const properties: INodeProperties[] = [
 						name: 'role',
 						type: 'options',
 						options: [
-							{ name: 'System', value: 'system', description: 'Instructions for the whole conversation' },
+							{
+								name: 'System',
+								value: 'system',
+								description: 'Instructions for the whole conversation',
+							},
 							{ name: 'User', value: 'user' },
-							{ name: 'Assistant', value: 'assistant', description: 'An earlier answer of the model' },
+							{
+								name: 'Assistant',
+								value: 'assistant',
+								description: 'An earlier answer of the model',
+							},
 						],
 						default: 'user',
 					},
@@ -67,33 +90,51 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		default: '[\n  { "role": "user", "content": "Hello" }\n]',
 		displayOptions: { show: { messagesSource: ['json'] } },
-		description: 'An array of messages: role (system, user, assistant, tool), content, and optionally images as base64 strings',
+		description:
+			'An array of messages: role (system, user, assistant, tool), content, and optionally images as base64 strings',
 	},
 	thinkField,
 	...outputFormatFields,
 	optionsField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['chat'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['text'], operation: ['chat'] } },
+	properties,
+);
 
 async function messagesOf(ctx: IExecuteFunctions, itemIndex: number): Promise<ChatMessage[]> {
 	if (ctx.getNodeParameter('messagesSource', itemIndex, 'ui') === 'json') {
 		return parseMessages(ctx.getNodeParameter('messagesJson', itemIndex));
 	}
-	const rows = ctx.getNodeParameter('messages.values', itemIndex, []) as Array<{ role: ChatRole; content: string; images?: string }>;
+	const rows = ctx.getNodeParameter('messages.values', itemIndex, []) as Array<{
+		role: ChatRole;
+		content: string;
+		images?: string;
+	}>;
 	const messages: ChatMessage[] = [];
 	for (const row of rows) {
 		const images = await imagesFrom(ctx, itemIndex, row.images ?? '');
 		if (!row.content?.trim() && !images.length) continue;
-		messages.push({ role: row.role, content: row.content ?? '', ...(images.length ? { images } : {}) });
+		messages.push({
+			role: row.role,
+			content: row.content ?? '',
+			...(images.length ? { images } : {}),
+		});
 	}
 	if (!messages.some((message) => message.role === 'user')) {
-		throw new AiInputError('The conversation has no user message with content', 'Add a message with role User and some text.');
+		throw new AiInputError(
+			'The conversation has no user message with content',
+			'Add a message with role User and some text.',
+		);
 	}
 	return messages;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const messages = await messagesOf(this, itemIndex);
 	const settings = commonSettings(this, itemIndex);
 	const body = chatBody({ ...settings.input, messages });

@@ -1,9 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { generateBody } from '../../../shared/ai/protocol';
 import { callAi } from '../../../shared/ai/transport';
-import { imagesHint, modelFields, optionsField, outputFormatFields, thinkField } from '../common/fields';
+import {
+	imagesHint,
+	modelFields,
+	optionsField,
+	outputFormatFields,
+	thinkField,
+} from '../common/fields';
 import { answerValue, commonSettings, imagesFrom, usageOf } from '../common/request';
 
 const properties: INodeProperties[] = [
@@ -39,14 +50,21 @@ const properties: INodeProperties[] = [
 	optionsField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['text'], operation: ['generate'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['text'], operation: ['generate'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const prompt = this.getNodeParameter('prompt', itemIndex, '') as string;
 	if (!prompt.trim()) {
 		throw new NodeOperationError(this.getNode(), 'The prompt is empty', {
 			itemIndex,
-			description: 'Enter a prompt, or check that the expression in "Prompt" gives text for this item.',
+			description:
+				'Enter a prompt, or check that the expression in "Prompt" gives text for this item.',
 		});
 	}
 	const imageFields = this.getNodeParameter('images', itemIndex, '') as string;
@@ -54,7 +72,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const images = await imagesFrom(this, itemIndex, imageFields);
 	const system = (this.getNodeParameter('system', itemIndex, '') as string).trim();
 	const body = generateBody({ ...settings.input, prompt, system: system || undefined, images });
-	const result = await callAi(this, 'api/generate', body, { itemIndex, timeoutMs: settings.timeoutMs });
+	const result = await callAi(this, 'api/generate', body, {
+		itemIndex,
+		timeoutMs: settings.timeoutMs,
+	});
 	const json: IDataObject = {
 		model: result.model || settings.input.model,
 		response: answerValue(this, settings, result, itemIndex) as IDataObject,

@@ -15,9 +15,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['calendar'] } },
 		options: optionsFor(operations, [
-			{ name: 'Create', value: 'create', description: 'Create a calendar (MKCALENDAR, where the server allows it)', action: 'Create a calendar' },
-			{ name: 'Get Many', value: 'getAll', description: 'List the account\'s calendars, shared ones included', action: 'Get many calendars' },
-			{ name: 'Update', value: 'update', description: 'Change a calendar\'s name, colour, description or order', action: 'Update a calendar' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a calendar (MKCALENDAR, where the server allows it)',
+				action: 'Create a calendar',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: "List the account's calendars, shared ones included",
+				action: 'Get many calendars',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				description: "Change a calendar's name, colour, description or order",
+				action: 'Update a calendar',
+			},
 		]),
 		default: 'getAll',
 	},

@@ -10,7 +10,14 @@ import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-
 import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Name', name: 'displayName', type: 'string', default: '', required: true, description: 'Display name of the new calendar' },
+	{
+		displayName: 'Name',
+		name: 'displayName',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Display name of the new calendar',
+	},
 	{
 		displayName: 'Component Types',
 		name: 'components',
@@ -27,18 +34,35 @@ const properties: INodeProperties[] = [
 	notAppliedOption,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['calendar'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['calendar'], operation: ['create'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const displayName = (this.getNodeParameter('displayName', itemIndex, '') as string).trim();
-	if (!displayName) throw new NodeOperationError(this.getNode(), 'The calendar needs a name', { itemIndex });
+	if (!displayName)
+		throw new NodeOperationError(this.getNode(), 'The calendar needs a name', { itemIndex });
 	const components = this.getNodeParameter('components', itemIndex, ['VEVENT']) as string[];
 	const client = await eventClient(this, itemIndex);
 	const props = calendarProps(this, itemIndex, displayName, 'additionalFields');
 	const home = await discoverHome(client, 'calendar');
 	// The collection's name in the URL is generated; the display name is what users see.
 	const url = new URL(`${randomUUID()}/`, home.endsWith('/') ? home : `${home}/`).href;
-	const { collection, notApplied } = await createCollection(client, 'calendar', url, props, components.length ? components : ['VEVENT']);
-	if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
+	const { collection, notApplied } = await createCollection(
+		client,
+		'calendar',
+		url,
+		props,
+		components.length ? components : ['VEVENT'],
+	);
+	if (
+		notApplied.length > 0 &&
+		this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error'
+	)
+		throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
 	return [{ json: { ...calendarItem(collection), notApplied } }];
 }

@@ -13,15 +13,42 @@ export function calendarPropertyFields(name: string): INodeProperties {
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Color', name: 'color', type: 'color', default: '#3A87ADFF', description: 'Calendar colour (stored as Apple calendar-color, which most clients read)' },
-			{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 2 }, default: '' },
-			{ displayName: 'Order', name: 'order', type: 'number', default: 0, description: 'Position among the calendars in clients that sort by it' },
+			{
+				displayName: 'Color',
+				name: 'color',
+				type: 'color',
+				default: '#3A87ADFF',
+				description: 'Calendar colour (stored as Apple calendar-color, which most clients read)',
+			},
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+			},
+			{
+				displayName: 'Order',
+				name: 'order',
+				type: 'number',
+				default: 0,
+				description: 'Position among the calendars in clients that sort by it',
+			},
 		],
 	};
 }
 
-export function calendarProps(ctx: IExecuteFunctions, itemIndex: number, displayName: string | undefined, collection: string): CollectionProps {
-	const fields = ctx.getNodeParameter(collection, itemIndex, {}) as { color?: string; description?: string; order?: number };
+export function calendarProps(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string | undefined,
+	collection: string,
+): CollectionProps {
+	const fields = ctx.getNodeParameter(collection, itemIndex, {}) as {
+		color?: string;
+		description?: string;
+		order?: number;
+	};
 	return {
 		displayName: displayName === '' ? undefined : displayName,
 		color: fields.color,
@@ -36,4 +63,3 @@ export function calendarItem(calendar: DavCollection): IDataObject {
 	delete item.kind;
 	return item;
 }
-

@@ -10,21 +10,45 @@ import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('calendar'),
-	{ displayName: 'Name', name: 'displayName', type: 'string', default: '', description: 'New display name; leave empty to keep it' },
+	{
+		displayName: 'Name',
+		name: 'displayName',
+		type: 'string',
+		default: '',
+		description: 'New display name; leave empty to keep it',
+	},
 	calendarPropertyFields('updateFields'),
 	notAppliedOption,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['calendar'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['calendar'], operation: ['update'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const client = await eventClient(this, itemIndex);
 	const url = calendarUrlParam(this, client, itemIndex);
-	const props = calendarProps(this, itemIndex, (this.getNodeParameter('displayName', itemIndex, '') as string).trim(), 'updateFields');
+	const props = calendarProps(
+		this,
+		itemIndex,
+		(this.getNodeParameter('displayName', itemIndex, '') as string).trim(),
+		'updateFields',
+	);
 	if (Object.values(props).every((value) => value === undefined)) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Set a name or add a field to change.' });
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: 'Set a name or add a field to change.',
+		});
 	}
 	const { collection, notApplied } = await updateCollection(client, 'calendar', url, props);
-	if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
+	if (
+		notApplied.length > 0 &&
+		this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error'
+	)
+		throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
 	return [{ json: { ...calendarItem(collection), notApplied } }];
 }

@@ -15,13 +15,32 @@ const properties: INodeProperties[] = [
 		name: 'input',
 		type: 'options',
 		options: [
-			{ name: 'Fields', value: 'fields', description: 'Build the event from title, times and details' },
-			{ name: 'Raw iCalendar', value: 'raw', description: 'Store an iCalendar object as given (a UID is added if missing)' },
+			{
+				name: 'Fields',
+				value: 'fields',
+				description: 'Build the event from title, times and details',
+			},
+			{
+				name: 'Raw iCalendar',
+				value: 'raw',
+				description: 'Store an iCalendar object as given (a UID is added if missing)',
+			},
 		],
 		default: 'fields',
 	},
-	{ displayName: 'Title', name: 'summary', type: 'string', default: '', required: true, displayOptions: { show: { input: ['fields'] } } },
-	...timeFields.map((field) => ({ ...field, required: field.name === 'start', displayOptions: { show: { input: ['fields'] } } })),
+	{
+		displayName: 'Title',
+		name: 'summary',
+		type: 'string',
+		default: '',
+		required: true,
+		displayOptions: { show: { input: ['fields'] } },
+	},
+	...timeFields.map((field) => ({
+		...field,
+		required: field.name === 'start',
+		displayOptions: { show: { input: ['fields'] } },
+	})),
 	{ ...additionalEventFields('additionalFields'), displayOptions: { show: { input: ['fields'] } } },
 	{
 		displayName: 'iCalendar',
@@ -33,12 +52,25 @@ const properties: INodeProperties[] = [
 		placeholder: 'BEGIN:VCALENDAR…END:VCALENDAR',
 		displayOptions: { show: { input: ['raw'] } },
 	},
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [includeRawOption],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['create'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const input = this.getNodeParameter('input', itemIndex, 'fields') as string;
 	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
 	const client = await eventClient(this, itemIndex);
@@ -48,14 +80,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	let components = ['VEVENT'];
 	if (input === 'raw') {
 		const raw = this.getNodeParameter('iCalendar', itemIndex, '') as string;
-		if (!raw.trim()) throw new NodeOperationError(this.getNode(), 'No iCalendar text given', { itemIndex });
+		if (!raw.trim())
+			throw new NodeOperationError(this.getNode(), 'No iCalendar text given', { itemIndex });
 		const probe = normaliseRawCalendar(raw, 'probe');
 		components = probe.components;
 		build = (uid) => normaliseRawCalendar(raw, uid);
 	} else {
 		const summary = this.getNodeParameter('summary', itemIndex, '') as string;
 		const start = this.getNodeParameter('start', itemIndex, '') as string;
-		if (!start) throw new NodeOperationError(this.getNode(), 'The event needs a start', { itemIndex });
+		if (!start)
+			throw new NodeOperationError(this.getNode(), 'The event needs a start', { itemIndex });
 		const fields = eventFieldsFrom(this, itemIndex, {
 			...(this.getNodeParameter('additionalFields', itemIndex, {}) as Record<string, unknown>),
 			summary,
@@ -68,12 +102,18 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	if (components.some((component) => component !== 'VEVENT')) {
 		const calendar = await readCollection(client, calendarUrl, 'calendar');
-		const refused = components.filter((component) => calendar.components.length > 0 && !calendar.components.includes(component));
+		const refused = components.filter(
+			(component) => calendar.components.length > 0 && !calendar.components.includes(component),
+		);
 		if (refused.length > 0) {
-			throw new NodeOperationError(this.getNode(), `The calendar "${calendar.displayName}" does not accept ${refused.join(', ')}`, {
-				itemIndex,
-				description: `It supports ${calendar.components.join(', ')}. Choose a calendar that supports these components.`,
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The calendar "${calendar.displayName}" does not accept ${refused.join(', ')}`,
+				{
+					itemIndex,
+					description: `It supports ${calendar.components.join(', ')}. Choose a calendar that supports these components.`,
+				},
+			);
 		}
 	}
 	const created = await createObject(client, calendarUrl, 'calendar', build);

@@ -9,21 +9,57 @@ import { occurrenceOption } from './fields';
 
 const properties: INodeProperties[] = [
 	objectUrlField('event'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...deleteOptions, occurrenceOption('cancel')] },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...deleteOptions, occurrenceOption('cancel')],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['delete'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; deleteIfChanged?: boolean };
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		etag?: string;
+		deleteIfChanged?: boolean;
+	};
 	const client = await eventClient(this, itemIndex);
 	const url = eventUrlParam(this, client, itemIndex);
 	const occurrence = (this.getNodeParameter('options.occurrence', itemIndex, '') as string).trim();
 	if (occurrence) {
 		// One occurrence is cancelled by changing the series (EXDATE), never by deleting the object.
-		const cancelled = await updateObject(client, url, 'calendar', (data) => cancelOccurrence(data, occurrence), { expectedEtag: options.etag?.trim() || undefined });
-		return [{ json: { cancelled: true, url, recurrenceId: occurrence, etag: cancelled.etag ?? null } }];
+		const cancelled = await updateObject(
+			client,
+			url,
+			'calendar',
+			(data) => cancelOccurrence(data, occurrence),
+			{ expectedEtag: options.etag?.trim() || undefined },
+		);
+		return [
+			{ json: { cancelled: true, url, recurrenceId: occurrence, etag: cancelled.etag ?? null } },
+		];
 	}
-	const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, deleteIfChanged: options.deleteIfChanged });
-	return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag, ...(deleted.changed ? { changedByOtherClient: eventItem(deleted.changed, false) } : {}) } }];
+	const deleted = await deleteObject(client, url, {
+		expectedEtag: options.etag?.trim() || undefined,
+		deleteIfChanged: options.deleteIfChanged,
+	});
+	return [
+		{
+			json: {
+				deleted: true,
+				url: deleted.url,
+				etag: deleted.etag,
+				...(deleted.changed ? { changedByOtherClient: eventItem(deleted.changed, false) } : {}),
+			},
+		},
+	];
 }

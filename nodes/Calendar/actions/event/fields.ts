@@ -4,8 +4,21 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { EventFields } from '../../../shared/dav/icalendar';
 
 const detailFields: INodeProperties[] = [
-	{ displayName: 'Attendees', name: 'attendees', type: 'string', default: '', placeholder: 'ana@example.com, ben@example.com', description: 'Comma-separated e-mail addresses; replaces the attendee list' },
-	{ displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 3 }, default: '' },
+	{
+		displayName: 'Attendees',
+		name: 'attendees',
+		type: 'string',
+		default: '',
+		placeholder: 'ana@example.com, ben@example.com',
+		description: 'Comma-separated e-mail addresses; replaces the attendee list',
+	},
+	{
+		displayName: 'Description',
+		name: 'description',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		default: '',
+	},
 	{ displayName: 'Location', name: 'location', type: 'string', default: '' },
 	{
 		displayName: 'Recurrence Rule',
@@ -13,9 +26,17 @@ const detailFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10',
-		description: 'An iCalendar RRULE value (RFC 5545), e.g. FREQ=DAILY;COUNT=5 or FREQ=MONTHLY;BYMONTHDAY=1;UNTIL=20271231T000000Z',
+		description:
+			'An iCalendar RRULE value (RFC 5545), e.g. FREQ=DAILY;COUNT=5 or FREQ=MONTHLY;BYMONTHDAY=1;UNTIL=20271231T000000Z',
 	},
-	{ displayName: 'Reminders (Minutes Before)', name: 'reminders', type: 'string', default: '', placeholder: '15, 60', description: 'Comma-separated minutes before the start; replaces the event\'s alarms' },
+	{
+		displayName: 'Reminders (Minutes Before)',
+		name: 'reminders',
+		type: 'string',
+		default: '',
+		placeholder: '15, 60',
+		description: "Comma-separated minutes before the start; replaces the event's alarms",
+	},
 	{
 		displayName: 'Status',
 		name: 'status',
@@ -33,18 +54,46 @@ const detailFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'Europe/Berlin',
-		description: 'IANA time zone for start and end; empty uses the workflow\'s time zone. UTC stores UTC times. A VTIMEZONE is written for local times.',
+		description:
+			"IANA time zone for start and end; empty uses the workflow's time zone. UTC stores UTC times. A VTIMEZONE is written for local times.",
 	},
 ];
 
 export const timeFields: INodeProperties[] = [
-	{ displayName: 'Start', name: 'start', type: 'dateTime', default: '', description: 'Start time; without an offset it is read in the event\'s time zone. For all-day events only the date counts.' },
-	{ displayName: 'End', name: 'end', type: 'dateTime', default: '', description: 'End time; empty means one hour after the start (all-day: one day). For all-day events, the day after the last day.' },
-	{ displayName: 'All Day', name: 'allDay', type: 'boolean', default: false, description: 'Whether the event lasts whole days (dates without times)' },
+	{
+		displayName: 'Start',
+		name: 'start',
+		type: 'dateTime',
+		default: '',
+		description:
+			"Start time; without an offset it is read in the event's time zone. For all-day events only the date counts.",
+	},
+	{
+		displayName: 'End',
+		name: 'end',
+		type: 'dateTime',
+		default: '',
+		description:
+			'End time; empty means one hour after the start (all-day: one day). For all-day events, the day after the last day.',
+	},
+	{
+		displayName: 'All Day',
+		name: 'allDay',
+		type: 'boolean',
+		default: false,
+		description: 'Whether the event lasts whole days (dates without times)',
+	},
 ];
 
 export function additionalEventFields(name: 'additionalFields' | 'updateFields'): INodeProperties {
-	const options = name === 'updateFields' ? [{ displayName: 'Title', name: 'summary', type: 'string', default: '' } as INodeProperties, ...timeFields, ...detailFields] : detailFields;
+	const options =
+		name === 'updateFields'
+			? [
+					{ displayName: 'Title', name: 'summary', type: 'string', default: '' } as INodeProperties,
+					...timeFields,
+					...detailFields,
+				]
+			: detailFields;
 	return {
 		displayName: name === 'updateFields' ? 'Update Fields' : 'Additional Fields',
 		name,
@@ -63,13 +112,24 @@ function list(value: unknown): string[] {
 }
 
 /** Collection values → EventFields; fields the user did not add stay undefined (left untouched). */
-export function eventFieldsFrom(ctx: IExecuteFunctions, itemIndex: number, values: Record<string, unknown>): EventFields {
+export function eventFieldsFrom(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	values: Record<string, unknown>,
+): EventFields {
 	const reminders = values.reminders === undefined ? undefined : list(values.reminders).map(Number);
 	if (reminders?.some((minutes) => !Number.isFinite(minutes) || minutes < 0)) {
-		throw new NodeOperationError(ctx.getNode(), `Reminders must be minutes before the start, e.g. "15, 60" (got "${String(values.reminders)}")`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Reminders must be minutes before the start, e.g. "15, 60" (got "${String(values.reminders)}")`,
+			{ itemIndex },
+		);
 	}
 	const text = (key: string) => (values[key] === undefined ? undefined : String(values[key]));
-	const time = (key: string) => (values[key] === undefined || values[key] === '' || values[key] === null ? undefined : String(values[key]));
+	const time = (key: string) =>
+		values[key] === undefined || values[key] === '' || values[key] === null
+			? undefined
+			: String(values[key]);
 	return {
 		summary: text('summary'),
 		description: text('description'),
@@ -111,8 +171,16 @@ export const occurrenceScopeOption: INodeProperties = {
 	name: 'scope',
 	type: 'options',
 	options: [
-		{ name: 'Only This One', value: 'this', description: 'An override of this occurrence; the series stays' },
-		{ name: 'This and Following', value: 'following', description: 'The series ends before it; a new series (new UID) starts there with the change' },
+		{
+			name: 'Only This One',
+			value: 'this',
+			description: 'An override of this occurrence; the series stays',
+		},
+		{
+			name: 'This and Following',
+			value: 'following',
+			description: 'The series ends before it; a new series (new UID) starts there with the change',
+		},
 	],
 	default: 'this',
 	description: 'With Only One Occurrence set: which occurrences the change applies to',

@@ -12,20 +12,45 @@ const properties: INodeProperties[] = [
 		name: 'getBy',
 		type: 'options',
 		options: [
-			{ name: 'URL', value: 'url', description: 'The event\'s URL, as listed' },
-			{ name: 'UID', value: 'uid', description: 'The event\'s iCalendar UID, searched in a calendar' },
+			{ name: 'URL', value: 'url', description: "The event's URL, as listed" },
+			{
+				name: 'UID',
+				value: 'uid',
+				description: "The event's iCalendar UID, searched in a calendar",
+			},
 		],
 		default: 'url',
 	},
 	{ ...objectUrlField('event'), displayOptions: { show: { getBy: ['url'] } } },
 	{ ...collectionLocator('calendar'), displayOptions: { show: { getBy: ['uid'] } } },
-	{ displayName: 'UID', name: 'uid', type: 'string', default: '', required: true, description: 'The iCalendar UID (not the URL: they differ)', displayOptions: { show: { getBy: ['uid'] } } },
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+	{
+		displayName: 'UID',
+		name: 'uid',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The iCalendar UID (not the URL: they differ)',
+		displayOptions: { show: { getBy: ['uid'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [includeRawOption],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
 	const client = await eventClient(this, itemIndex);
 	if (this.getNodeParameter('getBy', itemIndex, 'url') === 'url') {
@@ -37,7 +62,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const calendarUrl = calendarUrlParam(this, client, itemIndex);
 	const found = await findEventByUid(client, calendarUrl, uid);
 	if (!found) {
-		throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, { itemIndex, description: 'Check the UID and the calendar; UIDs are not URLs.' });
+		throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, {
+			itemIndex,
+			description: 'Check the UID and the calendar; UIDs are not URLs.',
+		});
 	}
 	return [{ json: eventItem(found, includeRaw) }];
 }

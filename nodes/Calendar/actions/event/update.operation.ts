@@ -6,34 +6,85 @@ import { updateObject } from '../../../shared/dav/objects';
 import { splitSeriesObject } from '../../../shared/dav/series';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
-import { additionalEventFields, eventFieldsFrom, includeRawOption, occurrenceOption, occurrenceScopeOption } from './fields';
+import {
+	additionalEventFields,
+	eventFieldsFrom,
+	includeRawOption,
+	occurrenceOption,
+	occurrenceScopeOption,
+} from './fields';
 
 const properties: INodeProperties[] = [
 	objectUrlField('event'),
 	additionalEventFields('updateFields'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...etagOptions, includeRawOption, occurrenceOption('change'), occurrenceScopeOption] },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...etagOptions, includeRawOption, occurrenceOption('change'), occurrenceScopeOption],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['event'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['event'], operation: ['update'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const updates = this.getNodeParameter('updateFields', itemIndex, {}) as Record<string, unknown>;
 	if (Object.keys(updates).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Add at least one field under Update Fields.' });
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: 'Add at least one field under Update Fields.',
+		});
 	}
 	const fields = eventFieldsFrom(this, itemIndex, updates);
-	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; reapplyOnConflict?: boolean; includeRaw?: boolean; occurrence?: string; scope?: string };
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		etag?: string;
+		reapplyOnConflict?: boolean;
+		includeRaw?: boolean;
+		occurrence?: string;
+		scope?: string;
+	};
 	const client = await eventClient(this, itemIndex);
 	const url = eventUrlParam(this, client, itemIndex);
 	const defaultZone = this.getTimezone();
 	const occurrence = options.occurrence?.trim();
 	if (occurrence && options.scope === 'following') {
-		const { series, following } = await splitSeriesObject(client, url, occurrence, fields, defaultZone, options.etag?.trim() || undefined);
-		return [{ json: { ...eventItem(series, options.includeRaw ?? false), following: eventItem(following, options.includeRaw ?? false) } }];
+		const { series, following } = await splitSeriesObject(
+			client,
+			url,
+			occurrence,
+			fields,
+			defaultZone,
+			options.etag?.trim() || undefined,
+		);
+		return [
+			{
+				json: {
+					...eventItem(series, options.includeRaw ?? false),
+					following: eventItem(following, options.includeRaw ?? false),
+				},
+			},
+		];
 	}
-	const updated = await updateObject(client, url, 'calendar', (data) => (occurrence ? updateOccurrence(data, occurrence, fields, defaultZone) : patchEventData(data, fields, defaultZone)), {
-		expectedEtag: options.etag?.trim() || undefined,
-		reapplyOnConflict: options.reapplyOnConflict,
-	});
+	const updated = await updateObject(
+		client,
+		url,
+		'calendar',
+		(data) =>
+			occurrence
+				? updateOccurrence(data, occurrence, fields, defaultZone)
+				: patchEventData(data, fields, defaultZone),
+		{
+			expectedEtag: options.etag?.trim() || undefined,
+			reapplyOnConflict: options.reapplyOnConflict,
+		},
+	);
 	return [{ json: eventItem(updated, options.includeRaw ?? false) }];
 }

@@ -8,16 +8,23 @@ import { addressBookUrlParam, contactClient } from '../common';
 const properties: INodeProperties[] = [
 	collectionLocator('addressbook'),
 	{
-		displayName: 'Deleting an address book deletes every contact in it, for every client of the account.',
+		displayName:
+			'Deleting an address book deletes every contact in it, for every client of the account.',
 		name: 'deleteNotice',
 		type: 'notice',
 		default: '',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['addressBook'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['addressBook'], operation: ['delete'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
 	await deleteCollection(client, 'addressbook', url);

@@ -3,11 +3,25 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { DavCollection } from '../../../shared/dav/discovery';
 import type { CollectionProps } from '../../../shared/dav/requests';
 
-export const descriptionField: INodeProperties = { displayName: 'Description', name: 'description', type: 'string', typeOptions: { rows: 2 }, default: '' };
+export const descriptionField: INodeProperties = {
+	displayName: 'Description',
+	name: 'description',
+	type: 'string',
+	typeOptions: { rows: 2 },
+	default: '',
+};
 
-export function bookProps(ctx: IExecuteFunctions, itemIndex: number, displayName: string, collection: string): CollectionProps {
+export function bookProps(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	displayName: string,
+	collection: string,
+): CollectionProps {
 	const fields = ctx.getNodeParameter(collection, itemIndex, {}) as { description?: string };
-	return { displayName: displayName === '' ? undefined : displayName, description: fields.description };
+	return {
+		displayName: displayName === '' ? undefined : displayName,
+		description: fields.description,
+	};
 }
 
 /** An address book as output: calendar-only properties and the internal kind mean nothing here. */

@@ -10,21 +10,52 @@ import { bookItem, bookProps, descriptionField } from './fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('addressbook'),
-	{ displayName: 'Name', name: 'displayName', type: 'string', default: '', description: 'New display name; leave empty to keep it' },
-	{ displayName: 'Update Fields', name: 'updateFields', type: 'collection', placeholder: 'Add Field', default: {}, options: [descriptionField] },
+	{
+		displayName: 'Name',
+		name: 'displayName',
+		type: 'string',
+		default: '',
+		description: 'New display name; leave empty to keep it',
+	},
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [descriptionField],
+	},
 	notAppliedOption,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['addressBook'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['addressBook'], operation: ['update'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	const props = bookProps(this, itemIndex, (this.getNodeParameter('displayName', itemIndex, '') as string).trim(), 'updateFields');
+	const props = bookProps(
+		this,
+		itemIndex,
+		(this.getNodeParameter('displayName', itemIndex, '') as string).trim(),
+		'updateFields',
+	);
 	if (Object.values(props).every((value) => value === undefined)) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Set a name or add a field to change.' });
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: 'Set a name or add a field to change.',
+		});
 	}
 	const { collection, notApplied } = await updateCollection(client, 'addressbook', url, props);
-	if (notApplied.length > 0 && this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error') throw new DavError(...notAppliedError('address book', collection.url, notApplied));
+	if (
+		notApplied.length > 0 &&
+		this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error'
+	)
+		throw new DavError(...notAppliedError('address book', collection.url, notApplied));
 	return [{ json: { ...bookItem(collection), notApplied } }];
 }

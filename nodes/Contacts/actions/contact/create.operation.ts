@@ -14,26 +14,68 @@ const properties: INodeProperties[] = [
 		name: 'input',
 		type: 'options',
 		options: [
-			{ name: 'Fields', value: 'fields', description: 'Build the contact from name, e-mails, phones and details' },
-			{ name: 'Raw VCard', value: 'raw', description: 'Store a vCard as given (a UID is added if missing)' },
+			{
+				name: 'Fields',
+				value: 'fields',
+				description: 'Build the contact from name, e-mails, phones and details',
+			},
+			{
+				name: 'Raw VCard',
+				value: 'raw',
+				description: 'Store a vCard as given (a UID is added if missing)',
+			},
 		],
 		default: 'fields',
 	},
-	{ displayName: 'Full Name', name: 'fullName', type: 'string', default: '', required: true, description: 'The name shown for the contact (vCard FN)', displayOptions: { show: { input: ['fields'] } } },
-	{ ...contactFieldCollection('additionalFields'), displayOptions: { show: { input: ['fields'] } } },
-	{ displayName: 'VCard', name: 'vCard', type: 'string', typeOptions: { rows: 8 }, default: '', required: true, placeholder: 'BEGIN:VCARD…END:VCARD', displayOptions: { show: { input: ['raw'] } } },
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+	{
+		displayName: 'Full Name',
+		name: 'fullName',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The name shown for the contact (vCard FN)',
+		displayOptions: { show: { input: ['fields'] } },
+	},
+	{
+		...contactFieldCollection('additionalFields'),
+		displayOptions: { show: { input: ['fields'] } },
+	},
+	{
+		displayName: 'VCard',
+		name: 'vCard',
+		type: 'string',
+		typeOptions: { rows: 8 },
+		default: '',
+		required: true,
+		placeholder: 'BEGIN:VCARD…END:VCARD',
+		displayOptions: { show: { input: ['raw'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [includeRawOption],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['create'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const input = this.getNodeParameter('input', itemIndex, 'fields') as string;
 	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
 	let build: (uid: string) => { data: string; uid: string };
 	if (input === 'raw') {
 		const raw = this.getNodeParameter('vCard', itemIndex, '') as string;
-		if (!raw.trim()) throw new NodeOperationError(this.getNode(), 'No vCard text given', { itemIndex });
+		if (!raw.trim())
+			throw new NodeOperationError(this.getNode(), 'No vCard text given', { itemIndex });
 		normaliseRawVcard(raw, 'probe');
 		build = (uid) => normaliseRawVcard(raw, uid);
 	} else {

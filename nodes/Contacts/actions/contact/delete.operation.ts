@@ -7,15 +7,43 @@ import { contactClient, contactItem, contactUrlParam } from '../common';
 
 const properties: INodeProperties[] = [
 	objectUrlField('contact'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: deleteOptions },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: deleteOptions,
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['delete'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; deleteIfChanged?: boolean };
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		etag?: string;
+		deleteIfChanged?: boolean;
+	};
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
-	const deleted = await deleteObject(client, url, { expectedEtag: options.etag?.trim() || undefined, deleteIfChanged: options.deleteIfChanged });
-	return [{ json: { deleted: true, url: deleted.url, etag: deleted.etag, ...(deleted.changed ? { changedByOtherClient: contactItem(deleted.changed, false) } : {}) } }];
+	const deleted = await deleteObject(client, url, {
+		expectedEtag: options.etag?.trim() || undefined,
+		deleteIfChanged: options.deleteIfChanged,
+	});
+	return [
+		{
+			json: {
+				deleted: true,
+				url: deleted.url,
+				etag: deleted.etag,
+				...(deleted.changed ? { changedByOtherClient: contactItem(deleted.changed, false) } : {}),
+			},
+		},
+	];
 }

@@ -2,7 +2,13 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ContactFields, PostalAddress, TypedValue } from '../../../shared/dav/vcard';
 
-const typedList = (name: string, displayName: string, valueName: string, placeholder: string, types: Array<{ name: string; value: string }>): INodeProperties => ({
+const typedList = (
+	name: string,
+	displayName: string,
+	valueName: string,
+	placeholder: string,
+	types: Array<{ name: string; value: string }>,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'fixedCollection',
@@ -34,7 +40,7 @@ const detailFields: INodeProperties[] = [
 		type: 'fixedCollection',
 		typeOptions: { multipleValues: true },
 		default: {},
-		description: 'Replaces the contact\'s postal addresses',
+		description: "Replaces the contact's postal addresses",
 		options: [
 			{
 				displayName: 'Address',
@@ -50,18 +56,39 @@ const detailFields: INodeProperties[] = [
 			},
 		],
 	},
-	{ displayName: 'Birthday', name: 'birthday', type: 'string', default: '', placeholder: '1990-05-17', description: 'YYYY-MM-DD' },
+	{
+		displayName: 'Birthday',
+		name: 'birthday',
+		type: 'string',
+		default: '',
+		placeholder: '1990-05-17',
+		description: 'YYYY-MM-DD',
+	},
 	typedList('emails', 'Emails', 'Email', 'name@example.com', LABELS),
 	{ displayName: 'Family Name', name: 'familyName', type: 'string', default: '' },
 	{ displayName: 'Given Name', name: 'givenName', type: 'string', default: '' },
 	{ displayName: 'Job Title', name: 'title', type: 'string', default: '' },
 	{ displayName: 'Note', name: 'note', type: 'string', typeOptions: { rows: 3 }, default: '' },
 	{ displayName: 'Organization', name: 'organization', type: 'string', default: '' },
-	typedList('phones', 'Phones', 'Number', '+49 30 1234567', [{ name: 'Cell', value: 'cell' }, ...LABELS]),
+	typedList('phones', 'Phones', 'Number', '+49 30 1234567', [
+		{ name: 'Cell', value: 'cell' },
+		...LABELS,
+	]),
 ];
 
 export function contactFieldCollection(name: 'additionalFields' | 'updateFields'): INodeProperties {
-	const options = name === 'updateFields' ? [{ displayName: 'Full Name', name: 'fullName', type: 'string', default: '' } as INodeProperties, ...detailFields] : detailFields;
+	const options =
+		name === 'updateFields'
+			? [
+					{
+						displayName: 'Full Name',
+						name: 'fullName',
+						type: 'string',
+						default: '',
+					} as INodeProperties,
+					...detailFields,
+				]
+			: detailFields;
 	return {
 		displayName: name === 'updateFields' ? 'Update Fields' : 'Additional Fields',
 		name,
@@ -78,8 +105,12 @@ function entries<T>(value: unknown): T[] | undefined {
 }
 
 /** Collection values → ContactFields; fields the user did not add stay undefined (left untouched). */
-export function contactFieldsFrom(_ctx: IExecuteFunctions, values: Record<string, unknown>): ContactFields {
-	const text = (key: string) => (values[key] === undefined ? undefined : String(values[key]).trim());
+export function contactFieldsFrom(
+	_ctx: IExecuteFunctions,
+	values: Record<string, unknown>,
+): ContactFields {
+	const text = (key: string) =>
+		values[key] === undefined ? undefined : String(values[key]).trim();
 	return {
 		fullName: text('fullName'),
 		givenName: text('givenName'),

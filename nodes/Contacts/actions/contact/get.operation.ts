@@ -6,12 +6,25 @@ import { contactClient, contactItem, contactUrlParam, includeRawOption } from '.
 
 const properties: INodeProperties[] = [
 	objectUrlField('contact'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [includeRawOption],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);

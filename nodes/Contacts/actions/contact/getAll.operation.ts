@@ -3,18 +3,37 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fetchObjects, listMembers } from '../../../shared/dav/objects';
 import { collectionLocator } from '../../../shared/dav-node/locators';
-import { addressBookUrlParam, contactClient, contactItem, includeRawOption, supportsMultiget } from '../common';
+import {
+	addressBookUrlParam,
+	contactClient,
+	contactItem,
+	includeRawOption,
+	supportsMultiget,
+} from '../common';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('addressbook'),
-	{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: true, description: 'Whether to return all results or only up to a given limit' },
-	{ displayName: 'Limit', name: 'limit', type: 'number', typeOptions: { minValue: 1 }, default: 50, description: 'Max number of results to return', displayOptions: { show: { returnAll: [false] } } },
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+	...returnAllFields(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [includeRawOption],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['getAll'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
@@ -22,6 +41,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const url = addressBookUrlParam(this, client, itemIndex);
 	// PROPFIND lists members (the collection itself skipped); their data comes in multiget batches when advertised.
 	const members = (await listMembers(client, url)).slice(0, limit);
-	const objects = await fetchObjects(client, url, 'addressbook', members.map((member) => member.url), await supportsMultiget(client, url));
+	const objects = await fetchObjects(
+		client,
+		url,
+		'addressbook',
+		members.map((member) => member.url),
+		await supportsMultiget(client, url),
+	);
 	return objects.map((object) => ({ json: contactItem(object, includeRaw) }));
 }

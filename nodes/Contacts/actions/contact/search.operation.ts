@@ -4,28 +4,59 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { searchContactsByName } from '../../../shared/dav/objects';
 import { describeVcard } from '../../../shared/dav/vcard';
 import { collectionLocator } from '../../../shared/dav-node/locators';
-import { addressBookUrlParam, contactClient, contactItem, includeRawOption, supportsMultiget } from '../common';
+import {
+	addressBookUrlParam,
+	contactClient,
+	contactItem,
+	includeRawOption,
+	supportsMultiget,
+} from '../common';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('addressbook'),
-	{ displayName: 'Name Contains', name: 'query', type: 'string', default: '', required: true, description: 'Text the full name contains, ignoring case (e.g. part of a first or last name)' },
-	{ displayName: 'Return All', name: 'returnAll', type: 'boolean', default: true, description: 'Whether to return all results or only up to a given limit' },
-	{ displayName: 'Limit', name: 'limit', type: 'number', typeOptions: { minValue: 1 }, default: 50, description: 'Max number of results to return', displayOptions: { show: { returnAll: [false] } } },
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [includeRawOption] },
+	{
+		displayName: 'Name Contains',
+		name: 'query',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'Text the full name contains, ignoring case (e.g. part of a first or last name)',
+	},
+	...returnAllFields(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [includeRawOption],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['search'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['search'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const query = (this.getNodeParameter('query', itemIndex, '') as string).trim();
-	if (!query) throw new NodeOperationError(this.getNode(), 'Enter the text to search for', { itemIndex });
+	if (!query)
+		throw new NodeOperationError(this.getNode(), 'Enter the text to search for', { itemIndex });
 	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	const { objects } = await searchContactsByName(client, url, query, (data) => describeVcard(data).fullName, async () => await supportsMultiget(client, url));
-	return objects
-		.slice(0, limit)
-		.map((object) => ({ json: contactItem(object, includeRaw) }));
+	const { objects } = await searchContactsByName(
+		client,
+		url,
+		query,
+		(data) => describeVcard(data).fullName,
+		async () => await supportsMultiget(client, url),
+	);
+	return objects.slice(0, limit).map((object) => ({ json: contactItem(object, includeRaw) }));
 }

@@ -10,23 +10,49 @@ import { contactFieldCollection, contactFieldsFrom } from './fields';
 const properties: INodeProperties[] = [
 	objectUrlField('contact'),
 	contactFieldCollection('updateFields'),
-	{ displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options: [...etagOptions, includeRawOption] },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [...etagOptions, includeRawOption],
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['update'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['update'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const updates = this.getNodeParameter('updateFields', itemIndex, {}) as Record<string, unknown>;
 	if (Object.keys(updates).length === 0) {
-		throw new NodeOperationError(this.getNode(), 'Nothing to update', { itemIndex, description: 'Add at least one field under Update Fields.' });
+		throw new NodeOperationError(this.getNode(), 'Nothing to update', {
+			itemIndex,
+			description: 'Add at least one field under Update Fields.',
+		});
 	}
 	const fields = contactFieldsFrom(this, updates);
-	const options = this.getNodeParameter('options', itemIndex, {}) as { etag?: string; reapplyOnConflict?: boolean; includeRaw?: boolean };
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		etag?: string;
+		reapplyOnConflict?: boolean;
+		includeRaw?: boolean;
+	};
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
-	const updated = await updateObject(client, url, 'addressbook', (data) => patchContactData(data, fields), {
-		expectedEtag: options.etag?.trim() || undefined,
-		reapplyOnConflict: options.reapplyOnConflict,
-	});
+	const updated = await updateObject(
+		client,
+		url,
+		'addressbook',
+		(data) => patchContactData(data, fields),
+		{
+			expectedEtag: options.etag?.trim() || undefined,
+			reapplyOnConflict: options.reapplyOnConflict,
+		},
+	);
 	return [{ json: contactItem(updated, options.includeRaw ?? false) }];
 }

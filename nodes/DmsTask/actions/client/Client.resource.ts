@@ -16,9 +16,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['client'] } },
 		options: optionsFor(operations, [
-			{ name: 'Get', value: 'get', description: 'Get a client with all its fields', action: 'Get a client' },
-			{ name: 'Get Fields', value: 'getFields', description: 'List the fields this organisation declares for clients', action: 'Get client fields' },
-			{ name: 'Get Many', value: 'getAll', description: 'List clients, newest first, optionally filtered', action: 'Get many clients' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a client with all its fields',
+				action: 'Get a client',
+			},
+			{
+				name: 'Get Fields',
+				value: 'getFields',
+				description: 'List the fields this organisation declares for clients',
+				action: 'Get client fields',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List clients, newest first, optionally filtered',
+				action: 'Get many clients',
+			},
 		]),
 		default: 'getAll',
 	},

@@ -16,9 +16,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['project'] } },
 		options: optionsFor(operations, [
-			{ name: 'Get', value: 'get', description: 'Get a project with all its fields', action: 'Get a project' },
-			{ name: 'Get Fields', value: 'getFields', description: 'List the fields this organisation declares for projects', action: 'Get project fields' },
-			{ name: 'Get Many', value: 'getAll', description: 'List projects, newest first, optionally filtered', action: 'Get many projects' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get a project with all its fields',
+				action: 'Get a project',
+			},
+			{
+				name: 'Get Fields',
+				value: 'getFields',
+				description: 'List the fields this organisation declares for projects',
+				action: 'Get project fields',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				description: 'List projects, newest first, optionally filtered',
+				action: 'Get many projects',
+			},
 		]),
 		default: 'getAll',
 	},

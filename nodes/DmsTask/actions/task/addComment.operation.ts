@@ -15,7 +15,8 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 4 },
 		default: '',
 		required: true,
-		description: 'Plain text. HTML is not interpreted: the service stores it escaped, so it shows as typed.',
+		description:
+			'Plain text. HTML is not interpreted: the service stores it escaped, so it shows as typed.',
 	},
 	{
 		displayName: 'Mention User Names or IDs',
@@ -35,30 +36,53 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['task'], operation: ['addComment'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['task'], operation: ['addComment'] } },
+	properties,
+);
 
 const MENTION = /@\[USER:(\d+)\]/g;
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const taskId = documentId(this, 'documentId', 'task', itemIndex);
 	const text = String(this.getNodeParameter('comment', itemIndex, '') ?? '');
 	const picked = toList(this.getNodeParameter('mentions', itemIndex, []));
-	const fail = (message: string, description?: string) => new NodeOperationError(this.getNode(), message, { itemIndex, description });
+	const fail = (message: string, description?: string) =>
+		new NodeOperationError(this.getNode(), message, { itemIndex, description });
 	const mentioned = picked.map((value) => {
 		const id = Number(String(value).trim());
-		if (!Number.isInteger(id) || id <= 0) throw fail(`"${String(value)}" is not a user ID to mention`);
+		if (!Number.isInteger(id) || id <= 0)
+			throw fail(`"${String(value)}" is not a user ID to mention`);
 		return id;
 	});
 	const typed = [...text.matchAll(MENTION)].map((match) => Number(match[1]));
-	const comment = [...mentioned.filter((id) => !typed.includes(id)).map((id) => `@[USER:${id}]`), text.trim()].filter(Boolean).join(' ');
-	if (text.trim() === '' && mentioned.length === 0) throw fail('The comment is empty', 'Write the comment text (it must not be empty after trimming).');
+	const comment = [
+		...mentioned.filter((id) => !typed.includes(id)).map((id) => `@[USER:${id}]`),
+		text.trim(),
+	]
+		.filter(Boolean)
+		.join(' ');
+	if (text.trim() === '' && mentioned.length === 0)
+		throw fail(
+			'The comment is empty',
+			'Write the comment text (it must not be empty after trimming).',
+		);
 	// No lookup: mentions reach anyone in the organisation, and no action a task writer may call lists them all.
 	const everyone = [...new Set([...mentioned, ...typed])];
-	await dmsCall(this, 'task', 'add_comment', { dvs_document_id: taskId, comment }, {
-		itemIndex,
-		write: true,
-		uncertainHint:
-			'The comment may have been posted: the service offers no idempotency key, and sending it again would post it twice and repeat the e-mails. Open the task in the web interface to check before running this item again.',
-	});
+	await dmsCall(
+		this,
+		'task',
+		'add_comment',
+		{ dvs_document_id: taskId, comment },
+		{
+			itemIndex,
+			write: true,
+			uncertainHint:
+				'The comment may have been posted: the service offers no idempotency key, and sending it again would post it twice and repeat the e-mails. Open the task in the web interface to check before running this item again.',
+		},
+	);
 	return [{ json: { dvs_document_id: taskId, comment, mentioned_user_ids: everyone } }];
 }

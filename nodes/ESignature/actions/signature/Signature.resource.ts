@@ -18,7 +18,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create Signing Page',
 				value: 'createSigningPage',
-				description: 'Build an HTML page that opens the signing form for a file or folder and reports the result to a webhook',
+				description:
+					'Build an HTML page that opens the signing form for a file or folder and reports the result to a webhook',
 				action: 'Create a signing page',
 			},
 			{

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { signatureDateRange } from '../../../shared/esignature/input';
@@ -9,7 +14,8 @@ import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'The documents call from_date and to_date inclusive filters without giving a format: the node sends the dates as entered, and a date alone covers the whole day.',
+		displayName:
+			'The documents call from_date and to_date inclusive filters without giving a format: the node sends the dates as entered, and a date alone covers the whole day.',
 		name: 'datesNotice',
 		type: 'notice',
 		default: '',
@@ -29,7 +35,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'YYYY-MM-DD or YYYY-MM-DD HH:MM:SS',
-				description: 'Only signatures made on or after this date (a date alone means from the start of that day)',
+				description:
+					'Only signatures made on or after this date (a date alone means from the start of that day)',
 			},
 			{
 				displayName: 'To Date',
@@ -37,20 +44,32 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'YYYY-MM-DD or YYYY-MM-DD HH:MM:SS',
-				description: 'Only signatures made on or before this date (a date alone includes the whole day)',
+				description:
+					'Only signatures made on or before this date (a date alone includes the whole day)',
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['signature'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['signature'], operation: ['getAll'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as { fromDate?: string; toDate?: string };
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as {
+		fromDate?: string;
+		toDate?: string;
+	};
 	const range = signatureDateRange(filters.fromDate, filters.toDate);
 	locate(this, 'file', 'file', itemIndex);
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
-	const limit = returnAll ? Number.POSITIVE_INFINITY : (this.getNodeParameter('limit', itemIndex, 50) as number);
+	const limit = returnAll
+		? Number.POSITIVE_INFINITY
+		: (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);

@@ -7,7 +7,9 @@ import { fileHashParam, locate } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 
 const properties: INodeProperties[] = [
-	fileLocator('file', { description: 'The file to be signed (the account needs edit rights on it)' }),
+	fileLocator('file', {
+		description: 'The file to be signed (the account needs edit rights on it)',
+	}),
 	{
 		displayName: 'Recipient E-Mails',
 		name: 'emails',
@@ -38,17 +40,30 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'carla@example.com',
-				description: 'Addresses prefilled for recipients who may pass the signing request on; separate with commas',
+				description:
+					'Addresses prefilled for recipients who may pass the signing request on; separate with commas',
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['signature'], operation: ['request'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['signature'], operation: ['request'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as { nextShareEmails?: string | string[] };
-	const emails = parseEmails(this.getNodeParameter('emails', itemIndex, ''), 'Recipient E-Mails', true);
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		nextShareEmails?: string | string[];
+	};
+	const emails = parseEmails(
+		this.getNodeParameter('emails', itemIndex, ''),
+		'Recipient E-Mails',
+		true,
+	);
 	const nextShare = parseEmails(options.nextShareEmails, 'Next Share E-Mails', false);
 	const text = String(this.getNodeParameter('text', itemIndex, '') ?? '').trim();
 	locate(this, 'file', 'file', itemIndex);
@@ -60,17 +75,28 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		this,
 		account,
 		'esignature_share',
-		{ file_hash: fileHash, emails, text: text || undefined, next_share_emails: nextShare.length ? nextShare : undefined },
+		{
+			file_hash: fileHash,
+			emails,
+			text: text || undefined,
+			next_share_emails: nextShare.length ? nextShare : undefined,
+		},
 		{
 			itemIndex,
 			write: true,
-			uncertainHint: 'The signing request may have been e-mailed already. Ask the recipients before running this item again, or they may get it twice.',
+			uncertainHint:
+				'The signing request may have been e-mailed already. Ask the recipients before running this item again, or they may get it twice.',
 		},
 	);
 	if (body?.status === 'error') {
 		const message = 'The service did not send the signing request (status "error")';
-		const description = 'Check that the file can be signed (a document type the signing service accepts) and that e-signing is enabled for the account.';
-		throw new NodeApiError(this.getNode(), { message, description }, { message, description, itemIndex });
+		const description =
+			'Check that the file can be signed (a document type the signing service accepts) and that e-signing is enabled for the account.';
+		throw new NodeApiError(
+			this.getNode(),
+			{ message, description },
+			{ message, description, itemIndex },
+		);
 	}
 	return [
 		{

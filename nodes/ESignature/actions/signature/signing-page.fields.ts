@@ -1,7 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { SIGNING_FORMATS, type SigningFormat, type SigningPageSettings } from '../../../shared/esignature/signing-page';
+import {
+	SIGNING_FORMATS,
+	type SigningFormat,
+	type SigningPageSettings,
+} from '../../../shared/esignature/signing-page';
 
 /** The EsignatureForm settings of the spec, as node fields. */
 export const signingFormSettings: INodeProperties = {
@@ -41,28 +45,32 @@ export const signingFormSettings: INodeProperties = {
 			name: 'mobileNewTab',
 			type: 'boolean',
 			default: true,
-			description: 'Whether mobile signing opens the provider\'s page in a new tab instead of leaving this page (recommended: n8n serves webhook pages in a sandbox that blocks leaving them without a click)',
+			description:
+				"Whether mobile signing opens the provider's page in a new tab instead of leaving this page (recommended: n8n serves webhook pages in a sandbox that blocks leaving them without a click)",
 		},
 		{
 			displayName: 'Show Existing Signatures',
 			name: 'validateSignatures',
 			type: 'boolean',
 			default: false,
-			description: 'Whether the form checks and shows the signatures a file already has when it opens',
+			description:
+				'Whether the form checks and shows the signatures a file already has when it opens',
 		},
 		{
 			displayName: 'Sign Files Separately by Default',
 			name: 'separateByDefault',
 			type: 'boolean',
 			default: false,
-			description: 'Whether the files of a folder are signed each in its own file (otherwise all in one signed file)',
+			description:
+				'Whether the files of a folder are signed each in its own file (otherwise all in one signed file)',
 		},
 		{
 			displayName: 'Signer May Choose Separate or Together',
 			name: 'allowSelectSeparate',
 			type: 'boolean',
 			default: false,
-			description: 'Whether the signer may choose between one signed file for all files and one per file',
+			description:
+				'Whether the signer may choose between one signed file for all files and one per file',
 		},
 	],
 };
@@ -85,7 +93,8 @@ export const pageOptions: INodeProperties = {
 			name: 'binary',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to also output the page as an HTML file (for Respond to Webhook\'s Binary File mode, or to save it)',
+			description:
+				"Whether to also output the page as an HTML file (for Respond to Webhook's Binary File mode, or to save it)",
 		},
 		{
 			displayName: 'Put Output File in Field',
@@ -100,7 +109,8 @@ export const pageOptions: INodeProperties = {
 			name: 'reference',
 			type: 'string',
 			default: '',
-			description: 'Any text (an order number, a request ID) sent back with every callback, to match results to requests',
+			description:
+				'Any text (an order number, a request ID) sent back with every callback, to match results to requests',
 		},
 	],
 };
@@ -114,12 +124,22 @@ export function readFormSettings(ctx: IExecuteFunctions, itemIndex: number): Sig
 		separateByDefault?: boolean;
 		allowSelectSeparate?: boolean;
 	};
-	const formats = (raw.formats ?? SIGNING_FORMATS).filter((format): format is SigningFormat => SIGNING_FORMATS.includes(format as SigningFormat));
-	const fail = (message: string, description: string) => new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
-	if (!formats.length) throw fail('No signing format allowed', 'Choose at least one of EDOC, PDF and ASiC-E in Allowed Formats.');
+	const formats = (raw.formats ?? SIGNING_FORMATS).filter((format): format is SigningFormat =>
+		SIGNING_FORMATS.includes(format as SigningFormat),
+	);
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+	if (!formats.length)
+		throw fail(
+			'No signing format allowed',
+			'Choose at least one of EDOC, PDF and ASiC-E in Allowed Formats.',
+		);
 	const defaultFormat = raw.defaultFormat ? (raw.defaultFormat as SigningFormat) : undefined;
 	if (defaultFormat && !formats.includes(defaultFormat)) {
-		throw fail(`The default format ${defaultFormat} is not among the allowed formats`, 'Allow it, or choose another default format.');
+		throw fail(
+			`The default format ${defaultFormat} is not among the allowed formats`,
+			'Allow it, or choose another default format.',
+		);
 	}
 	return {
 		formats,

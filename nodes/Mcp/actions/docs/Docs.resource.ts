@@ -17,13 +17,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get',
 				value: 'get',
-				description: 'Get the complete text of a published document or API description by its docs:// URI',
+				description:
+					'Get the complete text of a published document or API description by its docs:// URI',
 				action: 'Get a document',
 			},
 			{
 				name: 'Search',
 				value: 'search',
-				description: 'Search the public API documentation by keywords; returns titles, URLs, docs:// URIs and snippets',
+				description:
+					'Search the public API documentation by keywords; returns titles, URLs, docs:// URIs and snippets',
 				action: 'Search the documentation',
 			},
 		]),

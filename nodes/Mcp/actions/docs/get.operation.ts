@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { textOf } from '../../../shared/mcp/protocol';
@@ -16,9 +21,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['docs'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['docs'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const uri = (this.getNodeParameter('uri', itemIndex, '') as string).trim();
 	if (!/^docs:\/\/\S+$/.test(uri)) {
 		throw new NodeOperationError(this.getNode(), `"${uri}" is not a docs:// URI`, {
@@ -26,9 +37,15 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Use a URI such as docs://storage-api, as Search Documentation returns it.',
 		});
 	}
-	const result = await withClient(this, itemIndex, async (client) => await callTool(client, 'storage_get_doc', { uri }));
+	const result = await withClient(
+		this,
+		itemIndex,
+		async (client) => await callTool(client, 'storage_get_doc', { uri }),
+	);
 	const value = valueOf(result);
 	const json: IDataObject =
-		value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : { uri, text: textOf(result.content) };
+		value && typeof value === 'object' && !Array.isArray(value)
+			? (value as IDataObject)
+			: { uri, text: textOf(result.content) };
 	return [{ json }];
 }

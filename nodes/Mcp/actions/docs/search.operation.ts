@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callTool, valueOf, withClient } from '../common/call';
@@ -11,7 +16,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. upload file',
-		description: 'Keywords to look for in the public API documentation (keyword search with a few aliases, not semantic)',
+		description:
+			'Keywords to look for in the public API documentation (keyword search with a few aliases, not semantic)',
 	},
 	{
 		displayName: 'Limit',
@@ -23,7 +29,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['docs'], operation: ['search'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['docs'], operation: ['search'] } },
+	properties,
+);
 
 /** Results as items; an answer shaped differently than expected is passed on whole rather than lost. */
 function resultItems(value: unknown): IDataObject[] {
@@ -36,7 +45,10 @@ function resultItems(value: unknown): IDataObject[] {
 	return [{ text: value as string }];
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const query = (this.getNodeParameter('query', itemIndex, '') as string).trim();
 	if (!query) {
 		throw new NodeOperationError(this.getNode(), 'The search query is empty', {
@@ -45,8 +57,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 	}
 	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
-	const result = await withClient(this, itemIndex, async (client) =>
-		await callTool(client, 'storage_search_docs', { query, limit }),
+	const result = await withClient(
+		this,
+		itemIndex,
+		async (client) => await callTool(client, 'storage_search_docs', { query, limit }),
 	);
 	return resultItems(valueOf(result)).map((json) => ({ json }));
 }

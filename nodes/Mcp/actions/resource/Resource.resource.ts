@@ -24,13 +24,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Templates',
 				value: 'getTemplates',
-				description: 'List the private resource templates (resources/templates/list; needs the Bearer token)',
+				description:
+					'List the private resource templates (resources/templates/list; needs the Bearer token)',
 				action: 'List resource templates',
 			},
 			{
 				name: 'Read',
 				value: 'read',
-				description: 'Read a documentation resource (docs://) or a private resource of the account by URI',
+				description:
+					'Read a documentation resource (docs://) or a private resource of the account by URI',
 				action: 'Read a resource',
 			},
 		]),

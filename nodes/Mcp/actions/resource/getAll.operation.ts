@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listAll } from '../../../shared/mcp/protocol';
@@ -16,12 +21,22 @@ const properties: INodeProperties[] = [
 	...returnAllFields(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['resource'], operation: ['getAll'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['resource'], operation: ['getAll'] } },
+	properties,
+);
 
 /** `resources/list`, following `nextCursor` across pages. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const returnAll = this.getNodeParameter('returnAll', itemIndex, true) as boolean;
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
-	const resources = await withClient(this, itemIndex, async (client) => await listAll(client, 'resources/list', 'resources'));
+	const resources = await withClient(
+		this,
+		itemIndex,
+		async (client) => await listAll(client, 'resources/list', 'resources'),
+	);
 	return resources.slice(0, limit).map((resource) => ({ json: resource as IDataObject }));
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { JsonObject } from '../../../shared/mcp/protocol';
@@ -12,7 +17,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'e.g. docs://storage-api',
-		description: 'The resource\'s URI: a docs:// documentation resource (public) or a private resource of the account',
+		description:
+			"The resource's URI: a docs:// documentation resource (public) or a private resource of the account",
 	},
 	{
 		displayName: 'Put Files in Field',
@@ -23,9 +29,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['resource'], operation: ['read'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['resource'], operation: ['read'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const uri = (this.getNodeParameter('uri', itemIndex, '') as string).trim();
 	if (!/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(uri)) {
 		throw new NodeOperationError(this.getNode(), `"${uri}" is not a resource URI`, {
@@ -33,7 +45,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			description: 'Give a URI with a scheme, such as docs://storage-api.',
 		});
 	}
-	const result = await withClient(this, itemIndex, async (client) => await client.request('resources/read', { uri }));
+	const result = await withClient(
+		this,
+		itemIndex,
+		async (client) => await client.request('resources/read', { uri }),
+	);
 	const contents = (Array.isArray(result.contents) ? result.contents : []) as JsonObject[];
 	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 	const { binary, rest } = await binariesOf(this, contents, propertyName);

@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Discover',
 				value: 'discover',
-				description: 'Ask the endpoint for its supported versions and capabilities (server/discover, protocol 2026-07-28)',
+				description:
+					'Ask the endpoint for its supported versions and capabilities (server/discover, protocol 2026-07-28)',
 				action: 'Discover the server',
 			},
 		]),

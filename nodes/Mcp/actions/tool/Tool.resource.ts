@@ -17,13 +17,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Call',
 				value: 'call',
-				description: 'Call a tool of the endpoint: read folders, file info and file contents, search files or docs',
+				description:
+					'Call a tool of the endpoint: read folders, file info and file contents, search files or docs',
 				action: 'Call a tool',
 			},
 			{
 				name: 'Get Many',
 				value: 'getAll',
-				description: 'List the tools the endpoint offers, with their descriptions and input schemas',
+				description:
+					'List the tools the endpoint offers, with their descriptions and input schemas',
 				action: 'List tools',
 			},
 		]),

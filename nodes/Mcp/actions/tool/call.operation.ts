@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import type { JsonObject } from '../../../shared/mcp/protocol';
@@ -7,18 +12,47 @@ import { listWholeFolder } from './list-folder';
 
 /** The endpoint's documented tools; the endpoint is read-only, so none of them changes anything. */
 const TOOLS = [
-	{ name: 'Get Root Folder', value: 'storage_get_root_folder', description: 'The account\'s root folder (private)' },
-	{ name: 'List Folder', value: 'storage_list_folder', description: 'Arguments: folder_hash, limit, offset (private)' },
-	{ name: 'Get Folder Info', value: 'storage_get_folder_info', description: 'Arguments: folder_hash (private)' },
-	{ name: 'Get File Info', value: 'storage_get_file_info', description: 'Arguments: file_hash (private)' },
+	{
+		name: 'Get Root Folder',
+		value: 'storage_get_root_folder',
+		description: "The account's root folder (private)",
+	},
+	{
+		name: 'List Folder',
+		value: 'storage_list_folder',
+		description: 'Arguments: folder_hash, limit, offset (private)',
+	},
+	{
+		name: 'Get Folder Info',
+		value: 'storage_get_folder_info',
+		description: 'Arguments: folder_hash (private)',
+	},
+	{
+		name: 'Get File Info',
+		value: 'storage_get_file_info',
+		description: 'Arguments: file_hash (private)',
+	},
 	{
 		name: 'Read File',
 		value: 'storage_read_file',
-		description: 'Arguments: file_hash, max_bytes (up to 25 MB inline; private, needs download rights)',
+		description:
+			'Arguments: file_hash, max_bytes (up to 25 MB inline; private, needs download rights)',
 	},
-	{ name: 'Search Files', value: 'storage_search_files', description: 'Arguments: query, limit (private)' },
-	{ name: 'Search Docs', value: 'storage_search_docs', description: 'Arguments: query, limit (public)' },
-	{ name: 'Get Doc', value: 'storage_get_doc', description: 'Arguments: uri, a docs:// URI (public)' },
+	{
+		name: 'Search Files',
+		value: 'storage_search_files',
+		description: 'Arguments: query, limit (private)',
+	},
+	{
+		name: 'Search Docs',
+		value: 'storage_search_docs',
+		description: 'Arguments: query, limit (public)',
+	},
+	{
+		name: 'Get Doc',
+		value: 'storage_get_doc',
+		description: 'Arguments: uri, a docs:// URI (public)',
+	},
 	{ name: 'Other (Enter Name)', value: 'custom', description: 'A tool listed by List Tools' },
 ];
 
@@ -29,7 +63,7 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: TOOLS,
 		default: 'storage_get_root_folder',
-		description: 'The tool to call; List Tools shows each tool\'s input schema',
+		description: "The tool to call; List Tools shows each tool's input schema",
 	},
 	{
 		displayName: 'Tool Name',
@@ -44,7 +78,8 @@ const properties: INodeProperties[] = [
 		name: 'arguments',
 		type: 'json',
 		default: '{}',
-		description: 'The tool\'s arguments as a JSON object, e.g. {"folder_hash": "abc123", "limit": 50}',
+		description:
+			'The tool\'s arguments as a JSON object, e.g. {"folder_hash": "abc123", "limit": 50}',
 	},
 	{
 		displayName: 'Return All',
@@ -67,11 +102,15 @@ const properties: INodeProperties[] = [
 		name: 'binaryPropertyName',
 		type: 'string',
 		default: 'data',
-		description: 'The binary field for file contents the tool returns (e.g. Read File of a binary file)',
+		description:
+			'The binary field for file contents the tool returns (e.g. Read File of a binary file)',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['tool'], operation: ['call'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['tool'], operation: ['call'] } },
+	properties,
+);
 
 function argumentsOf(ctx: IExecuteFunctions, itemIndex: number): JsonObject {
 	const raw = ctx.getNodeParameter('arguments', itemIndex, '{}');
@@ -80,35 +119,55 @@ function argumentsOf(ctx: IExecuteFunctions, itemIndex: number): JsonObject {
 		try {
 			parsed = raw.trim() ? JSON.parse(raw) : {};
 		} catch (error) {
-			throw new NodeOperationError(ctx.getNode(), `The arguments are not valid JSON: ${(error as Error).message}`, {
-				itemIndex,
-				description: 'Give a JSON object, e.g. {"file_hash": "abc123"}.',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The arguments are not valid JSON: ${(error as Error).message}`,
+				{
+					itemIndex,
+					description: 'Give a JSON object, e.g. {"file_hash": "abc123"}.',
+				},
+			);
 		}
 	}
 	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
 		throw new NodeOperationError(ctx.getNode(), 'The arguments must be a JSON object', {
 			itemIndex,
-			description: 'Give a JSON object, e.g. {"file_hash": "abc123"}; use {} for tools without arguments.',
+			description:
+				'Give a JSON object, e.g. {"file_hash": "abc123"}; use {} for tools without arguments.',
 		});
 	}
 	return parsed as JsonObject;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const chosen = this.getNodeParameter('tool', itemIndex) as string;
-	const name = (chosen === 'custom' ? (this.getNodeParameter('customTool', itemIndex, '') as string) : chosen).trim();
+	const name = (
+		chosen === 'custom' ? (this.getNodeParameter('customTool', itemIndex, '') as string) : chosen
+	).trim();
 	if (!name) {
-		throw new NodeOperationError(this.getNode(), 'No tool name given', { itemIndex, description: 'Choose a tool or enter its name.' });
+		throw new NodeOperationError(this.getNode(), 'No tool name given', {
+			itemIndex,
+			description: 'Choose a tool or enter its name.',
+		});
 	}
 	const args = argumentsOf(this, itemIndex);
 	if (name === 'storage_list_folder' && this.getNodeParameter('returnAll', itemIndex, false)) {
 		return await withClient(this, itemIndex, async (client) => await listWholeFolder(client, args));
 	}
-	const result = await withClient(this, itemIndex, async (client) => await callTool(client, name, args));
+	const result = await withClient(
+		this,
+		itemIndex,
+		async (client) => await callTool(client, name, args),
+	);
 	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 	const { binary, rest } = await binariesOf(this, result.content, propertyName);
-	const json: IDataObject = { tool: name, result: valueOf({ ...result, content: rest as JsonObject[] }) as IDataObject };
+	const json: IDataObject = {
+		tool: name,
+		result: valueOf({ ...result, content: rest as JsonObject[] }) as IDataObject,
+	};
 	if (Object.keys(binary).length) json.files = rest.filter((part) => part.type === 'binary');
 	return [{ json, ...(Object.keys(binary).length ? { binary } : {}) }];
 }

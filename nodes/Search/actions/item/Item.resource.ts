@@ -17,13 +17,15 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Full Search',
 				value: 'fullSearch',
-				description: 'Search with types, sections (shared with me, deleted, one folder), criteria rows or a raw search JSON',
+				description:
+					'Search with types, sections (shared with me, deleted, one folder), criteria rows or a raw search JSON',
 				action: 'Search files and folders with filters',
 			},
 			{
 				name: 'Search',
 				value: 'search',
-				description: 'Find files and folders whose names contain the query, in the whole account or one folder',
+				description:
+					'Find files and folders whose names contain the query, in the whole account or one folder',
 				action: 'Search files and folders by name',
 			},
 		]),

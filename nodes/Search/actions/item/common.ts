@@ -1,14 +1,21 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { accessRightsField } from '../../../shared/storage/access-rights-field';
-import { checkPageSize, MAX_PAGE_SIZE, SearchInputError, sortFields, type SortBy } from '../../../shared/search/search-json';
+import {
+	checkPageSize,
+	MAX_PAGE_SIZE,
+	SearchInputError,
+	sortFields,
+	type SortBy,
+} from '../../../shared/search/search-json';
 import type { FormFields } from '../../../shared/transport/body';
 import { returnAllFields } from '../../../shared/node/list-fields';
 
 /** Return All / Limit and the options both search operations share (paging, sorting, access rights). */
 export const listFields: INodeProperties[] = [
 	{
-		displayName: 'The documents do not show the JSON answer of the search: the node reads {rows, total_rows, page_count} (the web-table envelope), a bare array of items, or one list of items under another key, and fails naming these shapes otherwise.',
+		displayName:
+			'The documents do not show the JSON answer of the search: the node reads {rows, total_rows, page_count} (the web-table envelope), a bare array of items, or one list of items under another key, and fails naming these shapes otherwise.',
 		name: 'answerShapeNotice',
 		type: 'notice',
 		default: '',
@@ -28,7 +35,8 @@ export const listFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_PAGE_SIZE },
 				default: MAX_PAGE_SIZE,
-				description: 'Results fetched per request while paging (1 to 1,000). Smaller pages answer faster; larger ones need fewer requests.',
+				description:
+					'Results fetched per request while paging (1 to 1,000). Smaller pages answer faster; larger ones need fewer requests.',
 			},
 			{
 				displayName: 'Sort By',
@@ -76,7 +84,11 @@ export function listSettings(ctx: IExecuteFunctions, itemIndex: number): ListSet
 	const pageSize = checkPageSize(options.pageSize ?? MAX_PAGE_SIZE);
 	if (!returnAll) {
 		max = Number(ctx.getNodeParameter('limit', itemIndex, 50));
-		if (!Number.isInteger(max) || max < 1) throw new SearchInputError('Limit must be a whole number of at least 1', 'Or turn on Return All.');
+		if (!Number.isInteger(max) || max < 1)
+			throw new SearchInputError(
+				'Limit must be a whole number of at least 1',
+				'Or turn on Return All.',
+			);
 	}
 	return {
 		fields: {

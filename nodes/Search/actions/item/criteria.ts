@@ -23,7 +23,11 @@ export const criteriaField: INodeProperties = {
 					options: [
 						{ name: 'Content Type', value: 'CONTENT_TYPE' },
 						{ name: 'Extension', value: 'EXTENSION' },
-						{ name: 'Modification Date', value: 'MOD_DATE', description: 'YYYY-MM-DD or YYYY-MM-DD HH:MM:SS' },
+						{
+							name: 'Modification Date',
+							value: 'MOD_DATE',
+							description: 'YYYY-MM-DD or YYYY-MM-DD HH:MM:SS',
+						},
 						{ name: 'Name', value: 'NAME' },
 						{ name: 'Size (Bytes)', value: 'SIZE' },
 						{ name: 'Type (File or Folder)', value: 'TYPE' },
@@ -46,7 +50,8 @@ export const criteriaField: INodeProperties = {
 						{ name: 'Starts With', value: 'STARTS_WITH' },
 					],
 					default: 'CONTAINS',
-					description: 'Text fields compare text; size and date fields compare values (Greater, Less, Between)',
+					description:
+						'Text fields compare text; size and date fields compare values (Greater, Less, Between)',
 				},
 				{
 					displayName: 'Query',

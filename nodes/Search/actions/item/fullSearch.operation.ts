@@ -1,8 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { searchItems } from '../../../shared/search/client';
-import { buildSearchJson, parseSearchJson, SearchInputError, validateSearchJson, type SearchJson } from '../../../shared/search/search-json';
+import {
+	buildSearchJson,
+	parseSearchJson,
+	SearchInputError,
+	validateSearchJson,
+	type SearchJson,
+} from '../../../shared/search/search-json';
 import { storageAccount } from '../../../shared/storage/client';
 import { locate, resolveHash, type Located } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
@@ -17,7 +28,8 @@ const noSubfolders: INodeProperties = {
 	name: 'noSubfolders',
 	type: 'boolean',
 	default: false,
-	description: 'Whether to search only directly in the folder of the section "This Folder", not in its subfolders',
+	description:
+		'Whether to search only directly in the folder of the section "This Folder", not in its subfolders',
 };
 
 const properties: INodeProperties[] = [
@@ -26,8 +38,16 @@ const properties: INodeProperties[] = [
 		name: 'defineSearch',
 		type: 'options',
 		options: [
-			{ name: 'Using Fields', value: 'fields', description: 'Build the search from the fields below' },
-			{ name: 'Using JSON', value: 'json', description: 'Send your own search_json object (checked before sending)' },
+			{
+				name: 'Using Fields',
+				value: 'fields',
+				description: 'Build the search from the fields below',
+			},
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: 'Send your own search_json object (checked before sending)',
+			},
 		],
 		default: 'fields',
 	},
@@ -35,13 +55,16 @@ const properties: INodeProperties[] = [
 		displayName: 'Search JSON',
 		name: 'searchJson',
 		type: 'json',
-		default: '{\n  "Mode": "simple",\n  "Query": "invoice",\n  "Types": {},\n  "Sections": { "MY": true }\n}',
+		default:
+			'{\n  "Mode": "simple",\n  "Query": "invoice",\n  "Types": {},\n  "Sections": { "MY": true }\n}',
 		required: true,
-		description: 'The search_json object: Mode, Query, Types, Sections, ThisFolder, Operator, Criteria (see the service\'s search documentation)',
+		description:
+			"The search_json object: Mode, Query, Types, Sections, ThisFolder, Operator, Criteria (see the service's search documentation)",
 		displayOptions: { show: { defineSearch: ['json'] } },
 	},
 	{
-		displayName: 'Accounts without a storage subscription get a simpler search: the query is matched as one piece of text, criteria rows are not applied and the Deleted section is ignored.',
+		displayName:
+			'Accounts without a storage subscription get a simpler search: the query is matched as one piece of text, criteria rows are not applied and the Deleted section is ignored.',
 		name: 'subscriberNotice',
 		type: 'notice',
 		default: '',
@@ -52,8 +75,16 @@ const properties: INodeProperties[] = [
 		name: 'mode',
 		type: 'options',
 		options: [
-			{ name: 'Simple', value: 'simple', description: 'Match the query in names, filtered by type' },
-			{ name: 'Advanced', value: 'advanced', description: 'Also combine criteria rows (name, extension, size, date…) with AND or OR' },
+			{
+				name: 'Simple',
+				value: 'simple',
+				description: 'Match the query in names, filtered by type',
+			},
+			{
+				name: 'Advanced',
+				value: 'advanced',
+				description: 'Also combine criteria rows (name, extension, size, date…) with AND or OR',
+			},
 		],
 		default: 'simple',
 		displayOptions: { show: usingFields },
@@ -64,7 +95,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'invoice',
-		description: 'Words to look for in names (at least 2 characters). Required in simple mode, optional in advanced mode.',
+		description:
+			'Words to look for in names (at least 2 characters). Required in simple mode, optional in advanced mode.',
 		displayOptions: { show: usingFields },
 	},
 	{
@@ -88,7 +120,11 @@ const properties: INodeProperties[] = [
 		name: 'sections',
 		type: 'multiOptions',
 		options: [
-			{ name: 'Deleted', value: 'DELETED', description: 'Deleted items (storage subscribers only)' },
+			{
+				name: 'Deleted',
+				value: 'DELETED',
+				description: 'Deleted items (storage subscribers only)',
+			},
 			{ name: 'My Files', value: 'MY' },
 			{ name: 'Shared With Me', value: 'SHARED_WITH_ME' },
 			{ name: 'Shared With Me by My Organisation Only', value: 'SHARED_WITH_ME_ONLY_ORGANIZATION' },
@@ -123,14 +159,20 @@ const properties: INodeProperties[] = [
 	...listFields,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['item'], operation: ['fullSearch'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['item'], operation: ['fullSearch'] } },
+	properties,
+);
 
 interface CriteriaRows {
 	rows?: Array<{ field?: string; operator?: string; query?: string; additionalParam?: string }>;
 }
 
 /** search_json from the fields; This Folder is checked as given and resolved only once everything else is valid. */
-function fromFields(ctx: IExecuteFunctions, itemIndex: number): { json: SearchJson; folder?: Located } {
+function fromFields(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+): { json: SearchJson; folder?: Located } {
 	const sections = ctx.getNodeParameter('sections', itemIndex, []) as string[];
 	const mode = ctx.getNodeParameter('mode', itemIndex, 'simple') as 'simple' | 'advanced';
 	const advanced = mode === 'advanced';
@@ -141,18 +183,26 @@ function fromFields(ctx: IExecuteFunctions, itemIndex: number): { json: SearchJs
 		sections,
 		thisFolder: '',
 		operator: advanced ? (ctx.getNodeParameter('operator', itemIndex, 'AND') as string) : undefined,
-		criteria: advanced ? ((ctx.getNodeParameter('criteria', itemIndex, {}) as CriteriaRows).rows ?? []) : undefined,
+		criteria: advanced
+			? ((ctx.getNodeParameter('criteria', itemIndex, {}) as CriteriaRows).rows ?? [])
+			: undefined,
 	});
 	if (!sections.includes('THIS_FOLDER')) return { json: validateSearchJson(built) };
 	if (!locatorGiven(ctx, 'thisFolder', itemIndex)) {
-		throw new SearchInputError('The section "This Folder" needs a folder', 'Choose the folder in "This Folder", or remove that section.');
+		throw new SearchInputError(
+			'The section "This Folder" needs a folder',
+			'Choose the folder in "This Folder", or remove that section.',
+		);
 	}
 	const folder = locate(ctx, 'thisFolder', 'folder', itemIndex);
 	built.ThisFolder = 'hash' in folder ? folder.hash : 'ROOT';
 	return { json: validateSearchJson(built), folder };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const spec: { json: SearchJson; folder?: Located } =
 		this.getNodeParameter('defineSearch', itemIndex, 'fields') === 'json'
 			? { json: parseSearchJson(this.getNodeParameter('searchJson', itemIndex, '')) }
@@ -160,12 +210,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const settings = listSettings(this, itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	const json: IDataObject = { ...spec.json };
-	if (spec.folder && !('hash' in spec.folder)) json.ThisFolder = await resolveHash(this, account, spec.folder, 'folder', itemIndex);
+	if (spec.folder && !('hash' in spec.folder))
+		json.ThisFolder = await resolveHash(this, account, spec.folder, 'folder', itemIndex);
 	const thisFolder = Boolean((json.Sections as IDataObject).THIS_FOLDER);
 	const rows = await searchItems(this, account, {
 		fields: {
 			search_json: JSON.stringify(json),
-			NoSubfolders: thisFolder && this.getNodeParameter('noSubfolders', itemIndex, false) ? true : undefined,
+			NoSubfolders:
+				thisFolder && this.getNodeParameter('noSubfolders', itemIndex, false) ? true : undefined,
 			...settings.fields,
 		},
 		max: settings.max,

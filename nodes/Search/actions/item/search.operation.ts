@@ -22,7 +22,8 @@ const properties: INodeProperties[] = [
 		displayName: 'Folder',
 		required: false,
 		default: { __rl: true, mode: 'id', value: 'ROOT' },
-		description: 'Search only in this folder (and its subfolders). ROOT searches the whole account, including files shared through the organisation.',
+		description:
+			'Search only in this folder (and its subfolders). ROOT searches the whole account, including files shared through the organisation.',
 	}),
 	{
 		displayName: 'No Subfolders',
@@ -34,20 +35,32 @@ const properties: INodeProperties[] = [
 	...listFields,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['item'], operation: ['search'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['item'], operation: ['search'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const query = checkQuery(this.getNodeParameter('query', itemIndex, ''));
 	const settings = listSettings(this, itemIndex);
-	const located = locatorGiven(this, 'folder', itemIndex) ? locate(this, 'folder', 'folder', itemIndex) : undefined;
+	const located = locatorGiven(this, 'folder', itemIndex)
+		? locate(this, 'folder', 'folder', itemIndex)
+		: undefined;
 	const account = await storageAccount(this, itemIndex);
 	// ROOT (or no folder) is the service's default scope: own files plus organisation-shared ones.
-	const folderHash = located && !isRoot(located) ? await resolveHash(this, account, located, 'folder', itemIndex) : undefined;
+	const folderHash =
+		located && !isRoot(located)
+			? await resolveHash(this, account, located, 'folder', itemIndex)
+			: undefined;
 	const rows = await searchItems(this, account, {
 		fields: {
 			query,
 			folder_hash: folderHash,
-			NoSubfolders: folderHash && this.getNodeParameter('noSubfolders', itemIndex, false) ? true : undefined,
+			NoSubfolders:
+				folderHash && this.getNodeParameter('noSubfolders', itemIndex, false) ? true : undefined,
 			...settings.fields,
 		},
 		max: settings.max,

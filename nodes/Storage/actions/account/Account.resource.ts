@@ -15,9 +15,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['account'] } },
 		options: optionsFor(operations, [
-			{ name: 'Create Access Token', value: 'createAccessToken', description: 'Create a new user access token (a secret)', action: 'Create an access token' },
-			{ name: 'Get', value: 'get', description: 'Get the account\'s data: IDs, ROOT folder, limits', action: 'Get the account' },
-			{ name: 'Get Storage Usage', value: 'getStorageUsage', description: 'Get used, free and total storage in MB', action: 'Get storage usage' },
+			{
+				name: 'Create Access Token',
+				value: 'createAccessToken',
+				description: 'Create a new user access token (a secret)',
+				action: 'Create an access token',
+			},
+			{
+				name: 'Get',
+				value: 'get',
+				description: "Get the account's data: IDs, ROOT folder, limits",
+				action: 'Get the account',
+			},
+			{
+				name: 'Get Storage Usage',
+				value: 'getStorageUsage',
+				description: 'Get used, free and total storage in MB',
+				action: 'Get storage usage',
+			},
 		]),
 		default: 'get',
 	},

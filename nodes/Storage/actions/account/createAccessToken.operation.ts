@@ -5,30 +5,47 @@ import { requireAccount, storageAccount, v1 } from '../../../shared/storage/clie
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'The output contains a new secret access token. Store it in a credential right away and do not log or forward it: anyone holding it acts as this account. Tokens can be revoked in the account settings.',
+		displayName:
+			'The output contains a new secret access token. Store it in a credential right away and do not log or forward it: anyone holding it acts as this account. Tokens can be revoked in the account settings.',
 		name: 'sensitiveNotice',
 		type: 'notice',
 		default: '',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['account'], operation: ['createAccessToken'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['account'], operation: ['createAccessToken'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
-	const { body } = await v1<{ UserData?: { user_access_token?: string; UserName?: string } }>(this, account, 'api/authenticate_user.php', {
-		form: { get_user_access_token: 1 },
-		itemIndex,
-		write: true,
-	});
+	const { body } = await v1<{ UserData?: { user_access_token?: string; UserName?: string } }>(
+		this,
+		account,
+		'api/authenticate_user.php',
+		{
+			form: { get_user_access_token: 1 },
+			itemIndex,
+			write: true,
+		},
+	);
 	const token = body?.UserData?.user_access_token;
 	if (!token) {
-		throw new NodeApiError(this.getNode(), { message: 'no token' }, {
-			itemIndex,
-			message: 'The service did not return an access token',
-			description: 'Check that this account may create access tokens (account settings → API keys).',
-		});
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'no token' },
+			{
+				itemIndex,
+				message: 'The service did not return an access token',
+				description:
+					'Check that this account may create access tokens (account settings → API keys).',
+			},
+		);
 	}
 	return [{ json: { user: body?.UserData?.UserName ?? null, user_access_token: token } }];
 }

@@ -1,5 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-export function nameField(displayName: string, description: string, required = true): INodeProperties {
+export function nameField(
+	displayName: string,
+	description: string,
+	required = true,
+): INodeProperties {
 	return { displayName, name: 'name', type: 'string', default: '', required, description };
 }

@@ -10,6 +10,9 @@ export async function isGone(
 	fields: Record<string, string>,
 	itemIndex: number,
 ): Promise<boolean> {
-	const { status } = await v2(ctx, account, infoAction, fields, { itemIndex, acceptStatuses: [405] });
+	const { status } = await v2(ctx, account, infoAction, fields, {
+		itemIndex,
+		acceptStatuses: [405],
+	});
 	return status === 405;
 }

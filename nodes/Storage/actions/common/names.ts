@@ -5,12 +5,16 @@ import { NodeOperationError } from 'n8n-workflow';
 export function requiredName(ctx: IExecuteFunctions, parameter: string, itemIndex: number): string {
 	const name = String(ctx.getNodeParameter(parameter, itemIndex, '') ?? '').trim();
 	if (!name) {
-		throw new NodeOperationError(ctx.getNode(), 'The name is empty', { itemIndex, description: 'Enter the new name.' });
+		throw new NodeOperationError(ctx.getNode(), 'The name is empty', {
+			itemIndex,
+			description: 'Enter the new name.',
+		});
 	}
 	if (/[/\\]/.test(name)) {
 		throw new NodeOperationError(ctx.getNode(), `"${name}" contains a slash`, {
 			itemIndex,
-			description: 'A name cannot contain / or \\. To file into subfolders use Folder → Create Path.',
+			description:
+				'A name cannot contain / or \\. To file into subfolders use Folder → Create Path.',
 		});
 	}
 	return name;

@@ -22,7 +22,8 @@ export async function restore(
 	itemIndex: number,
 ): Promise<void> {
 	requireAccount(ctx, account, itemIndex);
-	const planHint = 'Restoring deleted items needs a PRO, BUSINESS or ENTERPRISE account; check the plan, and that the item is still in the trash.';
+	const planHint =
+		'Restoring deleted items needs a PRO, BUSINESS or ENTERPRISE account; check the plan, and that the item is still in the trash.';
 	let body: RestoreAnswer | undefined;
 	try {
 		({ body } = await v1<RestoreAnswer>(ctx, account, `api/undelete_${kind}.php`, {
@@ -31,15 +32,26 @@ export async function restore(
 			write: true,
 		}));
 	} catch (error) {
-		const apiError = error instanceof NodeApiError ? error : new NodeApiError(ctx.getNode(), error as JsonObject, { itemIndex });
-		if (['403', '405'].includes(String(apiError.httpCode))) apiError.description = `${planHint} ${apiError.description ?? ''}`.trim();
+		const apiError =
+			error instanceof NodeApiError
+				? error
+				: new NodeApiError(ctx.getNode(), error as JsonObject, { itemIndex });
+		if (['403', '405'].includes(String(apiError.httpCode)))
+			apiError.description = `${planHint} ${apiError.description ?? ''}`.trim();
 		throw apiError;
 	}
-	if (body && (body.success === false || body.Success === false || typeof body.error === 'string')) {
-		throw new NodeApiError(ctx.getNode(), { message: 'restore refused' }, {
-			itemIndex,
-			message: `The service did not restore the ${kind}${body.error || body.message ? `: ${body.error ?? body.message}` : ''}`,
-			description: planHint,
-		});
+	if (
+		body &&
+		(body.success === false || body.Success === false || typeof body.error === 'string')
+	) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: 'restore refused' },
+			{
+				itemIndex,
+				message: `The service did not restore the ${kind}${body.error || body.message ? `: ${body.error ?? body.message}` : ''}`,
+				description: planHint,
+			},
+		);
 	}
 }

@@ -9,18 +9,33 @@ export const userIdField: INodeProperties = {
 	name: 'userId',
 	type: 'number',
 	default: 0,
-	description: 'The account\'s numeric ID; leave 0 to use the credential\'s account. The service requires it to match the authenticated user, so any other ID is refused before sending.',
+	description:
+		"The account's numeric ID; leave 0 to use the credential's account. The service requires it to match the authenticated user, so any other ID is refused before sending.",
 };
 
-export function keyField(displayName: string, name: string, description: string, required = true): INodeProperties {
+export function keyField(
+	displayName: string,
+	name: string,
+	description: string,
+	required = true,
+): INodeProperties {
 	return { displayName, name, type: 'string', default: '', required, description };
 }
 
 /** Reads a required opaque string parameter; keys are moved as they are, never inspected. */
-export function opaque(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number, required = true): string | undefined {
+export function opaque(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+	required = true,
+): string | undefined {
 	const value = String(ctx.getNodeParameter(name, itemIndex, '') ?? '').trim();
 	if (!value && required) {
-		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, { itemIndex, description: `Enter the ${label.toLowerCase()}.` });
+		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
+			itemIndex,
+			description: `Enter the ${label.toLowerCase()}.`,
+		});
 	}
 	return value || undefined;
 }
@@ -41,11 +56,21 @@ export async function encryptionAction(
 	const own = Number((await accountInfo(ctx, account, itemIndex)).ID);
 	const given = Number(ctx.getNodeParameter('userId', itemIndex, 0) || 0);
 	if (given && given !== own) {
-		throw new NodeOperationError(ctx.getNode(), `User ID ${given} is not the credential's account`, {
-			itemIndex,
-			description: `The service only accepts the authenticated user's own id (${own}). Leave User ID at 0 to use it.`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`User ID ${given} is not the credential's account`,
+			{
+				itemIndex,
+				description: `The service only accepts the authenticated user's own id (${own}). Leave User ID at 0 to use it.`,
+			},
+		);
 	}
-	const { body } = await v2<IDataObject>(ctx, account, action, { userID: own, ...fields }, { itemIndex, write });
+	const { body } = await v2<IDataObject>(
+		ctx,
+		account,
+		action,
+		{ userID: own, ...fields },
+		{ itemIndex, write },
+	);
 	return body ?? {};
 }

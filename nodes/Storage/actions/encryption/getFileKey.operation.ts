@@ -8,11 +8,23 @@ import { encryptedFolderField, plainHash } from './hashes';
 
 const properties: INodeProperties[] = [fileLocator(), encryptedFolderField, userIdField];
 
-export const description = updateDisplayOptions({ show: { resource: ['encryption'], operation: ['getFileKey'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['encryption'], operation: ['getFileKey'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const fileHash = plainHash(this, locate(this, 'file', 'file', itemIndex), itemIndex);
 	const isEncryptedFolder = this.getNodeParameter('isEncryptedFolder', itemIndex, false) as boolean;
-	const body = await encryptionAction(this, 'get_file_encryption_key', { fileHash, isEncryptedFolder: isEncryptedFolder || undefined }, itemIndex, false);
+	const body = await encryptionAction(
+		this,
+		'get_file_encryption_key',
+		{ fileHash, isEncryptedFolder: isEncryptedFolder || undefined },
+		itemIndex,
+		false,
+	);
 	return [{ json: { fileHash, ...body } }];
 }

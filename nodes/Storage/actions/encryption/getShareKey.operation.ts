@@ -31,17 +31,32 @@ const properties: INodeProperties[] = [
 	userIdField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['encryption'], operation: ['getShareKey'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['encryption'], operation: ['getShareKey'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const receiverEmail = String(this.getNodeParameter('receiverEmail', itemIndex, '') ?? '').trim();
 	if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(receiverEmail)) {
-		throw new NodeOperationError(this.getNode(), `"${receiverEmail}" is not an e-mail address`, { itemIndex, description: 'Enter the recipient\'s e-mail address.' });
+		throw new NodeOperationError(this.getNode(), `"${receiverEmail}" is not an e-mail address`, {
+			itemIndex,
+			description: "Enter the recipient's e-mail address.",
+		});
 	}
 	const kind = this.getNodeParameter('shareKind', itemIndex, 'file') as 'file' | 'folder';
 	const hash = plainHash(this, locate(this, kind, kind, itemIndex), itemIndex);
 	// Exactly one of fileHash or uploadHash, as the spec demands.
 	const target = kind === 'file' ? { fileHash: hash } : { uploadHash: hash };
-	const body = await encryptionAction(this, 'get_share_encryption_key', { receiverEmail, ...target }, itemIndex, false);
+	const body = await encryptionAction(
+		this,
+		'get_share_encryption_key',
+		{ receiverEmail, ...target },
+		itemIndex,
+		false,
+	);
 	return [{ json: { receiverEmail, ...target, ...body } }];
 }

@@ -8,15 +8,25 @@ import { plainHash } from './hashes';
 
 const properties: INodeProperties[] = [
 	fileLocator(),
-	keyField('Encryption Key', 'encryptionKey', 'The file\'s content key, already wrapped for the owner'),
+	keyField(
+		'Encryption Key',
+		'encryptionKey',
+		"The file's content key, already wrapped for the owner",
+	),
 	keyField('Key Signature', 'keySignature', 'Signature over the wrapped key'),
 	keyField('File Signature', 'fileSignature', 'Optional signature over the file content', false),
 	userIdField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['encryption'], operation: ['saveFileKey'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['encryption'], operation: ['saveFileKey'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const fileHash = plainHash(this, locate(this, 'file', 'file', itemIndex), itemIndex);
 	const fields = {
 		fileHash,
@@ -24,5 +34,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		keySignature: opaque(this, 'keySignature', 'Key signature', itemIndex),
 		fileSignature: opaque(this, 'fileSignature', 'File signature', itemIndex, false),
 	};
-	return [{ json: { fileHash, ...(await encryptionAction(this, 'save_file_encryption_key', fields, itemIndex, true)) } }];
+	return [
+		{
+			json: {
+				fileHash,
+				...(await encryptionAction(this, 'save_file_encryption_key', fields, itemIndex, true)),
+			},
+		},
+	];
 }

@@ -8,19 +8,36 @@ import { plainHash } from './hashes';
 
 const properties: INodeProperties[] = [
 	folderLocator(),
-	keyField('Encryption Key', 'encryptionKey', 'The folder\'s content key, already wrapped for the owner'),
+	keyField(
+		'Encryption Key',
+		'encryptionKey',
+		"The folder's content key, already wrapped for the owner",
+	),
 	keyField('Key Signature', 'keySignature', 'Signature over the wrapped key'),
 	userIdField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['encryption'], operation: ['saveFolderKey'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['encryption'], operation: ['saveFolderKey'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const uploadHash = plainHash(this, locate(this, 'folder', 'folder', itemIndex), itemIndex);
 	const fields = {
 		uploadHash,
 		encryptionKey: opaque(this, 'encryptionKey', 'Encryption key', itemIndex),
 		keySignature: opaque(this, 'keySignature', 'Key signature', itemIndex),
 	};
-	return [{ json: { uploadHash, ...(await encryptionAction(this, 'save_upload_encryption_key', fields, itemIndex, true)) } }];
+	return [
+		{
+			json: {
+				uploadHash,
+				...(await encryptionAction(this, 'save_upload_encryption_key', fields, itemIndex, true)),
+			},
+		},
+	];
 }

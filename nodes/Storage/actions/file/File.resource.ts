@@ -12,7 +12,18 @@ import * as replace from './replace.operation';
 import * as restore from './restore.operation';
 import * as upload from './upload.operation';
 
-export const operations = { delete: del, download, findByName, get, getKeys, move, rename, replace, restore, upload };
+export const operations = {
+	delete: del,
+	download,
+	findByName,
+	get,
+	getKeys,
+	move,
+	rename,
+	replace,
+	restore,
+	upload,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -23,15 +34,50 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { resource: ['file'] } },
 		options: optionsFor(operations, [
 			{ name: 'Delete', value: 'delete', description: 'Delete a file', action: 'Delete a file' },
-			{ name: 'Download', value: 'download', description: 'Download a file into a binary field', action: 'Download a file' },
-			{ name: 'Find by Name', value: 'findByName', description: 'Find a file by its exact name in a folder', action: 'Find a file by name' },
-			{ name: 'Get', value: 'get', description: 'Get a file\'s details', action: 'Get a file' },
-			{ name: 'Get Keys', value: 'getKeys', description: 'Get a file\'s edit keys', action: 'Get file keys' },
-			{ name: 'Move', value: 'move', description: 'Move a file to another folder of the same account', action: 'Move a file' },
+			{
+				name: 'Download',
+				value: 'download',
+				description: 'Download a file into a binary field',
+				action: 'Download a file',
+			},
+			{
+				name: 'Find by Name',
+				value: 'findByName',
+				description: 'Find a file by its exact name in a folder',
+				action: 'Find a file by name',
+			},
+			{ name: 'Get', value: 'get', description: "Get a file's details", action: 'Get a file' },
+			{
+				name: 'Get Keys',
+				value: 'getKeys',
+				description: "Get a file's edit keys",
+				action: 'Get file keys',
+			},
+			{
+				name: 'Move',
+				value: 'move',
+				description: 'Move a file to another folder of the same account',
+				action: 'Move a file',
+			},
 			{ name: 'Rename', value: 'rename', description: 'Rename a file', action: 'Rename a file' },
-			{ name: 'Replace Content', value: 'replace', description: 'Upload new content for a file, keeping its hash and link', action: 'Replace the content of a file' },
-			{ name: 'Restore', value: 'restore', description: 'Restore a deleted file (PRO, BUSINESS, ENTERPRISE)', action: 'Restore a file' },
-			{ name: 'Upload', value: 'upload', description: 'Upload a file from a binary field', action: 'Upload a file' },
+			{
+				name: 'Replace Content',
+				value: 'replace',
+				description: 'Upload new content for a file, keeping its hash and link',
+				action: 'Replace the content of a file',
+			},
+			{
+				name: 'Restore',
+				value: 'restore',
+				description: 'Restore a deleted file (PRO, BUSINESS, ENTERPRISE)',
+				action: 'Restore a file',
+			},
+			{
+				name: 'Upload',
+				value: 'upload',
+				description: 'Upload a file from a binary field',
+				action: 'Upload a file',
+			},
 		]),
 		default: 'upload',
 	},

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { storageAccount, v2 } from '../../../shared/storage/client';
@@ -11,7 +16,7 @@ const properties: INodeProperties[] = [
 	{
 		...fileLocator(),
 		description:
-			'The file to download. Files in LINK folders download without a credential (Authentication: None). The documented answer carries no file name: with a credential the name comes from the file info; without one from Content-Disposition when sent, else the file\'s hash.',
+			"The file to download. Files in LINK folders download without a credential (Authentication: None). The documented answer carries no file name: with a credential the name comes from the file info; without one from Content-Disposition when sent, else the file's hash.",
 	},
 	{
 		displayName: 'Put Output File in Field',
@@ -23,15 +28,29 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['download'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['download'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const account = await storageAccount(this, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
 	// download_file answers raw bytes without a name, so with a credential the name comes from the file's info.
 	const info: IDataObject = account.credentialType
-		? (await v2<IDataObject>(this, account, 'get_file_info', { file_hash: fileHash }, { itemIndex })).body
+		? (
+				await v2<IDataObject>(
+					this,
+					account,
+					'get_file_info',
+					{ file_hash: fileHash },
+					{ itemIndex },
+				)
+			).body
 		: { hash: fileHash };
 	const result = await downloadFile(this, account, fileHash, {
 		itemIndex,
@@ -39,5 +58,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		expectedSize: info.size === undefined ? undefined : Number(info.size),
 	});
 	if (!('binary' in result)) throw new Error('The download was skipped');
-	return [{ json: withLink(account, { ...info, name: result.fileName }, 'file'), binary: { [propertyName]: result.binary } }];
+	return [
+		{
+			json: withLink(account, { ...info, name: result.fileName }, 'file'),
+			binary: { [propertyName]: result.binary },
+		},
+	];
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/client';
@@ -21,7 +26,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['findByName'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['findByName'] } },
+	properties,
+);
 
 const NOT_FOUND_STATUSES = [404, 405];
 
@@ -30,7 +38,10 @@ interface HashByName {
 	file_info?: { hash?: string };
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const name = requiredName(this, 'name', itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
@@ -41,19 +52,32 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 		acceptStatuses: NOT_FOUND_STATUSES,
 	});
-	const hash = !NOT_FOUND_STATUSES.includes(status) && body?.success !== false ? body?.file_info?.hash : undefined;
+	const hash =
+		!NOT_FOUND_STATUSES.includes(status) && body?.success !== false
+			? body?.file_info?.hash
+			: undefined;
 	if (!hash) {
 		if (this.getNodeParameter('failIfMissing', itemIndex, false)) {
-			throw new NodeApiError(this.getNode(), { message: 'not found', httpCode: String(status) }, {
-				itemIndex,
-				message: `No file "${name}" in the folder`,
-				description:
-					'Check the name (it must match exactly, extension included) and the folder. The service gives the same answer (405) when the folder itself is missing or not visible to this account.',
-				httpCode: String(status),
-			});
+			throw new NodeApiError(
+				this.getNode(),
+				{ message: 'not found', httpCode: String(status) },
+				{
+					itemIndex,
+					message: `No file "${name}" in the folder`,
+					description:
+						'Check the name (it must match exactly, extension included) and the folder. The service gives the same answer (405) when the folder itself is missing or not visible to this account.',
+					httpCode: String(status),
+				},
+			);
 		}
 		return [{ json: { found: false, name, parent_folder_hash: folderHash } }];
 	}
-	const { body: info } = await v2<IDataObject>(this, account, 'get_file_info', { file_hash: hash }, { itemIndex });
+	const { body: info } = await v2<IDataObject>(
+		this,
+		account,
+		'get_file_info',
+		{ file_hash: hash },
+		{ itemIndex },
+	);
 	return [{ json: { found: true, ...withLink(account, info, 'file') } }];
 }

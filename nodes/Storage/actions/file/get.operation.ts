@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { accessRightsField } from '../../../shared/storage/access-rights-field';
@@ -22,21 +27,31 @@ const properties: INodeProperties[] = [
 				name: 'legacyDetails',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to add content type, extension and, for images, width and height (one more request; needs the file\'s delete key)',
+				description:
+					"Whether to add content type, extension and, for images, width and height (one more request; needs the file's delete key)",
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['get'] } },
+	properties,
+);
 
 interface LegacyInfo {
 	success?: boolean;
 	file_info?: IDataObject;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as { accessRights?: boolean; legacyDetails?: boolean };
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		accessRights?: boolean;
+		legacyDetails?: boolean;
+	};
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);

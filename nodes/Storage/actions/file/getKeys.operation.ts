@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
@@ -7,7 +12,8 @@ import { fileLocator } from '../../../shared/storage/locator-fields';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'The documents say only that api/get_file_keys.php "returns file edit keys": the node sends the file hash as hash (GET, by session) and passes the answer on as it comes.',
+		displayName:
+			'The documents say only that api/get_file_keys.php "returns file edit keys": the node sends the file hash as hash (GET, by session) and passes the answer on as it comes.',
 		name: 'fileKeysNotice',
 		type: 'notice',
 		default: '',
@@ -15,13 +21,30 @@ const properties: INodeProperties[] = [
 	fileLocator(),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['getKeys'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['getKeys'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const hash = await fileHashParam(this, account, 'file', itemIndex);
 	// The script's output is not shown in the spec beyond "file edit keys": it is passed on as it comes.
-	const { body } = await v1<IDataObject>(this, account, 'api/get_file_keys.php', { method: 'GET', qs: { hash }, itemIndex });
-	return [{ json: { hash, ...(body && typeof body === 'object' && !Array.isArray(body) ? body : { keys: body }) } }];
+	const { body } = await v1<IDataObject>(this, account, 'api/get_file_keys.php', {
+		method: 'GET',
+		qs: { hash },
+		itemIndex,
+	});
+	return [
+		{
+			json: {
+				hash,
+				...(body && typeof body === 'object' && !Array.isArray(body) ? body : { keys: body }),
+			},
+		},
+	];
 }

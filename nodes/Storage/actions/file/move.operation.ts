@@ -1,25 +1,57 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { requireAccount, storageAccount, v2, type StorageAccount } from '../../../shared/storage/client';
+import {
+	requireAccount,
+	storageAccount,
+	v2,
+	type StorageAccount,
+} from '../../../shared/storage/client';
 import { fileHashParam, locate, resolveHash } from '../../../shared/storage/locator';
 import { fileLocator, folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 
 const properties: INodeProperties[] = [
 	fileLocator(),
-	folderLocator('targetFolder', { displayName: 'Target Folder', description: 'A folder of the same account; ROOT is allowed' }),
+	folderLocator('targetFolder', {
+		displayName: 'Target Folder',
+		description: 'A folder of the same account; ROOT is allowed',
+	}),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['move'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['move'] } },
+	properties,
+);
 
 /** A move is checked by reading where the file is, so an uncertain move is never sent twice. */
-async function movedAlready(ctx: IExecuteFunctions, account: StorageAccount, fileHash: string, target: string, itemIndex: number) {
-	const { body } = await v2<IDataObject>(ctx, account, 'get_file_info', { file_hash: fileHash }, { itemIndex });
+async function movedAlready(
+	ctx: IExecuteFunctions,
+	account: StorageAccount,
+	fileHash: string,
+	target: string,
+	itemIndex: number,
+) {
+	const { body } = await v2<IDataObject>(
+		ctx,
+		account,
+		'get_file_info',
+		{ file_hash: fileHash },
+		{ itemIndex },
+	);
 	return body?.parent_folder_hash === target ? {} : undefined;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	// Only uploading into ROOT is forbidden by the documents; moving a file there is allowed.
 	const target = locate(this, 'targetFolder', 'folder', itemIndex);
 	const account = await storageAccount(this, itemIndex);
@@ -27,18 +59,35 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
 	const targetHash = await resolveHash(this, account, target, 'folder', itemIndex);
 	try {
-		await v2(this, account, 'move_file', { file_hash: fileHash, folder_hash: targetHash }, {
-			itemIndex,
-			write: true,
-			reconcile: async () => await movedAlready(this, account, fileHash, targetHash, itemIndex),
-		});
+		await v2(
+			this,
+			account,
+			'move_file',
+			{ file_hash: fileHash, folder_hash: targetHash },
+			{
+				itemIndex,
+				write: true,
+				reconcile: async () => await movedAlready(this, account, fileHash, targetHash, itemIndex),
+			},
+		);
 	} catch (error) {
-		const apiError = error instanceof NodeApiError ? error : new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+		const apiError =
+			error instanceof NodeApiError
+				? error
+				: new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 		if (String(apiError.httpCode) === '405') {
 			apiError.description =
 				'The service refused the move (405): the file or the target folder does not exist, the target belongs to another account (moves stay within one account), or this account may not edit them.';
 		}
 		throw apiError;
 	}
-	return [{ json: withLink(account, { hash: fileHash, parent_folder_hash: targetHash, moved: true }, 'file') }];
+	return [
+		{
+			json: withLink(
+				account,
+				{ hash: fileHash, parent_folder_hash: targetHash, moved: true },
+				'file',
+			),
+		},
+	];
 }

@@ -10,12 +10,21 @@ import { requiredName } from '../common/names';
 
 const properties: INodeProperties[] = [
 	fileLocator(),
-	nameField('New Name', 'The service may normalize it and adds " (1)" if the name is taken in the folder'),
+	nameField(
+		'New Name',
+		'The service may normalize it and adds " (1)" if the name is taken in the folder',
+	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['rename'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['rename'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const name = requiredName(this, 'name', itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
@@ -27,5 +36,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ file_hash: fileHash, file_name: name },
 		{ itemIndex, write: true },
 	);
-	return [{ json: withLink(account, { hash: body?.file_hash ?? fileHash, name: body?.file_name ?? name }, 'file') }];
+	return [
+		{
+			json: withLink(
+				account,
+				{ hash: body?.file_hash ?? fileHash, name: body?.file_name ?? name },
+				'file',
+			),
+		},
+	];
 }

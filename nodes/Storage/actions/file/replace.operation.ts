@@ -1,7 +1,19 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { fieldAuthentication, requireAccount, storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
+import {
+	fieldAuthentication,
+	requireAccount,
+	storageAccount,
+	v1,
+	v2,
+	type StorageAccount,
+} from '../../../shared/storage/client';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
@@ -10,12 +22,16 @@ import { workerTransfersEnabled } from '../../../shared/transport/binary-mode';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Replacing goes through the legacy save_file.php (do=update), whose full flow the documents do not show. The node sends the folder, its upload key, do=update and the file hash in the query and expects the file to keep its hash and name.',
+		displayName:
+			'Replacing goes through the legacy save_file.php (do=update), whose full flow the documents do not show. The node sends the folder, its upload key, do=update and the file hash in the query and expects the file to keep its hash and name.',
 		name: 'replaceNotice',
 		type: 'notice',
 		default: '',
 	},
-	{ ...fileLocator(), description: 'The file whose content is replaced; its hash and link stay the same' },
+	{
+		...fileLocator(),
+		description: 'The file whose content is replaced; its hash and link stay the same',
+	},
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -32,13 +48,25 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['replace'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['replace'] } },
+	properties,
+);
 
-async function fileInfo(ctx: IExecuteFunctions, account: StorageAccount, hash: string, itemIndex: number) {
-	return (await v2<IDataObject>(ctx, account, 'get_file_info', { file_hash: hash }, { itemIndex })).body;
+async function fileInfo(
+	ctx: IExecuteFunctions,
+	account: StorageAccount,
+	hash: string,
+	itemIndex: number,
+) {
+	return (await v2<IDataObject>(ctx, account, 'get_file_info', { file_hash: hash }, { itemIndex }))
+		.body;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const source = await binarySource(this, itemIndex, propertyName);
 	const account = await storageAccount(this, itemIndex);
@@ -48,12 +76,22 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const before = await fileInfo(this, account, fileHash, itemIndex);
 	const folderHash = before.parent_folder_hash as string | null;
 	if (!folderHash) {
-		throw new NodeOperationError(this.getNode(), 'The file\'s folder is not visible to this account', {
-			itemIndex,
-			description: 'Replacing content needs upload rights on the file\'s folder.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			"The file's folder is not visible to this account",
+			{
+				itemIndex,
+				description: "Replacing content needs upload rights on the file's folder.",
+			},
+		);
 	}
-	const { body: folder } = await v2<IDataObject>(this, account, 'get_folder_info', { folder_hash: folderHash }, { itemIndex });
+	const { body: folder } = await v2<IDataObject>(
+		this,
+		account,
+		'get_folder_info',
+		{ folder_hash: folderHash },
+		{ itemIndex },
+	);
 	const startedAt = Math.floor(Date.now() / 1000);
 	await v1(this, account, 'save_file.php', {
 		itemIndex,
@@ -79,14 +117,23 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		workerUpload:
 			source.path && workerTransfersEnabled()
 				? {
-						fields: { up_id: folderHash, key: folder.add_files_key as string | undefined, do: 'update', replace_file_hash: fileHash },
-						file: { field: 'file', path: source.path, fileName: String(before.name ?? source.fileName), mimeType: source.mimeType, size: source.size },
-						authenticate: async () => await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex),
+						// The parameters travel in the query (qs above), as for the streaming path.
+						fields: {},
+						file: {
+							field: 'file',
+							path: source.path,
+							fileName: String(before.name ?? source.fileName),
+							mimeType: source.mimeType,
+							size: source.size,
+						},
+						authenticate: async () =>
+							await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex),
 					}
 				: undefined,
 		reconcile: async () => {
 			const now = await fileInfo(this, account, fileHash, itemIndex);
-			const changed = Number(now.timestamp_last_modified) >= startedAt && Number(now.size) === source.size;
+			const changed =
+				Number(now.timestamp_last_modified) >= startedAt && Number(now.size) === source.size;
 			return changed ? now : undefined;
 		},
 	});

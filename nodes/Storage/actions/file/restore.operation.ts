@@ -9,17 +9,28 @@ import { restore } from '../common/restore';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'The documents name the restore script but not its parameters: the node POSTs the hash as hash and file_hash. See the README section "Where the documents are silent".',
+		displayName:
+			'The documents name the restore script but not its parameters: the node POSTs the hash as hash and file_hash. See the README section "Where the documents are silent".',
 		name: 'restoreNotice',
 		type: 'notice',
 		default: '',
 	},
-	{ ...fileLocator(), description: 'Hash of the deleted file (for example from the Delete output). Needs a PRO, BUSINESS or ENTERPRISE account.' },
+	{
+		...fileLocator(),
+		description:
+			'Hash of the deleted file (for example from the Delete output). Needs a PRO, BUSINESS or ENTERPRISE account.',
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['restore'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['restore'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const account = await storageAccount(this, itemIndex);
 	const hash = await fileHashParam(this, account, 'file', itemIndex);
 	await restore(this, account, 'file', hash, itemIndex);

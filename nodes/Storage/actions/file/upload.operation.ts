@@ -1,12 +1,26 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { fieldAuthentication, storageAccount, v2, type StorageAccount } from '../../../shared/storage/client';
+import {
+	fieldAuthentication,
+	storageAccount,
+	v2,
+	type StorageAccount,
+} from '../../../shared/storage/client';
 import { rootFolderHash } from '../../../shared/storage/account-info';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
-import { binarySource, multipartWithFile, type BinarySource } from '../../../shared/transport/binary';
+import {
+	binarySource,
+	multipartWithFile,
+	type BinarySource,
+} from '../../../shared/transport/binary';
 import { workerTransfersEnabled } from '../../../shared/transport/binary-mode';
 import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';
 
@@ -23,7 +37,10 @@ const properties: INodeProperties[] = [
 	uploadOptions,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['file'], operation: ['upload'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['file'], operation: ['upload'] } },
+	properties,
+);
 
 interface UploadedFile {
 	file_hash: string;
@@ -36,14 +53,19 @@ interface UploadedFile {
 function rootRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), 'Files cannot be uploaded directly into ROOT', {
 		itemIndex,
-		description: 'The service says "Do not upload directly into ROOT". Choose or create a folder inside ROOT and upload there.',
+		description:
+			'The service says "Do not upload directly into ROOT". Choose or create a folder inside ROOT and upload there.',
 	});
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const located = locate(this, 'folder', 'folder', itemIndex);
 	// Every form that names ROOT is refused: the literal, a path link to the account's root, or ROOT's own hash.
-	if (isRoot(located) || ('path' in located && located.path.length === 0)) throw rootRefusal(this, itemIndex);
+	if (isRoot(located) || ('path' in located && located.path.length === 0))
+		throw rootRefusal(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as UploadOptions;
 	const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
 	const source = await binarySource(this, itemIndex, propertyName);
@@ -52,50 +74,78 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const account = await storageAccount(this, itemIndex);
 	const uploadKey = options.uploadKey?.trim();
 	if (!uploadKey && !account.credentialType) {
-		throw new NodeOperationError(this.getNode(), 'Uploading without a credential needs the folder\'s upload key', {
-			itemIndex,
-			description: 'Set the option "Upload Key" (the folder\'s add-files key), or choose a credential.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			"Uploading without a credential needs the folder's upload key",
+			{
+				itemIndex,
+				description:
+					'Set the option "Upload Key" (the folder\'s add-files key), or choose a credential.',
+			},
+		);
 	}
 	const folderHash = await resolveHash(this, account, located, 'folder', itemIndex);
 	// ROOT's real hash is known only with a credential; without one the service's own 405 answers.
-	if (account.credentialType && folderHash === (await rootFolderHash(this, account, itemIndex))) throw rootRefusal(this, itemIndex);
+	if (account.credentialType && folderHash === (await rootFolderHash(this, account, itemIndex)))
+		throw rootRefusal(this, itemIndex);
 	const startedAt = Math.floor(Date.now() / 1000);
 
-	const { body } = await v2<UploadedFile>(this, account, 'upload_file', {}, {
-		itemIndex,
-		write: true,
-		uncertainStatuses: [494],
-		// A valid upload key replaces credentials, so none are sent with it.
-		anonymous: Boolean(uploadKey),
-		multipart: async () =>
-			multipartWithFile(
-				{ folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
-				'file',
-				source,
-				await source.open(),
-				fileName,
-			),
-		// Opt-in: in n8n's filesystem binary mode the file can be read from disk and sent by a worker thread.
-		workerUpload: source.path && workerTransfersEnabled()
-			? {
-					fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
-					file: { field: 'file', path: source.path, fileName, mimeType: source.mimeType, size: source.size },
-					authenticate:
-						account.credentialType && !uploadKey
-							? async () => await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex)
-							: undefined,
-				}
-			: undefined,
-		// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders and
-		// has no timestamps, so an older file of the same name and size would look like this upload): report
-		// "may have been applied" instead. With a credential the folder content, with timestamps, settles it.
-		...(uploadKey
-			? {
-					uncertainHint: `The upload of "${fileName}" (${source.size} bytes) may have been applied. Open the folder in the web app (or list it with a credential) and look for a file of that name (or a " (n)" variant) and size uploaded just now before running again; this node does not upload it twice.`,
-				}
-			: { reconcile: async () => await findUploaded(this, account, folderHash, fileName, source, startedAt, itemIndex) }),
-	});
+	const { body } = await v2<UploadedFile>(
+		this,
+		account,
+		'upload_file',
+		{},
+		{
+			itemIndex,
+			write: true,
+			uncertainStatuses: [494],
+			// A valid upload key replaces credentials, so none are sent with it.
+			anonymous: Boolean(uploadKey),
+			multipart: async () =>
+				multipartWithFile(
+					{ folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
+					'file',
+					source,
+					await source.open(),
+					fileName,
+				),
+			// Opt-in: in n8n's filesystem binary mode the file can be read from disk and sent by a worker thread.
+			workerUpload:
+				source.path && workerTransfersEnabled()
+					? {
+							fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
+							file: {
+								field: 'file',
+								path: source.path,
+								fileName,
+								mimeType: source.mimeType,
+								size: source.size,
+							},
+							authenticate:
+								account.credentialType && !uploadKey
+									? async () =>
+											await fieldAuthentication(
+												this,
+												account.credentialType!,
+												account.baseUrl,
+												itemIndex,
+											)
+									: undefined,
+						}
+					: undefined,
+			// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders and
+			// has no timestamps, so an older file of the same name and size would look like this upload): report
+			// "may have been applied" instead. With a credential the folder content, with timestamps, settles it.
+			...(uploadKey
+				? {
+						uncertainHint: `The upload of "${fileName}" (${source.size} bytes) may have been applied. Open the folder in the web app (or list it with a credential) and look for a file of that name (or a " (n)" variant) and size uploaded just now before running again; this node does not upload it twice.`,
+					}
+				: {
+						reconcile: async () =>
+							await findUploaded(this, account, folderHash, fileName, source, startedAt, itemIndex),
+					}),
+		},
+	);
 	const file: IDataObject = {
 		hash: body.file_hash,
 		name: body.file_name,
@@ -114,7 +164,8 @@ const CLOCK_SKEW_SECONDS = 300;
 function nameMatches(stored: string, requested: string): boolean {
 	if (stored === requested) return true;
 	const dot = requested.lastIndexOf('.');
-	const [base, extension] = dot > 0 ? [requested.slice(0, dot), requested.slice(dot)] : [requested, ''];
+	const [base, extension] =
+		dot > 0 ? [requested.slice(0, dot), requested.slice(dot)] : [requested, ''];
 	return stored.startsWith(`${base} (`) && stored.endsWith(`)${extension}`);
 }
 
@@ -132,7 +183,15 @@ async function findUploaded(
 	startedAt: number,
 	itemIndex: number,
 ): Promise<UploadedFile | undefined> {
-	const listing = (await v2<IDataObject[]>(ctx, account, 'get_folder_content', { folder_hash: folderHash }, { itemIndex })).body;
+	const listing = (
+		await v2<IDataObject[]>(
+			ctx,
+			account,
+			'get_folder_content',
+			{ folder_hash: folderHash },
+			{ itemIndex },
+		)
+	).body;
 	const match = (Array.isArray(listing) ? listing : []).find(
 		(item) =>
 			item.type !== 'folder' &&

@@ -15,7 +15,21 @@ import * as listRoot from './listRoot.operation';
 import * as rename from './rename.operation';
 import * as restore from './restore.operation';
 
-export const operations = { checkExistence, create, createAnonymous, createPath, delete: del, get, getKeys, getTree, list, listPublic, listRoot, rename, restore };
+export const operations = {
+	checkExistence,
+	create,
+	createAnonymous,
+	createPath,
+	delete: del,
+	get,
+	getKeys,
+	getTree,
+	list,
+	listPublic,
+	listRoot,
+	rename,
+	restore,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -25,19 +39,80 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['folder'] } },
 		options: optionsFor(operations, [
-			{ name: 'Check Existence', value: 'checkExistence', description: 'Check which folder hashes exist in this account', action: 'Check folders exist' },
-			{ name: 'Create', value: 'create', description: 'Create a folder', action: 'Create a folder' },
-			{ name: 'Create Anonymous', value: 'createAnonymous', description: 'Create a folder that belongs to no account (deleted after about a month)', action: 'Create an anonymous folder' },
-			{ name: 'Create Path', value: 'createPath', description: 'Create every missing folder of a path like Invoices/2026/11 and return the last one', action: 'Create a folder path' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a folder and everything in it', action: 'Delete a folder' },
-			{ name: 'Get', value: 'get', description: 'Get a folder\'s details', action: 'Get a folder' },
-			{ name: 'Get Keys', value: 'getKeys', description: 'Get a folder\'s upload and edit keys', action: 'Get folder keys' },
-			{ name: 'Get Tree', value: 'getTree', description: 'Get a folder and all its subfolders in one call', action: 'Get a folder tree' },
-			{ name: 'List Content', value: 'list', description: 'List the files and subfolders of a folder', action: 'List folder content' },
-			{ name: 'List Public Folder', value: 'listPublic', description: 'List a shared (LINK or PUBLIC) folder without an account', action: 'List a public folder' },
-			{ name: 'List ROOT', value: 'listRoot', description: 'List the folders in ROOT with their views and sizes', action: 'List ROOT folders' },
-			{ name: 'Rename', value: 'rename', description: 'Rename a folder', action: 'Rename a folder' },
-			{ name: 'Restore', value: 'restore', description: 'Restore a deleted folder (PRO, BUSINESS, ENTERPRISE)', action: 'Restore a folder' },
+			{
+				name: 'Check Existence',
+				value: 'checkExistence',
+				description: 'Check which folder hashes exist in this account',
+				action: 'Check folders exist',
+			},
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a folder',
+				action: 'Create a folder',
+			},
+			{
+				name: 'Create Anonymous',
+				value: 'createAnonymous',
+				description: 'Create a folder that belongs to no account (deleted after about a month)',
+				action: 'Create an anonymous folder',
+			},
+			{
+				name: 'Create Path',
+				value: 'createPath',
+				description:
+					'Create every missing folder of a path like Invoices/2026/11 and return the last one',
+				action: 'Create a folder path',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a folder and everything in it',
+				action: 'Delete a folder',
+			},
+			{ name: 'Get', value: 'get', description: "Get a folder's details", action: 'Get a folder' },
+			{
+				name: 'Get Keys',
+				value: 'getKeys',
+				description: "Get a folder's upload and edit keys",
+				action: 'Get folder keys',
+			},
+			{
+				name: 'Get Tree',
+				value: 'getTree',
+				description: 'Get a folder and all its subfolders in one call',
+				action: 'Get a folder tree',
+			},
+			{
+				name: 'List Content',
+				value: 'list',
+				description: 'List the files and subfolders of a folder',
+				action: 'List folder content',
+			},
+			{
+				name: 'List Public Folder',
+				value: 'listPublic',
+				description: 'List a shared (LINK or PUBLIC) folder without an account',
+				action: 'List a public folder',
+			},
+			{
+				name: 'List ROOT',
+				value: 'listRoot',
+				description: 'List the folders in ROOT with their views and sizes',
+				action: 'List ROOT folders',
+			},
+			{
+				name: 'Rename',
+				value: 'rename',
+				description: 'Rename a folder',
+				action: 'Rename a folder',
+			},
+			{
+				name: 'Restore',
+				value: 'restore',
+				description: 'Restore a deleted folder (PRO, BUSINESS, ENTERPRISE)',
+				action: 'Restore a folder',
+			},
 		]),
 		default: 'list',
 	},

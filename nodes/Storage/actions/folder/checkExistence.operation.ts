@@ -11,22 +11,34 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'abc123, def456',
-		description: 'Folder hashes separated by commas or new lines (or an expression returning an array). Only folders this account owns and may add to count as existing.',
+		description:
+			'Folder hashes separated by commas or new lines (or an expression returning an array). Only folders this account owns and may add to count as existing.',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['checkExistence'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['folder'], operation: ['checkExistence'] } },
+	properties,
+);
 
 function hashList(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	const raw = ctx.getNodeParameter('hashes', itemIndex, '') as string | string[];
-	const list = (Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\s,]+/)).map((hash) => hash.trim()).filter(Boolean);
+	const list = (Array.isArray(raw) ? raw.map(String) : String(raw).split(/[\s,]+/))
+		.map((hash) => hash.trim())
+		.filter(Boolean);
 	if (list.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'No folder hashes given', { itemIndex, description: 'Enter at least one folder hash.' });
+		throw new NodeOperationError(ctx.getNode(), 'No folder hashes given', {
+			itemIndex,
+			description: 'Enter at least one folder hash.',
+		});
 	}
 	return [...new Set(list)];
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const hashes = hashList(this, itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
@@ -18,7 +23,8 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'Invoices',
-		description: 'Leave empty to let the service name it (YYYY-MM-DD_&lt;hash&gt;). If the name exists, the service adds " (1)".',
+		description:
+			'Leave empty to let the service name it (YYYY-MM-DD_&lt;hash&gt;). If the name exists, the service adds " (1)".',
 	},
 	{
 		displayName: 'Options',
@@ -33,15 +39,26 @@ const properties: INodeProperties[] = [
 				type: 'options',
 				default: 'PRIVATE',
 				options: [
-					{ name: 'Private', value: 'PRIVATE', description: 'Only the owner and users it is shared with' },
-					{ name: 'Link', value: 'LINK', description: 'Anyone who has the link may view and list it' },
+					{
+						name: 'Private',
+						value: 'PRIVATE',
+						description: 'Only the owner and users it is shared with',
+					},
+					{
+						name: 'Link',
+						value: 'LINK',
+						description: 'Anyone who has the link may view and list it',
+					},
 				],
 			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['folder'], operation: ['create'] } },
+	properties,
+);
 
 interface CreatedFolder {
 	folder_hash: string;
@@ -50,7 +67,10 @@ interface CreatedFolder {
 	folder_name: string;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const parentLocated = locate(this, 'parentFolder', 'folder', itemIndex);
 	const name = (this.getNodeParameter('name', itemIndex, '') as string).trim();
 	const options = this.getNodeParameter('options', itemIndex, {}) as { accessType?: string };
@@ -63,7 +83,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	// ROOT is the service's default parent, so it is left out rather than resolved to its hash.
-	const parent = isRoot(parentLocated) ? ROOT : await resolveHash(this, account, parentLocated, 'folder', itemIndex);
+	const parent = isRoot(parentLocated)
+		? ROOT
+		: await resolveHash(this, account, parentLocated, 'folder', itemIndex);
 	const { body } = await v2<CreatedFolder>(
 		this,
 		account,

@@ -6,7 +6,8 @@ import { folderLink } from '../../../shared/storage/links';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Anonymous folders belong to no account and are deleted automatically after about a month. Keep the returned keys: they are the only way to add files or delete the folder.',
+		displayName:
+			'Anonymous folders belong to no account and are deleted automatically after about a month. Keep the returned keys: they are the only way to add files or delete the folder.',
 		name: 'anonymousNotice',
 		type: 'notice',
 		default: '',
@@ -30,7 +31,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['createAnonymous'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['folder'], operation: ['createAnonymous'] } },
+	properties,
+);
 
 interface CreatedUpload {
 	hash: string;
@@ -40,7 +44,10 @@ interface CreatedUpload {
 	FolderName?: string;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const account = await storageAccount(this, itemIndex);
 	const name = String(this.getNodeParameter('name', itemIndex, '') ?? '').trim();
 	const accessType = this.getNodeParameter('accessType', itemIndex, 'LINK') as string;

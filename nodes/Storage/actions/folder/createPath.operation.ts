@@ -1,14 +1,28 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { accountInfo } from '../../../shared/storage/account-info';
-import { requireAccount, storageAccount, v1, v2, type StorageAccount } from '../../../shared/storage/client';
+import {
+	requireAccount,
+	storageAccount,
+	v1,
+	v2,
+	type StorageAccount,
+} from '../../../shared/storage/client';
 import { isRoot, locate, resolveHash, ROOT } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 
 const properties: INodeProperties[] = [
-	folderLocator('parentFolder', { displayName: 'Parent Folder', default: { mode: 'id', value: ROOT } }),
+	folderLocator('parentFolder', {
+		displayName: 'Parent Folder',
+		default: { mode: 'id', value: ROOT },
+	}),
 	{
 		displayName: 'Path',
 		name: 'path',
@@ -16,11 +30,15 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'Invoices/{{ $now.toFormat("yyyy/MM") }}',
-		description: 'Folders separated by /. Missing ones are created in one call; existing ones are reused. Returns the last folder.',
+		description:
+			'Folders separated by /. Missing ones are created in one call; existing ones are reused. Returns the last folder.',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['createPath'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['folder'], operation: ['createPath'] } },
+	properties,
+);
 
 interface PathAnswer {
 	Success?: boolean;
@@ -30,49 +48,98 @@ interface PathAnswer {
 
 function pathSegments(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	const raw = String(ctx.getNodeParameter('path', itemIndex, '') ?? '');
-	const segments = raw.split('/').map((segment) => segment.trim()).filter(Boolean);
+	const segments = raw
+		.split('/')
+		.map((segment) => segment.trim())
+		.filter(Boolean);
 	if (segments.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), 'The path is empty', { itemIndex, description: 'Enter folders separated by /, e.g. Invoices/2026/11.' });
+		throw new NodeOperationError(ctx.getNode(), 'The path is empty', {
+			itemIndex,
+			description: 'Enter folders separated by /, e.g. Invoices/2026/11.',
+		});
 	}
 	if (segments.some((segment) => segment === '.' || segment === '..')) {
-		throw new NodeOperationError(ctx.getNode(), `"${raw}" contains . or ..`, { itemIndex, description: 'Use plain folder names.' });
+		throw new NodeOperationError(ctx.getNode(), `"${raw}" contains . or ..`, {
+			itemIndex,
+			description: 'Use plain folder names.',
+		});
 	}
 	return segments;
 }
 
-async function parentKeys(ctx: IExecuteFunctions, account: StorageAccount, hash: string, root: boolean, itemIndex: number) {
+async function parentKeys(
+	ctx: IExecuteFunctions,
+	account: StorageAccount,
+	hash: string,
+	root: boolean,
+	itemIndex: number,
+) {
 	if (root) {
 		const me = await accountInfo(ctx, account, itemIndex);
 		return { hash: String(me.root_upload_hash), addKey: me.root_add_key as string | undefined };
 	}
-	const { body } = await v2<IDataObject>(ctx, account, 'get_folder_info', { folder_hash: hash }, { itemIndex });
+	const { body } = await v2<IDataObject>(
+		ctx,
+		account,
+		'get_folder_info',
+		{ folder_hash: hash },
+		{ itemIndex },
+	);
 	return { hash, addKey: body.add_files_key as string | undefined };
 }
 
 /** The script answers folder ids, not hashes, so the leaf is found by name, one level at a time. */
-async function findLeaf(ctx: IExecuteFunctions, account: StorageAccount, start: string, segments: string[], itemIndex: number) {
+async function findLeaf(
+	ctx: IExecuteFunctions,
+	account: StorageAccount,
+	start: string,
+	segments: string[],
+	itemIndex: number,
+) {
 	let current = start;
 	for (const segment of segments) {
-		const { body } = await v2<IDataObject[]>(ctx, account, 'get_folder_content', { folder_hash: current }, { itemIndex });
-		const match = (Array.isArray(body) ? body : []).find((item) => item.type === 'folder' && item.name === segment);
+		const { body } = await v2<IDataObject[]>(
+			ctx,
+			account,
+			'get_folder_content',
+			{ folder_hash: current },
+			{ itemIndex },
+		);
+		const match = (Array.isArray(body) ? body : []).find(
+			(item) => item.type === 'folder' && item.name === segment,
+		);
 		if (!match) {
-			throw new NodeApiError(ctx.getNode(), { message: 'path folder missing' }, {
-				itemIndex,
-				message: `The folder "${segment}" was not found after creating the path`,
-				description: 'The service may have normalized the name. List the parent folder to see what was created.',
-			});
+			throw new NodeApiError(
+				ctx.getNode(),
+				{ message: 'path folder missing' },
+				{
+					itemIndex,
+					message: `The folder "${segment}" was not found after creating the path`,
+					description:
+						'The service may have normalized the name. List the parent folder to see what was created.',
+				},
+			);
 		}
 		current = String(match.hash);
 	}
 	return current;
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const located = locate(this, 'parentFolder', 'folder', itemIndex);
 	const segments = pathSegments(this, itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
-	const parent = await parentKeys(this, account, isRoot(located) ? '' : await resolveHash(this, account, located, 'folder', itemIndex), isRoot(located), itemIndex);
+	const parent = await parentKeys(
+		this,
+		account,
+		isRoot(located) ? '' : await resolveHash(this, account, located, 'folder', itemIndex),
+		isRoot(located),
+		itemIndex,
+	);
 	const path = segments.join('/');
 	// Creating a path is idempotent (existing folders are reused), so an uncertain call may safely run again.
 	const { body } = await v1<PathAnswer>(this, account, 'api/get_ids_and_keys_from_paths.php', {
@@ -82,14 +149,24 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		itemIndex,
 	});
 	if (!body?.Success) {
-		throw new NodeApiError(this.getNode(), { message: 'path refused' }, {
-			itemIndex,
-			message: `The service did not create the path${body?.Error ? `: ${body.Error}` : ''}`,
-			description: 'Check that this account may add folders to the parent folder.',
-		});
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'path refused' },
+			{
+				itemIndex,
+				message: `The service did not create the path${body?.Error ? `: ${body.Error}` : ''}`,
+				description: 'Check that this account may add folders to the parent folder.',
+			},
+		);
 	}
 	const created = body.Directories?.[path] ?? Object.values(body.Directories ?? {}).pop() ?? {};
 	const leaf = await findLeaf(this, account, parent.hash, segments, itemIndex);
-	const { body: info } = await v2<IDataObject>(this, account, 'get_folder_info', { folder_hash: leaf }, { itemIndex });
+	const { body: info } = await v2<IDataObject>(
+		this,
+		account,
+		'get_folder_info',
+		{ folder_hash: leaf },
+		{ itemIndex },
+	);
 	return [{ json: { ...withLink(account, info, 'folder'), id: created.id, path } }];
 }

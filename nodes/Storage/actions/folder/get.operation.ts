@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { accessRightsOptions } from '../../../shared/storage/access-rights-field';
@@ -9,9 +14,15 @@ import { withLink } from '../../../shared/storage/outputs';
 
 const properties: INodeProperties[] = [folderLocator(), accessRightsOptions];
 
-export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['folder'], operation: ['get'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const folderHash = await folderHashParam(this, account, 'folder', itemIndex);

@@ -12,13 +12,20 @@ const properties: INodeProperties[] = [
 		name: 'addKeyOnly',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to fetch only the upload (add-files) key, which a folder shared with this account may grant without the edit key',
+		description:
+			'Whether to fetch only the upload (add-files) key, which a folder shared with this account may grant without the edit key',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['getKeys'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['folder'], operation: ['getKeys'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const hash = await folderHashParam(this, account, 'folder', itemIndex);
@@ -31,10 +38,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		});
 		return [{ json: { hash, add_files_key: body?.add_key ?? null } }];
 	}
-	const { body } = await v1<{ AddFileKey?: string; DeleteKey?: string }>(this, account, 'api/get_upload_keys.php', {
-		method: 'GET',
-		qs: { hash },
-		itemIndex,
-	});
-	return [{ json: { hash, add_files_key: body?.AddFileKey ?? null, delete_key: body?.DeleteKey ?? null } }];
+	const { body } = await v1<{ AddFileKey?: string; DeleteKey?: string }>(
+		this,
+		account,
+		'api/get_upload_keys.php',
+		{
+			method: 'GET',
+			qs: { hash },
+			itemIndex,
+		},
+	);
+	return [
+		{
+			json: { hash, add_files_key: body?.AddFileKey ?? null, delete_key: body?.DeleteKey ?? null },
+		},
+	];
 }

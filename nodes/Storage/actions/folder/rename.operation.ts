@@ -10,15 +10,27 @@ import { requiredName } from '../common/names';
 
 const properties: INodeProperties[] = [
 	folderLocator(),
-	nameField('New Name', 'The service may normalize it and adds " (1)" if the name is taken in the parent folder'),
+	nameField(
+		'New Name',
+		'The service may normalize it and adds " (1)" if the name is taken in the parent folder',
+	),
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['rename'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['folder'], operation: ['rename'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const located = locate(this, 'folder', 'folder', itemIndex);
 	if (isRoot(located)) {
-		throw new NodeOperationError(this.getNode(), 'ROOT cannot be renamed', { itemIndex, description: 'Choose a folder inside ROOT.' });
+		throw new NodeOperationError(this.getNode(), 'ROOT cannot be renamed', {
+			itemIndex,
+			description: 'Choose a folder inside ROOT.',
+		});
 	}
 	const name = requiredName(this, 'name', itemIndex);
 	const account = await storageAccount(this, itemIndex);
@@ -31,5 +43,13 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		{ folder_hash: folderHash, folder_name: name },
 		{ itemIndex, write: true },
 	);
-	return [{ json: withLink(account, { hash: body.folder_hash ?? folderHash, name: body.folder_name }, 'folder') }];
+	return [
+		{
+			json: withLink(
+				account,
+				{ hash: body.folder_hash ?? folderHash, name: body.folder_name },
+				'folder',
+			),
+		},
+	];
 }

@@ -9,20 +9,28 @@ import { restore } from '../common/restore';
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'The documents name the restore script but not its parameters: the node POSTs the hash as hash and folder_hash. See the README section "Where the documents are silent".',
+		displayName:
+			'The documents name the restore script but not its parameters: the node POSTs the hash as hash and folder_hash. See the README section "Where the documents are silent".',
 		name: 'restoreNotice',
 		type: 'notice',
 		default: '',
 	},
 	{
 		...folderLocator('folder', { default: { mode: 'id', value: '' } }),
-		description: 'Hash of the deleted folder (for example from the Delete output). Needs a PRO, BUSINESS or ENTERPRISE account.',
+		description:
+			'Hash of the deleted folder (for example from the Delete output). Needs a PRO, BUSINESS or ENTERPRISE account.',
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['folder'], operation: ['restore'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['folder'], operation: ['restore'] } },
+	properties,
+);
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<INodeExecutionData[]> {
 	const located = locate(this, 'folder', 'folder', itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	const hash = await resolveHash(this, account, located, 'folder', itemIndex);

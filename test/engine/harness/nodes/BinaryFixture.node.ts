@@ -1,5 +1,10 @@
 import { fixtureBytes } from '../fixtures';
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 
 /**
  * Test-only stand-in for n8n's "Convert to File" / "Read Files from Disk": attaches a binary property to
@@ -21,8 +26,18 @@ export class BinaryFixture implements INodeType {
 			{ displayName: 'Content', name: 'content', type: 'string', default: '' },
 			{ displayName: 'Size (Bytes)', name: 'sizeBytes', type: 'number', default: 0 },
 			{ displayName: 'File Name', name: 'fileName', type: 'string', default: 'fixture.bin' },
-			{ displayName: 'MIME Type', name: 'mimeType', type: 'string', default: 'application/octet-stream' },
-			{ displayName: 'Put Output File in Field', name: 'binaryPropertyName', type: 'string', default: 'data' },
+			{
+				displayName: 'MIME Type',
+				name: 'mimeType',
+				type: 'string',
+				default: 'application/octet-stream',
+			},
+			{
+				displayName: 'Put Output File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+			},
 		],
 	};
 

@@ -1,4 +1,9 @@
-import type { INodeType, INodeTypeDescription, ITriggerFunctions, ITriggerResponse } from 'n8n-workflow';
+import type {
+	INodeType,
+	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
+} from 'n8n-workflow';
 
 /**
  * Stand-in for n8n-nodes-base's Manual Trigger, under the same type name so workflows read like n8n's:
