@@ -15,7 +15,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { chromium } from 'playwright-core';
-import { importExampleWorkflows, prepareExampleData, upsertDemoCredentials } from './lib/demo-setup.ts';
+import {
+	importExampleWorkflows,
+	prepareExampleData,
+	upsertDemoCredentials,
+} from './lib/demo-setup.ts';
 import { DEFAULT_OWNER, startN8n } from './lib/n8n-server.ts';
 import { repoPaths } from './lib/paths.ts';
 
@@ -25,7 +29,8 @@ const FILES = ['dms-task-roundtrip.json', 'dms-task-writer.json', 'dms-input-err
 const log = (message: string) => console.error(`[capture-mapper-schema] ${message}`);
 
 type Node = { id: string; name: string; parameters: Record<string, any> };
-const mapperNodes = (nodes: Node[]) => nodes.filter((node) => node.parameters?.fields?.mappingMode !== undefined);
+const mapperNodes = (nodes: Node[]) =>
+	nodes.filter((node) => node.parameters?.fields?.mappingMode !== undefined);
 
 async function main() {
 	const stops: Array<() => Promise<void>> = [];
@@ -42,19 +47,35 @@ async function main() {
 		});
 		const services = { sandbox, account: DEMO_ACCOUNT };
 		const credentials = await upsertDemoCredentials(n8n.client, services);
-		await importExampleWorkflows(n8n.client, paths.workflowsDir, credentials, await prepareExampleData(services));
-		const byName = new Map((await n8n.client.listWorkflows()).map((workflow) => [workflow.name, workflow.id]));
+		await importExampleWorkflows(
+			n8n.client,
+			paths.workflowsDir,
+			credentials,
+			await prepareExampleData(services),
+		);
+		const byName = new Map(
+			(await n8n.client.listWorkflows()).map((workflow) => [workflow.name, workflow.id]),
+		);
 
 		const context = await chromium.launchPersistentContext(userDataDir, {
 			executablePath: '/usr/bin/chromium',
 			headless: true,
 			viewport: { width: 1280, height: 800 },
-			args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+			args: [
+				'--headless',
+				'--no-sandbox',
+				'--disable-gpu',
+				'--no-first-run',
+				'--disable-background-networking',
+			],
 		});
 		stops.push(() => context.close());
 		const page = context.pages()[0] ?? (await context.newPage());
 		await page.goto(`${n8n.baseUrl}/signin`);
-		await page.locator('input[type=email], input[name=emailOrLdapLoginId]').first().fill(DEFAULT_OWNER.email);
+		await page
+			.locator('input[type=email], input[name=emailOrLdapLoginId]')
+			.first()
+			.fill(DEFAULT_OWNER.email);
 		await page.locator('input[type=password]').first().fill(DEFAULT_OWNER.password);
 		await page.keyboard.press('Enter');
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: 30_000 });
@@ -67,7 +88,10 @@ async function main() {
 			for (const node of mapperNodes(example.nodes)) {
 				log(`${file}: opening "${node.name}"`);
 				await page.goto(`${n8n.baseUrl}/workflow/${id}/${node.id}`);
-				await page.locator('[data-test-id="ndv"]').first().waitFor({ state: 'visible', timeout: 30_000 });
+				await page
+					.locator('[data-test-id="ndv"]')
+					.first()
+					.waitFor({ state: 'visible', timeout: 30_000 });
 				await page.waitForLoadState('networkidle').catch(() => undefined);
 				await page.waitForTimeout(1500);
 				await page.keyboard.press('Escape');
@@ -76,10 +100,14 @@ async function main() {
 				await page.waitForTimeout(1500);
 			}
 			const saved = await n8n.client.getWorkflow(id);
-			result[file] = Object.fromEntries(mapperNodes(saved.nodes).map((node) => [node.name, node.parameters.fields]));
+			result[file] = Object.fromEntries(
+				mapperNodes(saved.nodes).map((node) => [node.name, node.parameters.fields]),
+			);
 			for (const node of mapperNodes(example.nodes)) {
 				const same = isDeepStrictEqual(result[file][node.name], node.parameters.fields);
-				log(`${file}: "${node.name}" ${same ? 'unchanged by the editor' : 'CHANGED by the editor: refresh the example'}`);
+				log(
+					`${file}: "${node.name}" ${same ? 'unchanged by the editor' : 'CHANGED by the editor: refresh the example'}`,
+				);
 			}
 		}
 		console.log(JSON.stringify(result, null, '\t'));

@@ -13,7 +13,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { LoadOptionsContext } from 'n8n-core';
-import type { INode, INodeProperties, ResourceMapperField, ResourceMapperFields } from 'n8n-workflow';
+import type {
+	INode,
+	INodeProperties,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
@@ -37,8 +42,12 @@ afterAll(async () => await sandbox?.close());
 type ExampleNode = INode & { parameters: { fields?: { schema?: ResourceMapperField[] } } };
 
 const mapperNodes = FILES.flatMap((file) => {
-	const workflow = JSON.parse(readFileSync(join(WORKFLOWS, file), 'utf8')) as { nodes: ExampleNode[] };
-	return workflow.nodes.filter((node) => node.parameters.fields?.schema !== undefined).map((node) => [file, node.name, node] as const);
+	const workflow = JSON.parse(readFileSync(join(WORKFLOWS, file), 'utf8')) as {
+		nodes: ExampleNode[];
+	};
+	return workflow.nodes
+		.filter((node) => node.parameters.fields?.schema !== undefined)
+		.map((node) => [file, node.name, node] as const);
 });
 
 /** The resource mapper the editor shows for the node's resource and operation, as n8n picks it. */
@@ -47,7 +56,9 @@ function mapperMethod(properties: INodeProperties[], parameters: Record<string, 
 		(property) =>
 			property.name === 'fields' &&
 			property.type === 'resourceMapper' &&
-			Object.entries(property.displayOptions?.show ?? {}).every(([name, values]) => (values as unknown[]).includes(parameters[name])),
+			Object.entries(property.displayOptions?.show ?? {}).every(([name, values]) =>
+				(values as unknown[]).includes(parameters[name]),
+			),
 	);
 	if (shown.length !== 1) throw new Error(`expected one field mapper shown, found ${shown.length}`);
 	return String(shown[0].typeOptions?.resourceMapper?.resourceMapperMethod);
@@ -56,15 +67,37 @@ function mapperMethod(properties: INodeProperties[], parameters: Record<string, 
 /** What n8n's editor loads for the node: its mapper method, called with the node's current parameters. */
 async function editorFields(node: ExampleNode): Promise<ResourceMapperField[]> {
 	const { nodeTypes, credentialTypes } = createRegistry();
-	const credentials = { cloudStorageTokenApi: { baseUrl: sandbox.baseUrl, webUrl: sandbox.webUrl, user: DEMO_ACCOUNT.username, accessToken: DEMO_ACCOUNT.token } };
-	const credentialsHelper = new EngineCredentialsHelper(credentialTypes, new CredentialStore(credentials));
-	const additionalData = createAdditionalData({ credentialsHelper, executionId: 'examples-schema', workflowId: 'examples-schema' });
+	const credentials = {
+		cloudStorageTokenApi: {
+			baseUrl: sandbox.baseUrl,
+			webUrl: sandbox.webUrl,
+			user: DEMO_ACCOUNT.username,
+			accessToken: DEMO_ACCOUNT.token,
+		},
+	};
+	const credentialsHelper = new EngineCredentialsHelper(
+		credentialTypes,
+		new CredentialStore(credentials),
+	);
+	const additionalData = createAdditionalData({
+		credentialsHelper,
+		executionId: 'examples-schema',
+		workflowId: 'examples-schema',
+	});
 	additionalData.currentNodeParameters = node.parameters;
-	const workflow = new Workflow({ id: 'examples-schema', nodes: [structuredClone(node)], connections: {}, active: false, nodeTypes });
+	const workflow = new Workflow({
+		id: 'examples-schema',
+		nodes: [structuredClone(node)],
+		connections: {},
+		active: false,
+		nodeTypes,
+	});
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const method = mapperMethod(nodeType.description.properties, node.parameters);
 	const context = new LoadOptionsContext(workflow, node, additionalData, 'parameters.fields');
-	const answer = (await nodeType.methods!.resourceMapping![method].call(context)) as ResourceMapperFields;
+	const answer = (await nodeType.methods!.resourceMapping![method].call(
+		context,
+	)) as ResourceMapperFields;
 	return answer.fields;
 }
 
