@@ -113,14 +113,12 @@ describe('folder create', () => {
 	it('retries a 429 after Retry-After, then succeeds', async () => {
 		sessionLogin();
 		nock(BASE).post('/api_v2/create_folder').reply(429, '', { 'Retry-After': '0' });
-		nock(BASE)
-			.post('/api_v2/create_folder')
-			.reply(200, {
-				folder_hash: 'x',
-				folder_edit_key: 'e',
-				folder_upload_key: 'u',
-				folder_name: 'A',
-			});
+		nock(BASE).post('/api_v2/create_folder').reply(200, {
+			folder_hash: 'x',
+			folder_edit_key: 'e',
+			folder_upload_key: 'u',
+			folder_name: 'A',
+		});
 		const { out, error } = await runStorage({ resource: 'folder', operation: 'create', name: 'A' });
 		expect(error).toBeUndefined();
 		expect(out[0].json.hash).toBe('x');
