@@ -9,9 +9,6 @@
  * Radicale sees every request and plays the server that refuses a token, lacks sync, or the other client
  * that changes an object between n8n's read and its write.
  */
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { startRadicale, RADICALE_USER, type Radicale } from '../dav/radicale';
 import {
 	describeErrors,
@@ -23,6 +20,8 @@ import {
 	type N8nInstance,
 	type WorkflowRef,
 } from './harness/n8n';
+import { closeProxy, davProxy, type DavProxy } from './harness/dav-proxy';
+import { runNewOperations } from './harness/dav-new-operations';
 
 let radicale: Radicale;
 let n8n: N8nInstance;
@@ -168,119 +167,10 @@ it('runs every Calendar and Contacts operation; foreign objects keep unknown pro
 
 // ---- Triggers and conflicts through a proxy that can play other servers and other clients ----
 
-type ProxyMode = 'pass' | 'reject-token' | 'no-sync';
-interface Seen {
-	method: string;
-	path: string;
-	/** A sync-collection REPORT, with the token it carried ('' for an initial sync). */
-	sync?: string;
-	status?: number;
-	end?: number;
-}
-interface Upstream {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: Buffer;
-}
-
-const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding'];
-
-function forward(
-	target: string,
-	method: string,
-	path: string,
-	headers: IncomingMessage['headers'],
-	body: Buffer,
-): Promise<Upstream> {
-	const url = new URL(path, target);
-	const sent: Record<string, string | string[] | undefined> = {
-		...headers,
-		host: url.host,
-		'content-length': String(body.length),
-	};
-	for (const name of HOP_BY_HOP) delete sent[name];
-	return new Promise((resolve, reject) => {
-		const upstream = request(url, { method, headers: sent }, (answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-			answer.on('end', () =>
-				resolve({
-					status: answer.statusCode ?? 502,
-					headers: answer.headers,
-					body: Buffer.concat(chunks),
-				}),
-			);
-		});
-		upstream.on('error', reject);
-		upstream.end(body);
-	});
-}
-
-async function davProxy(target: string) {
-	const proxy = {
-		url: '',
-		mode: 'pass' as ProxyMode,
-		log: [] as Seen[],
-		/** Object path → writes another client makes just before n8n's next If-Match PUTs there (one each). */
-		otherClient: new Map<string, { writes: string[]; etags: string[] }>(),
-		server: undefined as unknown as Server,
-	};
-	proxy.server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			void (async () => {
-				const body = Buffer.concat(chunks);
-				const text = body.toString('utf8');
-				const path = req.url ?? '/';
-				const seen: Seen = { method: req.method ?? '?', path };
-				if (req.method === 'REPORT' && text.includes('sync-collection'))
-					seen.sync = /sync-token>([^<]*)</.exec(text)?.[1] ?? '';
-				proxy.log.push(seen);
-				const reply = (status: number, headers: Upstream['headers'], payload: Buffer | string) => {
-					seen.status = status;
-					const out = { ...headers };
-					for (const name of HOP_BY_HOP) delete out[name];
-					out['content-length'] = String(Buffer.byteLength(payload));
-					res.writeHead(status, out).end(payload, () => (seen.end = Date.now()));
-				};
-				if (seen.sync !== undefined && proxy.mode === 'no-sync')
-					return reply(501, { 'content-type': 'text/plain' }, 'sync-collection is not supported');
-				if (seen.sync && proxy.mode === 'reject-token') {
-					return reply(
-						403,
-						{ 'content-type': 'application/xml' },
-						'<?xml version="1.0"?><D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>',
-					);
-				}
-				const other = proxy.otherClient.get(path);
-				if (req.method === 'PUT' && req.headers['if-match'] && other && other.writes.length > 0) {
-					const written = await forward(
-						target,
-						'PUT',
-						path,
-						{
-							authorization: req.headers.authorization,
-							'content-type': req.headers['content-type'],
-						},
-						Buffer.from(other.writes.shift()!),
-					);
-					other.etags.push(String(written.headers.etag));
-				}
-				const answer = await forward(target, req.method ?? 'GET', path, req.headers, body);
-				reply(answer.status, answer.headers, answer.body);
-			})().catch(() => res.destroy());
-		});
-	});
-	await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
-	proxy.url = `http://127.0.0.1:${(proxy.server.address() as AddressInfo).port}/`;
-	return proxy;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('Calendar and Contacts Triggers in n8n', () => {
-	let proxy: Awaited<ReturnType<typeof davProxy>>;
+	let proxy: DavProxy;
 	let workflow: WorkflowRef;
 	let calendarPath: string;
 	let bookPath: string;
@@ -660,6 +550,22 @@ describe('412 conflict on Update in n8n', () => {
 		} finally {
 			proxy.server.closeAllConnections();
 			await new Promise((resolve) => proxy.server.close(resolve));
+		}
+	});
+});
+
+describe('Address books, occurrences and Delete after a conflict in n8n', () => {
+	it('creates, renames and deletes an address book; changes, cancels and splits occurrences; keeps a changed event unless "Delete Even If Changed"', async () => {
+		const proxy = await davProxy(radicale.url);
+		try {
+			await runNewOperations({
+				n8n,
+				server: radicale,
+				proxy,
+				credentialFields: { username: RADICALE_USER.username, password: RADICALE_USER.password },
+			});
+		} finally {
+			await closeProxy(proxy);
 		}
 	});
 });
