@@ -3,7 +3,9 @@
  * (Debian `xandikos`), from the same exported workflow as dav.test.ts runs against Radicale. Xandikos 0.2.8
  * refuses a calendar's description (PROPPATCH answers 409): the first run shows the node stops there with
  * that named; the second run leaves the description out and checks everything else, including objects
- * another client wrote keeping their unknown properties.
+ * another client wrote keeping their unknown properties. The third runs the address-book and occurrence
+ * operations and Delete after a 412 (harness/dav-new-operations.ts, the same checks as against Radicale):
+ * Xandikos takes an address book's description on extended MKCOL, so nothing is reported as not applied.
  */
 import { startXandikos, type Xandikos } from '../dav/xandikos';
 import {
@@ -14,6 +16,8 @@ import {
 	type CredentialRef,
 	type N8nInstance,
 } from './harness/n8n';
+import { closeProxy, davProxy } from './harness/dav-proxy';
+import { runNewOperations } from './harness/dav-new-operations';
 
 let xandikos: Xandikos;
 let n8n: N8nInstance;
@@ -156,4 +160,18 @@ it('runs every other Calendar and Contacts operation; foreign objects keep unkno
 	const card = (await xandikos.send('GET', `${book}foreign.vcf`)).body;
 	expect(card.toLowerCase()).toContain('org:analytical engines');
 	expect(card).toContain('X-OTHER-CLIENT-FIELD:keep-me-too');
+});
+
+it('creates, renames and deletes an address book; changes, cancels and splits occurrences; keeps a changed event unless "Delete Even If Changed"', async () => {
+	const proxy = await davProxy(xandikos.url);
+	try {
+		await runNewOperations({
+			n8n,
+			server: xandikos,
+			proxy,
+			credentialFields: { username: 'user', password: 'unused-by-xandikos' },
+		});
+	} finally {
+		await closeProxy(proxy);
+	}
 });

@@ -4,7 +4,8 @@
  * keeping their unknown properties through an update, the credential test, both polling triggers
  * (workflows/dav-triggers.json) reporting created, updated and deleted objects exactly once, also when the
  * server rejects the sync-token or refuses sync-collection, and the 412 conflict on Update with and without
- * "Re-Apply on Conflict". n8n polls at most once a minute, but each activation runs one poll at once with the
+ * "Re-Apply on Conflict"; then the address-book and occurrence operations and Delete after a 412
+ * (harness/dav-new-operations.ts, shared with dav-xandikos.test.ts). n8n polls at most once a minute, but each activation runs one poll at once with the
  * stored static data, so deactivate + activate is a deterministic "poll now". A small proxy between n8n and
  * Radicale sees every request and plays the server that refuses a token, lacks sync, or the other client
  * that changes an object between n8n's read and its write.
