@@ -6,6 +6,9 @@
  * another client wrote keeping their unknown properties. The third runs the address-book and occurrence
  * operations and Delete after a 412 (harness/dav-new-operations.ts, the same checks as against Radicale):
  * Xandikos takes an address book's description on extended MKCOL, so nothing is reported as not applied.
+ * Last, both triggers (harness/dav-triggers.ts), the same checks as against Radicale: Xandikos' sync-token
+ * and sync-collection answers need no special handling; it authenticates nobody, so the credential is
+ * sent and ignored (noAuthentication in test/dav/servers.ts).
  */
 import { startXandikos, type Xandikos } from '../dav/xandikos';
 import {
@@ -18,6 +21,7 @@ import {
 } from './harness/n8n';
 import { closeProxy, davProxy } from './harness/dav-proxy';
 import { runNewOperations } from './harness/dav-new-operations';
+import { describeDavTriggers } from './harness/dav-triggers';
 
 let xandikos: Xandikos;
 let n8n: N8nInstance;
@@ -175,3 +179,9 @@ it('creates, renames and deletes an address book; changes, cancels and splits oc
 		await closeProxy(proxy);
 	}
 });
+
+describeDavTriggers('Xandikos', () => ({
+	n8n,
+	server: xandikos,
+	credentialFields: { username: 'user', password: 'unused-by-xandikos' },
+}));
