@@ -166,7 +166,7 @@ it('runs every other Calendar and Contacts operation; foreign objects keep unkno
 	expect(card).toContain('X-OTHER-CLIENT-FIELD:keep-me-too');
 });
 
-it('creates, renames and deletes an address book; changes, cancels and splits occurrences; keeps a changed event unless "Delete Even If Changed"', async () => {
+it('creates, renames and deletes an address book; changes, cancels and splits occurrences; keeps a changed event or contact unless "Delete Even If Changed"', async () => {
 	const proxy = await davProxy(xandikos.url);
 	try {
 		await runNewOperations({

@@ -337,7 +337,7 @@ describe('412 conflict on Update in n8n', () => {
 });
 
 describe('Address books, occurrences and Delete after a conflict in n8n', () => {
-	it('creates, renames and deletes an address book; changes, cancels and splits occurrences; keeps a changed event unless "Delete Even If Changed"', async () => {
+	it('creates, renames and deletes an address book; changes, cancels and splits occurrences; keeps a changed event or contact unless "Delete Even If Changed"', async () => {
 		const proxy = await davProxy(radicale.url);
 		try {
 			await runNewOperations({

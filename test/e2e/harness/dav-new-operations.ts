@@ -2,7 +2,7 @@
  * The address-book and occurrence operations in a real n8n, the same on every DAV server the e2e tests
  * start: Address Book Create, Update and Delete (extended MKCOL), one occurrence of a series changed (a
  * RECURRENCE-ID override), one cancelled (EXDATE), "this and following" (the series ends with UNTIL, a new
- * series starts), and Delete after another client changed the event (412): kept without "Delete Even If
+ * series starts), and Delete after another client changed the event or contact (412): kept without "Delete Even If
  * Changed", deleted with it and the other client's version returned. n8n talks to the server through the
  * proxy, which plays that other client. Every result is checked against the raw objects on the server.
  */
@@ -26,6 +26,8 @@ const SERIES = [
 	'END:VCALENDAR',
 	'',
 ].join('\r\n');
+const doomedCard = (name: string) =>
+	['BEGIN:VCARD', 'VERSION:3.0', 'UID:e2e-doomed-card', `FN:${name}`, 'END:VCARD', ''].join('\r\n');
 const doomed = (summary: string) =>
 	SERIES.replace('UID:e2e-series', 'UID:e2e-doomed')
 		.replace('RRULE:FREQ=DAILY;COUNT=5\r\n', '')
@@ -55,6 +57,15 @@ export async function runNewOperations(context: NewOperationsContext): Promise<v
 		body: doomed('Doomed'),
 		headers: { 'content-type': 'text/calendar' },
 	});
+	const cardPath = `${new URL(await server.mkaddressbook('doomed-book')).pathname}doomed.vcf`;
+	await server.send('PUT', new URL(cardPath, server.url).href, {
+		body: doomedCard('Doomed'),
+		headers: { 'content-type': 'text/vcard' },
+	});
+	proxy.otherClient.set(cardPath, {
+		writes: [doomedCard('Changed by another client 1'), doomedCard('Changed by another client 2')],
+		etags: [],
+	});
 	proxy.otherClient.set(doomedPath, {
 		writes: [doomed('Changed by another client 1'), doomed('Changed by another client 2')],
 		etags: [],
@@ -69,6 +80,7 @@ export async function runNewOperations(context: NewOperationsContext): Promise<v
 	const seriesUrl = new URL(seriesPath, proxy.url).href;
 	const doomedUrl = new URL(doomedPath, proxy.url).href;
 	const calendarUrl = new URL(calendarPath, proxy.url).href;
+	const cardUrl = new URL(cardPath, proxy.url).href;
 	let position = 0;
 	const node = (
 		name: string,
@@ -157,6 +169,18 @@ export async function runNewOperations(context: NewOperationsContext): Promise<v
 			resource: 'event',
 			operation: 'delete',
 			eventUrl: doomedUrl,
+			options: { deleteIfChanged: true },
+		}),
+		node(
+			'Delete Changed Contact',
+			'cloudStorageContacts',
+			{ resource: 'contact', operation: 'delete', contactUrl: cardUrl },
+			{ onError: 'continueRegularOutput' },
+		),
+		node('Delete Contact Even If Changed', 'cloudStorageContacts', {
+			resource: 'contact',
+			operation: 'delete',
+			contactUrl: cardUrl,
 			options: { deleteIfChanged: true },
 		}),
 		node('Get Occurrences', 'cloudStorageCalendar', {
@@ -252,9 +276,27 @@ export async function runNewOperations(context: NewOperationsContext): Promise<v
 		summary: 'Changed by another client 2',
 	});
 	expect((await raw(doomedUrl)).status).toBe(404);
-	const deletes = proxy.log
-		.filter((entry) => entry.method === 'DELETE' && entry.path === doomedPath)
-		.map((entry) => entry.status);
-	expect(deletes.slice(0, 2)).toEqual([412, 412]);
-	expect(deletes).toHaveLength(3);
+	const [cardEtagAfterFirst] = proxy.otherClient.get(cardPath)!.etags;
+	expect(json('Delete Changed Contact')).toEqual([
+		{
+			error:
+				'The contact was changed by another client since it was read (412); it was not deleted',
+			description: expect.stringContaining(`Its current ETag is ${cardEtagAfterFirst}.`),
+		},
+	]);
+	const cardDeleted = json('Delete Contact Even If Changed')[0] as Record<string, any>;
+	expect(cardDeleted).toMatchObject({ deleted: true, url: cardUrl });
+	expect(cardDeleted.changedByOtherClient).toMatchObject({
+		fullName: 'Changed by another client 2',
+	});
+	expect((await raw(cardUrl)).status).toBe(404);
+	// n8n's DELETEs: refused once without the opt-in (not repeated); refused, then accepted, with it.
+	for (const path of [doomedPath, cardPath]) {
+		const deletes = proxy.log
+			.filter((entry) => entry.method === 'DELETE' && entry.path === path)
+			.map((entry) => entry.status);
+		expect(deletes.slice(0, 2)).toEqual([412, 412]);
+		expect(deletes).toHaveLength(3);
+		expect(deletes[2]).toBeLessThan(300);
+	}
 }
