@@ -2,9 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { storageAuthentication } from '../shared/storage/auth-fields';
 import { folderLocator } from '../shared/storage/locator-fields';
+import { downloadContentFields } from '../shared/storage/download-fields';
 
 export const DEFAULT_MAX_TRACKED = 10_000;
-export const DEFAULT_MAX_DOWNLOAD_MB = 50;
+export { DEFAULT_MAX_DOWNLOAD_MB } from '../shared/storage/download-fields';
 
 export const properties: INodeProperties[] = [
 	storageAuthentication,
@@ -68,33 +69,11 @@ export const properties: INodeProperties[] = [
 			'Most files and folders kept for deleted/moved detection; a larger watched folder makes the poll fail with an explanation',
 		displayOptions: { show: { events: ['fileDeleted', 'fileMoved'] } },
 	},
-	{
+	...downloadContentFields({
 		displayName: 'Download File Content',
-		name: 'download',
-		type: 'boolean',
-		default: false,
 		description:
 			"Whether to add the file's content as binary data to created and updated file events",
-	},
-	{
-		displayName: 'Max File Size (MB)',
-		name: 'maxDownloadMb',
-		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: DEFAULT_MAX_DOWNLOAD_MB,
-		description:
-			'Larger files are reported without content (the item says so in "download_skipped")',
-		displayOptions: { show: { download: [true] } },
-	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		hint: 'The name of the output binary field to put the file in',
-		displayOptions: { show: { download: [true] } },
-	},
+	}),
 	{
 		displayName: 'Filters',
 		name: 'filters',

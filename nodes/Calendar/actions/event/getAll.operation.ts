@@ -13,6 +13,7 @@ import { calendarQueryBody } from '../../../shared/dav/requests';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem } from '../common';
 import { includeRawOption } from './fields';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('calendar'),
@@ -39,22 +40,7 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to return each occurrence of a recurring series in the range (rules, exceptions, moved and cancelled instances applied) instead of the series once. Needs After and Before.',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllFields(),
 	{
 		displayName: 'Options',
 		name: 'options',

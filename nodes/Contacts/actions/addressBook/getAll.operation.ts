@@ -8,25 +8,9 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { listCollections } from '../../../shared/dav/discovery';
 import { contactClient } from '../common';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
-];
+const properties: INodeProperties[] = [...returnAllFields()];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['addressBook'], operation: ['getAll'] } },

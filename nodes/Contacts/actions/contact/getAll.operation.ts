@@ -10,25 +10,11 @@ import {
 	includeRawOption,
 	supportsMultiget,
 } from '../common';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('addressbook'),
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllFields(),
 	{
 		displayName: 'Options',
 		name: 'options',

@@ -11,6 +11,7 @@ import {
 	includeRawOption,
 	supportsMultiget,
 } from '../common';
+import { returnAllFields } from '../../../shared/node/list-fields';
 
 const properties: INodeProperties[] = [
 	collectionLocator('addressbook'),
@@ -22,22 +23,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'Text the full name contains, ignoring case (e.g. part of a first or last name)',
 	},
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: true,
-		description: 'Whether to return all results or only up to a given limit',
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
-	},
+	...returnAllFields(),
 	{
 		displayName: 'Options',
 		name: 'options',
