@@ -170,6 +170,7 @@ describeDavTriggers('Radicale', () => ({
 	n8n,
 	server: radicale,
 	credentialFields: { username: RADICALE_USER.username, password: RADICALE_USER.password },
+	unknownTokenStatus: 403,
 }));
 
 describe('412 conflict on Update in n8n', () => {

@@ -6,7 +6,8 @@
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type ProxyMode = 'pass' | 'reject-token' | 'no-sync';
+/** stale-token: the sync-token n8n sends is swapped for one the server never issued; the server answers. */
+export type ProxyMode = 'pass' | 'reject-token' | 'stale-token' | 'no-sync';
 export interface Seen {
 	method: string;
 	path: string;
@@ -91,6 +92,13 @@ export async function davProxy(target: string) {
 						'<?xml version="1.0"?><D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>',
 					);
 				}
+				const forwarded =
+					seen.sync && proxy.mode === 'stale-token'
+						? Buffer.from(
+								text.replace(/(sync-token>)[^<]*</, '$1http://unknown.invalid/sync/0<'),
+								'utf8',
+							)
+						: body;
 				const other = proxy.otherClient.get(path);
 				if (
 					(req.method === 'PUT' || req.method === 'DELETE') &&
@@ -110,7 +118,7 @@ export async function davProxy(target: string) {
 					);
 					other.etags.push(String(written.headers.etag));
 				}
-				const answer = await forward(target, req.method ?? 'GET', path, req.headers, body);
+				const answer = await forward(target, req.method ?? 'GET', path, req.headers, forwarded);
 				reply(answer.status, answer.headers, answer.body);
 			})().catch(() => res.destroy());
 		});

@@ -21,6 +21,8 @@ export interface TriggerContext {
 	n8n: N8nInstance;
 	server: Radicale;
 	credentialFields: { username: string; password: string };
+	/** How the server answers a sync-token it never issued (RFC 6578: 403 valid-sync-token). */
+	unknownTokenStatus: number;
 }
 
 const FOREIGN_EVENT = [
@@ -252,13 +254,40 @@ export function describeDavTriggers(name: string, context: () => TriggerContext)
 			);
 		});
 
+		it(`the real server answering an unknown sync-token (${name}: ${context().unknownTokenStatus}) makes a full sync that reports each change once`, async () => {
+			await put(`${calendarPath}fifth.ics`, event('fifth', 'Fifth'));
+			await put(`${bookPath}fifth.vcf`, contact('fifth', 'Katherine Johnson'));
+			proxy.mode = 'stale-token';
+			const stale = await pollNow(2);
+			proxy.mode = 'pass';
+			const status = context().unknownTokenStatus;
+			expect(stale.requests.filter((line) => line.includes('sync')).sort()).toEqual(
+				[
+					`REPORT ${bookPath} sync(initial) 207`,
+					`REPORT ${bookPath} sync(token) ${status}`,
+					`REPORT ${calendarPath} sync(initial) 207`,
+					`REPORT ${calendarPath} sync(token) ${status}`,
+				].sort(),
+			);
+			expect(stale.emitted).toEqual([
+				'Calendar Trigger: created fifth.ics Fifth',
+				'Contacts Trigger: created fifth.vcf Katherine Johnson',
+			]);
+			const quiet = await pollNow(0);
+			expect(quiet.requests.sort()).toEqual(
+				[`REPORT ${bookPath} sync(token) 207`, `REPORT ${calendarPath} sync(token) 207`].sort(),
+			);
+		});
+
 		it('a server refusing sync-collection is compared by ETag from a listing, and is not asked to sync again', async () => {
 			await remove(`${calendarPath}third.ics`);
+			await remove(`${calendarPath}fifth.ics`);
 			await put(`${bookPath}fourth.vcf`, contact('fourth', 'Hedy Lamarr'));
 			proxy.mode = 'no-sync';
 			const refused = await pollNow(2);
 			proxy.mode = 'pass';
 			expect(refused.emitted).toEqual([
+				'Calendar Trigger: deleted fifth.ics',
 				'Calendar Trigger: deleted third.ics',
 				'Contacts Trigger: created fourth.vcf Hedy Lamarr',
 			]);
