@@ -3,7 +3,13 @@
  * (Debian `xandikos`), from the same exported workflow as dav.test.ts runs against Radicale. Xandikos 0.2.8
  * refuses a calendar's description (PROPPATCH answers 409): the first run shows the node stops there with
  * that named; the second run leaves the description out and checks everything else, including objects
- * another client wrote keeping their unknown properties.
+ * another client wrote keeping their unknown properties. The third runs the address-book and occurrence
+ * operations and Delete after a 412 (harness/dav-new-operations.ts, the same checks as against Radicale):
+ * Xandikos takes an address book's description on extended MKCOL, so nothing is reported as not applied.
+ * Last, both triggers (harness/dav-triggers.ts), the same checks as against Radicale. Xandikos answers a
+ * sync-token it never issued with 500 where RFC 6578 asks for 403: the trigger starts a full sync all the
+ * same and reports each change once. It authenticates nobody, so the credential is sent and ignored
+ * (noAuthentication in test/dav/servers.ts).
  */
 import { startXandikos, type Xandikos } from '../dav/xandikos';
 import {
@@ -14,6 +20,9 @@ import {
 	type CredentialRef,
 	type N8nInstance,
 } from './harness/n8n';
+import { closeProxy, davProxy } from './harness/dav-proxy';
+import { runNewOperations } from './harness/dav-new-operations';
+import { describeDavTriggers } from './harness/dav-triggers';
 
 let xandikos: Xandikos;
 let n8n: N8nInstance;
@@ -157,3 +166,25 @@ it('runs every other Calendar and Contacts operation; foreign objects keep unkno
 	expect(card.toLowerCase()).toContain('org:analytical engines');
 	expect(card).toContain('X-OTHER-CLIENT-FIELD:keep-me-too');
 });
+
+it('creates, renames and deletes an address book; changes, cancels and splits occurrences; keeps a changed event or contact unless "Delete Even If Changed"', async () => {
+	const proxy = await davProxy(xandikos.url);
+	try {
+		await runNewOperations({
+			n8n,
+			server: xandikos,
+			proxy,
+			credentialFields: { username: 'user', password: 'unused-by-xandikos' },
+		});
+	} finally {
+		await closeProxy(proxy);
+	}
+});
+
+// Xandikos 0.2.8: an unknown sync-token answers 500 (RFC 6578: 403 valid-sync-token).
+describeDavTriggers('Xandikos', () => ({
+	n8n,
+	server: xandikos,
+	credentialFields: { username: 'user', password: 'unused-by-xandikos' },
+	unknownTokenStatus: 500,
+}));

@@ -2,27 +2,26 @@
  * The Calendar and Contacts nodes and both triggers in a real n8n against a real Radicale, from exported
  * workflows: every operation in one run (workflows/dav-roundtrip.json), objects written by another client
  * keeping their unknown properties through an update, the credential test, both polling triggers
- * (workflows/dav-triggers.json) reporting created, updated and deleted objects exactly once, also when the
- * server rejects the sync-token or refuses sync-collection, and the 412 conflict on Update with and without
- * "Re-Apply on Conflict". n8n polls at most once a minute, but each activation runs one poll at once with the
- * stored static data, so deactivate + activate is a deterministic "poll now". A small proxy between n8n and
- * Radicale sees every request and plays the server that refuses a token, lacks sync, or the other client
- * that changes an object between n8n's read and its write.
+ * (harness/dav-triggers.ts with workflows/dav-triggers.json) reporting created, updated and deleted
+ * objects exactly once, also when the server rejects the sync-token or refuses sync-collection, the 412
+ * conflict on Update with and without "Re-Apply on Conflict", and the address-book and occurrence
+ * operations and Delete after a 412 (harness/dav-new-operations.ts). The triggers and the new operations
+ * run the same against Xandikos (dav-xandikos.test.ts). A small proxy between n8n and the server
+ * (harness/dav-proxy.ts) sees every request and plays the server that refuses a token, lacks sync, or the
+ * other client that changes an object between n8n's read and its write.
  */
-import { createServer, request, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { startRadicale, RADICALE_USER, type Radicale } from '../dav/radicale';
 import {
 	describeErrors,
 	itemsOf,
 	loadWorkflow,
-	pollOnlyOnActivation,
 	startN8n,
 	type CredentialRef,
 	type N8nInstance,
-	type WorkflowRef,
 } from './harness/n8n';
+import { closeProxy, davProxy } from './harness/dav-proxy';
+import { describeDavTriggers } from './harness/dav-triggers';
+import { runNewOperations } from './harness/dav-new-operations';
 
 let radicale: Radicale;
 let n8n: N8nInstance;
@@ -167,338 +166,12 @@ it('runs every Calendar and Contacts operation; foreign objects keep unknown pro
 });
 
 // ---- Triggers and conflicts through a proxy that can play other servers and other clients ----
-
-type ProxyMode = 'pass' | 'reject-token' | 'no-sync';
-interface Seen {
-	method: string;
-	path: string;
-	/** A sync-collection REPORT, with the token it carried ('' for an initial sync). */
-	sync?: string;
-	status?: number;
-	end?: number;
-}
-interface Upstream {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: Buffer;
-}
-
-const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding'];
-
-function forward(
-	target: string,
-	method: string,
-	path: string,
-	headers: IncomingMessage['headers'],
-	body: Buffer,
-): Promise<Upstream> {
-	const url = new URL(path, target);
-	const sent: Record<string, string | string[] | undefined> = {
-		...headers,
-		host: url.host,
-		'content-length': String(body.length),
-	};
-	for (const name of HOP_BY_HOP) delete sent[name];
-	return new Promise((resolve, reject) => {
-		const upstream = request(url, { method, headers: sent }, (answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-			answer.on('end', () =>
-				resolve({
-					status: answer.statusCode ?? 502,
-					headers: answer.headers,
-					body: Buffer.concat(chunks),
-				}),
-			);
-		});
-		upstream.on('error', reject);
-		upstream.end(body);
-	});
-}
-
-async function davProxy(target: string) {
-	const proxy = {
-		url: '',
-		mode: 'pass' as ProxyMode,
-		log: [] as Seen[],
-		/** Object path → writes another client makes just before n8n's next If-Match PUTs there (one each). */
-		otherClient: new Map<string, { writes: string[]; etags: string[] }>(),
-		server: undefined as unknown as Server,
-	};
-	proxy.server = createServer((req, res) => {
-		const chunks: Buffer[] = [];
-		req.on('data', (chunk: Buffer) => chunks.push(chunk));
-		req.on('end', () => {
-			void (async () => {
-				const body = Buffer.concat(chunks);
-				const text = body.toString('utf8');
-				const path = req.url ?? '/';
-				const seen: Seen = { method: req.method ?? '?', path };
-				if (req.method === 'REPORT' && text.includes('sync-collection'))
-					seen.sync = /sync-token>([^<]*)</.exec(text)?.[1] ?? '';
-				proxy.log.push(seen);
-				const reply = (status: number, headers: Upstream['headers'], payload: Buffer | string) => {
-					seen.status = status;
-					const out = { ...headers };
-					for (const name of HOP_BY_HOP) delete out[name];
-					out['content-length'] = String(Buffer.byteLength(payload));
-					res.writeHead(status, out).end(payload, () => (seen.end = Date.now()));
-				};
-				if (seen.sync !== undefined && proxy.mode === 'no-sync')
-					return reply(501, { 'content-type': 'text/plain' }, 'sync-collection is not supported');
-				if (seen.sync && proxy.mode === 'reject-token') {
-					return reply(
-						403,
-						{ 'content-type': 'application/xml' },
-						'<?xml version="1.0"?><D:error xmlns:D="DAV:"><D:valid-sync-token/></D:error>',
-					);
-				}
-				const other = proxy.otherClient.get(path);
-				if (req.method === 'PUT' && req.headers['if-match'] && other && other.writes.length > 0) {
-					const written = await forward(
-						target,
-						'PUT',
-						path,
-						{
-							authorization: req.headers.authorization,
-							'content-type': req.headers['content-type'],
-						},
-						Buffer.from(other.writes.shift()!),
-					);
-					other.etags.push(String(written.headers.etag));
-				}
-				const answer = await forward(target, req.method ?? 'GET', path, req.headers, body);
-				reply(answer.status, answer.headers, answer.body);
-			})().catch(() => res.destroy());
-		});
-	});
-	await new Promise<void>((resolve) => proxy.server.listen(0, '127.0.0.1', resolve));
-	proxy.url = `http://127.0.0.1:${(proxy.server.address() as AddressInfo).port}/`;
-	return proxy;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-describe('Calendar and Contacts Triggers in n8n', () => {
-	let proxy: Awaited<ReturnType<typeof davProxy>>;
-	let workflow: WorkflowRef;
-	let calendarPath: string;
-	let bookPath: string;
-	const put = (path: string, body: string) =>
-		radicale.send('PUT', new URL(path, radicale.url).href, {
-			body,
-			headers: { 'content-type': path.endsWith('.ics') ? 'text/calendar' : 'text/vcard' },
-		});
-	const remove = (path: string) => radicale.send('DELETE', new URL(path, radicale.url).href);
-	const event = (uid: string, summary: string) =>
-		FOREIGN_EVENT.replace('other-client-event', uid).replace('Written elsewhere', summary);
-	const contact = (uid: string, name: string) =>
-		FOREIGN_CONTACT.replace('other-client-contact', uid).replace('Ada Lovelace', name);
-	const nodeState = async (node: string) =>
-		((await n8n.client.getWorkflow(workflow.id)).staticData ?? {})[`node:${node}`]?.dav;
-
-	beforeAll(async () => {
-		proxy = await davProxy(radicale.url);
-		calendarPath = new URL(await radicale.mkcalendar('watched')).pathname;
-		bookPath = new URL(await radicale.mkaddressbook('watched-book')).pathname;
-		await put(`${calendarPath}before.ics`, event('before', 'Before'));
-		await put(`${calendarPath}keep.ics`, event('keep', 'Keep'));
-		await put(`${bookPath}before.vcf`, contact('before', 'Charles Babbage'));
-		const viaProxy = await n8n.client.createCredential('cloudStorageDavApi', 'DAV via proxy', {
-			davUrl: proxy.url,
-			username: RADICALE_USER.username,
-			password: RADICALE_USER.password,
-		});
-		const definition = pollOnlyOnActivation(loadWorkflow('dav-triggers.json'));
-		definition.nodes[0].parameters.calendar.value = new URL(calendarPath, proxy.url).href;
-		definition.nodes[1].parameters.addressBook.value = new URL(bookPath, proxy.url).href;
-		workflow = await n8n.client.importWorkflow(definition, {
-			credentials: { cloudStorageDavApi: viaProxy },
-		});
-	});
-	afterAll(async () => {
-		await n8n?.client.deactivate(workflow.id).catch(() => undefined);
-		proxy?.server.closeAllConnections();
-		await new Promise((resolve) => proxy?.server.close(resolve));
-	});
-
-	/**
-	 * One poll of both triggers: (re)activation polls at once. Done when both collections were asked, every
-	 * answer went out and nothing moved for a moment; then the executions it started have finished and, when
-	 * it emitted, the state they commit is stored. Returns the requests and what each trigger emitted.
-	 */
-	async function pollNow(expectedExecutions: number) {
-		const executionsBefore = new Set(await n8n.client.listExecutionIds(workflow.id));
-		const before = {
-			calendar: JSON.stringify(await nodeState('Calendar Trigger')),
-			contacts: JSON.stringify(await nodeState('Contacts Trigger')),
-		};
-		await n8n.client.deactivate(workflow.id);
-		const mark = proxy.log.length;
-		await n8n.client.activate(workflow.id);
-		const deadline = Date.now() + 60_000;
-		for (;;) {
-			const seen = proxy.log.slice(mark);
-			const asked = [calendarPath, bookPath].every((path) =>
-				seen.some((entry) => entry.path === path),
-			);
-			const lastEnd = Math.max(0, ...seen.map((entry) => entry.end ?? Infinity));
-			if (asked && Date.now() - lastEnd > 700) break;
-			if (Date.now() > deadline) throw new Error('timed out waiting for the poll');
-			await sleep(100);
-		}
-		let ids: string[] = [];
-		for (;;) {
-			ids = (await n8n.client.listExecutionIds(workflow.id)).filter(
-				(id) => !executionsBefore.has(id),
-			);
-			if (ids.length >= expectedExecutions) break;
-			if (Date.now() > deadline)
-				throw new Error(`expected ${expectedExecutions} executions, found ${ids.length}`);
-			await sleep(250);
-		}
-		if (expectedExecutions === 0) await sleep(1000);
-		ids = (await n8n.client.listExecutionIds(workflow.id)).filter(
-			(id) => !executionsBefore.has(id),
-		);
-		expect(ids).toHaveLength(expectedExecutions);
-		const emitted: string[] = [];
-		for (const id of ids) {
-			const execution = await n8n.client.waitForExecution(id);
-			expect(describeErrors(execution)).toBe('');
-			for (const node of ['Calendar Trigger', 'Contacts Trigger'].filter(
-				(name) => execution.nodes[name],
-			)) {
-				emitted.push(
-					...itemsOf(execution, node).map((item) =>
-						`${node}: ${item.json.event} ${new URL(String(item.json.url)).pathname.split('/').pop()} ${item.json.summary ?? item.json.fullName ?? ''}`.trim(),
-					),
-				);
-			}
-		}
-		if (expectedExecutions > 0) {
-			for (;;) {
-				const now = {
-					calendar: JSON.stringify(await nodeState('Calendar Trigger')),
-					contacts: JSON.stringify(await nodeState('Contacts Trigger')),
-				};
-				if (now.calendar !== before.calendar && now.contacts !== before.contacts) break;
-				if (Date.now() > deadline)
-					throw new Error('timed out waiting for the committed trigger state');
-				await sleep(250);
-			}
-		}
-		return {
-			requests: proxy.log
-				.slice(mark)
-				.map(
-					(entry) =>
-						`${entry.method} ${entry.path}${entry.sync === undefined ? '' : entry.sync ? ' sync(token)' : ' sync(initial)'} ${entry.status}`,
-				),
-			emitted: emitted.sort(),
-		};
-	}
-
-	it('"Fetch Test Event" returns the recent objects as samples and stores no state', async () => {
-		const manual = await n8n.client.runWorkflow(workflow.id, { trigger: 'Calendar Trigger' });
-		expect(describeErrors(manual)).toBe('');
-		expect(
-			itemsOf(manual, 'Calendar Trigger')
-				.map((item) => [item.json.event, item.json.summary])
-				.sort(),
-		).toEqual([
-			['created', 'Before'],
-			['created', 'Keep'],
-		]);
-		expect((await n8n.client.getWorkflow(workflow.id)).staticData ?? {}).toEqual({});
-	});
-
-	it('the first activation records both collections and starts nothing', async () => {
-		const first = await pollNow(0);
-		expect(first.requests.sort()).toEqual(
-			[
-				`PROPFIND ${calendarPath} 207`,
-				`REPORT ${calendarPath} sync(initial) 207`,
-				`PROPFIND ${bookPath} 207`,
-				`REPORT ${bookPath} sync(initial) 207`,
-			].sort(),
-		);
-		expect(await nodeState('Calendar Trigger')).toMatchObject({
-			sync: true,
-			token: expect.any(String),
-		});
-		expect(Object.keys((await nodeState('Contacts Trigger')).etags)).toEqual([
-			new URL(`${bookPath}before.vcf`, proxy.url).href,
-		]);
-	});
-
-	it('reports created, updated and deleted events and contacts once each; a quiet poll is one request per trigger', async () => {
-		await put(`${calendarPath}new.ics`, event('new', 'Fresh event'));
-		await put(`${calendarPath}keep.ics`, event('keep', 'Edited'));
-		await remove(`${calendarPath}before.ics`);
-		await put(`${bookPath}new.vcf`, contact('new', 'Grace Hopper'));
-		await remove(`${bookPath}before.vcf`);
-		const changed = await pollNow(2);
-		expect(changed.emitted).toEqual([
-			'Calendar Trigger: created new.ics Fresh event',
-			'Calendar Trigger: deleted before.ics',
-			'Calendar Trigger: updated keep.ics Edited',
-			'Contacts Trigger: created new.vcf Grace Hopper',
-			'Contacts Trigger: deleted before.vcf',
-		]);
-		const quiet = await pollNow(0);
-		expect(quiet.requests.sort()).toEqual([
-			`REPORT ${bookPath} sync(token) 207`,
-			`REPORT ${calendarPath} sync(token) 207`,
-		]);
-	});
-
-	it('after the server rejects the sync-token, a full sync compared by ETag reports each change once, deletions included', async () => {
-		const tokenBefore = (await nodeState('Calendar Trigger')).token;
-		await remove(`${calendarPath}keep.ics`);
-		await put(`${calendarPath}third.ics`, event('third', 'Third'));
-		await put(`${bookPath}new.vcf`, contact('new', 'Grace Brewster Hopper'));
-		proxy.mode = 'reject-token';
-		const rejected = await pollNow(2);
-		proxy.mode = 'pass';
-		expect(rejected.requests.filter((line) => line.includes('sync')).sort()).toEqual([
-			`REPORT ${bookPath} sync(initial) 207`,
-			`REPORT ${bookPath} sync(token) 403`,
-			`REPORT ${calendarPath} sync(initial) 207`,
-			`REPORT ${calendarPath} sync(token) 403`,
-		]);
-		expect(rejected.emitted).toEqual([
-			'Calendar Trigger: created third.ics Third',
-			'Calendar Trigger: deleted keep.ics',
-			'Contacts Trigger: updated new.vcf Grace Brewster Hopper',
-		]);
-		expect((await nodeState('Calendar Trigger')).token).not.toBe(tokenBefore);
-		const quiet = await pollNow(0);
-		expect(quiet.requests.sort()).toEqual([
-			`REPORT ${bookPath} sync(token) 207`,
-			`REPORT ${calendarPath} sync(token) 207`,
-		]);
-	});
-
-	it('a server refusing sync-collection is compared by ETag from a listing, and is not asked to sync again', async () => {
-		await remove(`${calendarPath}third.ics`);
-		await put(`${bookPath}fourth.vcf`, contact('fourth', 'Hedy Lamarr'));
-		proxy.mode = 'no-sync';
-		const refused = await pollNow(2);
-		proxy.mode = 'pass';
-		expect(refused.emitted).toEqual([
-			'Calendar Trigger: deleted third.ics',
-			'Contacts Trigger: created fourth.vcf Hedy Lamarr',
-		]);
-		expect(await nodeState('Calendar Trigger')).toMatchObject({ sync: false });
-		expect(await nodeState('Contacts Trigger')).toMatchObject({ sync: false });
-		const quiet = await pollNow(0);
-		expect(quiet.requests.sort()).toEqual([
-			`PROPFIND ${bookPath} 207`,
-			`PROPFIND ${calendarPath} 207`,
-		]);
-	});
-});
+describeDavTriggers('Radicale', () => ({
+	n8n,
+	server: radicale,
+	credentialFields: { username: RADICALE_USER.username, password: RADICALE_USER.password },
+	unknownTokenStatus: 403,
+}));
 
 describe('412 conflict on Update in n8n', () => {
 	it('another client writes between read and write: the error names the current ETag and nothing is retried; with Re-Apply on Conflict it succeeds once', async () => {
@@ -660,6 +333,22 @@ describe('412 conflict on Update in n8n', () => {
 		} finally {
 			proxy.server.closeAllConnections();
 			await new Promise((resolve) => proxy.server.close(resolve));
+		}
+	});
+});
+
+describe('Address books, occurrences and Delete after a conflict in n8n', () => {
+	it('creates, renames and deletes an address book; changes, cancels and splits occurrences; keeps a changed event or contact unless "Delete Even If Changed"', async () => {
+		const proxy = await davProxy(radicale.url);
+		try {
+			await runNewOperations({
+				n8n,
+				server: radicale,
+				proxy,
+				credentialFields: { username: RADICALE_USER.username, password: RADICALE_USER.password },
+			});
+		} finally {
+			await closeProxy(proxy);
 		}
 	});
 });

@@ -573,9 +573,10 @@ export function splitSeries(
 			'To change the whole series, update the event without "Only One Occurrence".',
 		);
 
-	// Occurrences before the split, to carry a COUNT over.
+	// Occurrences the rule generated before the split, to carry a COUNT over. COUNT bounds the RRULE alone
+	// (RFC 5545 3.8.5.3): an EXDATE removes an instance from the set but still used up one of the count.
 	let before = 0;
-	const iterator = series.iterator();
+	const iterator = rrule.iterator(series.startDate);
 	for (let next = iterator.next(); next && next.compare(at) < 0; next = iterator.next()) before++;
 
 	const following = new ICAL.Component('vcalendar');

@@ -321,6 +321,18 @@ describe('one occurrence of a series', () => {
 		expect(following.match(/UID:new-uid/g)).toHaveLength(2);
 	});
 
+	it('this and following after a cancelled occurrence: the EXDATE still used up one of the COUNT', () => {
+		const { following } = splitSeries(
+			cancelOccurrence(series, '2030-02-02T09:00:00.000Z', now),
+			'2030-02-03T09:00:00.000Z',
+			{ summary: 'Daily (new time)' },
+			'new-uid',
+			'UTC',
+			now,
+		);
+		expect(following).toContain('RRULE:FREQ=DAILY;COUNT=3');
+	});
+
 	it('change: an override made from the series at the occurrence start and length, then patched; an existing override is patched', () => {
 		const changed = updateOccurrence(
 			series,
