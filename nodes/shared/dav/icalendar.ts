@@ -458,11 +458,8 @@ function timeProperty(
 	return property;
 }
 
-/**
- * Cancels one occurrence of a series: an EXDATE in the series' own form; an override of that occurrence,
- * if another client made one, goes too. Everything else of the object stays.
- */
-export function cancelOccurrence(text: string, recurrenceId: string, now = new Date()): string {
+/** The object's calendar, its series (the VEVENT without RECURRENCE-ID) and the occurrence's time in it. */
+function seriesAt(text: string, recurrenceId: string, verb: 'Cancel' | 'Change') {
 	const calendar = parseCalendar(text);
 	registerMissingZones(
 		calendar,
@@ -474,9 +471,17 @@ export function cancelOccurrence(text: string, recurrenceId: string, now = new D
 	if (!master)
 		throw new DavDataError(
 			'The object holds no recurring series',
-			'Cancel occurrences of an event with RRULE or RDATE.',
+			`${verb} occurrences of an event with RRULE or RDATE.`,
 		);
-	const at = occurrenceTime(master, recurrenceId);
+	return { calendar, master, at: occurrenceTime(master, recurrenceId) };
+}
+
+/**
+ * Cancels one occurrence of a series: an EXDATE in the series' own form; an override of that occurrence,
+ * if another client made one, goes too. Everything else of the object stays.
+ */
+export function cancelOccurrence(text: string, recurrenceId: string, now = new Date()): string {
+	const { calendar, master, at } = seriesAt(text, recurrenceId, 'Cancel');
 	const override = overrideFor(calendar, String(master.getFirstPropertyValue('uid')), at);
 	if (override) calendar.removeSubcomponent(override);
 	master.addProperty(timeProperty('exdate', at, master));
@@ -497,20 +502,7 @@ export function updateOccurrence(
 	defaultZone: string,
 	now = new Date(),
 ): string {
-	const calendar = parseCalendar(text);
-	registerMissingZones(
-		calendar,
-		new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear(),
-	);
-	const master = calendar
-		.getAllSubcomponents('vevent')
-		.find((sub) => !sub.hasProperty('recurrence-id'));
-	if (!master)
-		throw new DavDataError(
-			'The object holds no recurring series',
-			'Change occurrences of an event with RRULE or RDATE.',
-		);
-	const at = occurrenceTime(master, recurrenceId);
+	const { calendar, master, at } = seriesAt(text, recurrenceId, 'Change');
 	let override = overrideFor(calendar, String(master.getFirstPropertyValue('uid')), at);
 	if (!override) {
 		override = new ICAL.Component(JSON.parse(JSON.stringify(master.toJSON())) as never);
@@ -546,20 +538,7 @@ export function splitSeries(
 	defaultZone: string,
 	now = new Date(),
 ): { original: string; following: string } {
-	const calendar = parseCalendar(text);
-	registerMissingZones(
-		calendar,
-		new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear(),
-	);
-	const master = calendar
-		.getAllSubcomponents('vevent')
-		.find((sub) => !sub.hasProperty('recurrence-id'));
-	if (!master)
-		throw new DavDataError(
-			'The object holds no recurring series',
-			'Change occurrences of an event with RRULE or RDATE.',
-		);
-	const at = occurrenceTime(master, recurrenceId);
+	const { calendar, master, at } = seriesAt(text, recurrenceId, 'Change');
 	const rrule = master.getFirstPropertyValue('rrule') as InstanceType<typeof ICAL.Recur> | null;
 	if (!rrule)
 		throw new DavDataError(
