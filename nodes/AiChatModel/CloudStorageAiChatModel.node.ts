@@ -15,17 +15,6 @@ import { callAi, streamLines } from '../shared/ai/transport';
 import { toNodeError } from '../shared/node/node-error';
 import { CloudStorageChatModel } from './model';
 
-async function* rethrowing<T>(
-	lines: AsyncIterable<T>,
-	convert: (error: unknown) => Error,
-): AsyncGenerator<T> {
-	try {
-		yield* lines;
-	} catch (error) {
-		throw convert(error);
-	}
-}
-
 export class CloudStorageAiChatModel implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Cloud Storage AI Chat Model',
@@ -84,19 +73,13 @@ export class CloudStorageAiChatModel implements INodeType {
 		const num = (name: string) =>
 			typeof options[name] === 'number' ? (options[name] as number) : undefined;
 		const call = { itemIndex, timeoutMs: (num('timeout') ?? 300) * 1000 };
-		// The one place this sub-node turns the protocol's errors into n8n's: the agent sees cause and fix.
-		const nodeError = (error: unknown) => toNodeError(this.getNode(), error, itemIndex);
 		const model = new CloudStorageChatModel(
 			modelId,
 			{
-				complete: async (body) => {
-					try {
-						return await callAi(this, 'api/chat', body, call);
-					} catch (error) {
-						throw nodeError(error);
-					}
-				},
-				lines: (body) => rethrowing(streamLines(this, 'api/chat', body, call), nodeError),
+				complete: async (body) => await callAi(this, 'api/chat', body, call),
+				lines: (body) => streamLines(this, 'api/chat', body, call),
+				// The one place this sub-node turns the protocol's errors into n8n's: the agent sees cause and fix.
+				failure: (error) => toNodeError(this.getNode(), error, itemIndex),
 			},
 			{
 				think,

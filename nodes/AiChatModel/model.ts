@@ -24,6 +24,11 @@ export interface CloudChatConfig extends ChatModelConfig {
 export interface ChatTransport {
 	complete(body: Record<string, unknown>): Promise<AiResult>;
 	lines(body: Record<string, unknown>): AsyncIterable<unknown>;
+	/**
+	 * Turns any failure of a call into what the host shows (for n8n: a node error with cause and fix), so an error
+	 * raised while reading a stream reaches the agent as well worded as one raised by the request itself.
+	 */
+	failure(error: unknown): Error;
 }
 
 function usageOf(result: { promptTokens: number; completionTokens: number }): TokenUsage {
@@ -81,7 +86,14 @@ export class CloudStorageChatModel extends BaseChatModel<CloudChatConfig> {
 	}
 
 	async generate(messages: Message[], config?: CloudChatConfig): Promise<GenerateResult> {
-		const result = await this.transport.complete(this.body(messages, config));
+		try {
+			return this.generated(await this.transport.complete(this.body(messages, config)));
+		} catch (error) {
+			throw this.transport.failure(error);
+		}
+	}
+
+	private generated(result: AiResult): GenerateResult {
 		const content: MessageContent[] = [];
 		if (result.thinking) content.push({ type: 'reasoning', text: result.thinking });
 		for (const call of result.toolCalls) {
@@ -106,6 +118,17 @@ export class CloudStorageChatModel extends BaseChatModel<CloudChatConfig> {
 	}
 
 	async *stream(messages: Message[], config?: CloudChatConfig): AsyncIterable<StreamChunk> {
+		try {
+			yield* this.streamed(messages, config);
+		} catch (error) {
+			throw this.transport.failure(error);
+		}
+	}
+
+	private async *streamed(
+		messages: Message[],
+		config?: CloudChatConfig,
+	): AsyncIterable<StreamChunk> {
 		const accumulator = new AnswerAccumulator();
 		for await (const line of this.transport.lines({
 			...this.body(messages, config),

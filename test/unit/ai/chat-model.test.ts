@@ -1,6 +1,10 @@
 import type { Message, StreamChunk } from '@n8n/ai-node-sdk';
 
+import type { INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
 import { CloudStorageChatModel, type ChatTransport } from '../../../nodes/AiChatModel/model';
+import { toNodeError } from '../../../nodes/shared/node/node-error';
 import { toWireMessages } from '../../../nodes/AiChatModel/messages';
 import { AnswerAccumulator, type AiResult } from '../../../nodes/shared/ai/protocol';
 
@@ -18,6 +22,7 @@ function transport(lines: unknown[]): ChatTransport & { bodies: Array<Record<str
 			bodies.push(body);
 			yield* lines;
 		},
+		failure: (error) => error as Error,
 	};
 }
 
@@ -144,5 +149,67 @@ describe('Chat Model sub-node model', () => {
 			{ role: 'tool', content: '{"name":"ROOT"}', tool_name: 'storage_get' },
 			{ role: 'user', content: 'Look', images: ['iVBORw0K'] },
 		]);
+	});
+
+	describe('failures raised inside the model reach the agent as node errors with cause and fix', () => {
+		const node = {
+			name: 'Cloud Storage AI Chat Model',
+			type: 'n8n-nodes-cloud-storage.cloudStorageAiChatModel',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		} as INode;
+		const converting = (lines: unknown[]): ChatTransport => ({
+			...transport(lines),
+			failure: (error) => toNodeError(node, error, 2),
+		});
+		const consume = async (model: CloudStorageChatModel) => {
+			for await (const _chunk of model.stream([user('x')])) void _chunk;
+		};
+		const nodeErrorOf = async (promise: Promise<unknown>): Promise<NodeApiError> => {
+			const error = await promise.then(
+				() => undefined,
+				(thrown: unknown) => thrown,
+			);
+			expect(error).toBeInstanceOf(NodeApiError);
+			return error as NodeApiError;
+		};
+
+		it('an error line in the middle of a stream', async () => {
+			const model = new CloudStorageChatModel(
+				'qwen3:8b',
+				converting([
+					{ message: { role: 'assistant', content: 'Hi' }, done: false },
+					{ error: 'model "qwen3:8b" not found' },
+				]),
+				{},
+			);
+			const error = await nodeErrorOf(consume(model));
+			expect(error.message).toMatch(/The AI API reported an error: model "qwen3:8b" not found/);
+			expect(error.description).toMatch(/Pick one of the offered models/);
+			expect(error.context.itemIndex).toBe(2);
+		});
+
+		it('a stream cut off before its final line', async () => {
+			const model = new CloudStorageChatModel(
+				'qwen3:8b',
+				converting([{ message: { role: 'assistant', content: 'Hi' }, done: false }]),
+				{},
+			);
+			const error = await nodeErrorOf(consume(model));
+			expect(error.message).toMatch(/ended before the model finished/);
+			expect(error.description).toBeTruthy();
+		});
+
+		it('an error object in a complete (non-streamed) answer', async () => {
+			const model = new CloudStorageChatModel(
+				'qwen3:8b',
+				converting([{ error: 'this model does not support tools' }]),
+				{},
+			);
+			const error = await nodeErrorOf(model.generate([user('x')]));
+			expect(error.message).toMatch(/does not support tools/);
+			expect(error.description).toMatch(/Choose a model that supports this/);
+		});
 	});
 });
