@@ -74,7 +74,10 @@ function mappedInput(
 		const json = ctx.getInputData()[itemIndex]?.json ?? {};
 		return Object.fromEntries(Object.entries(json).filter(([key]) => declared.has(key)));
 	}
-	return { ...((ctx.getNodeParameter('fields.value', itemIndex, {}) as IDataObject | null) ?? {}) };
+	// n8n would check each value against the choices saved in the mapper's schema, whose values are ids, and refuse
+	// a name mapped from an earlier node; the DMS layer checks every value itself, names and ids alike.
+	const values = ctx.getNodeParameter('fields.value', itemIndex, {}, { skipValidation: true });
+	return { ...((values as IDataObject | null) ?? {}) };
 }
 
 /** Reads the result back for a complete output; a failed read must not turn a done write into an error. */

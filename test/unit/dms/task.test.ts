@@ -1,6 +1,8 @@
 import nock from 'nock';
 
 import { dmsApi, id, mapped, runDms, TASK_FIELDS } from './run-dms';
+import { mapperFields } from '../../../nodes/shared/dms/mapper';
+import type { FieldDescriptor } from '../../../nodes/shared/dms/types';
 import { offlineWithNock } from '../offline';
 
 offlineWithNock();
@@ -65,6 +67,69 @@ describe('task create', () => {
 			dvs_project_id: 3,
 		});
 		expect(out[0].json).toEqual(TASK);
+	});
+
+	it('takes names in dropdown and user fields when the mapper schema is filled as the editor saves it', async () => {
+		// The editor stores the loaded fields with their choices as `options`; n8n would refuse a mapped value that
+		// is not an option's id, though names are what users map from earlier nodes (by expression).
+		const schema = mapperFields(
+			'task',
+			TASK_FIELDS as FieldDescriptor[],
+			'create',
+			{
+				users: [
+					{ id: 7, display_name: 'Ann' },
+					{ id: 8, display_name: 'Ben' },
+				],
+			},
+			['dvs_project_id'],
+		);
+		expect(schema.find((field) => field.id === 'dropdown_status')?.type).toBe('options');
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+			'task/get_users': WORKERS,
+			'task/create_document': [200, { dvs_document_id: 5 }],
+			'task/get_document': [200, TASK],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(3),
+			fields: {
+				mappingMode: 'defineBelow',
+				value: { name: 'T', dropdown_status: '={{ "Open" }}', responsible: '={{ "Ben" }}' },
+				matchingColumns: [],
+				schema,
+			} as never,
+		});
+		expect(error).toBeUndefined();
+		expect(sent.find((entry) => entry.path === 'task/create_document')!.body.create_params).toEqual(
+			{ dvs_project_id: 3, name: 'T', dropdown_status: 31, responsible: 8 },
+		);
+	});
+
+	it('still refuses a dropdown name the organisation does not have, before the create', async () => {
+		const schema = mapperFields('task', TASK_FIELDS as FieldDescriptor[], 'create', {}, [
+			'dvs_project_id',
+		]);
+		const sent = dmsApi({
+			'task/get_fields': FIELDS,
+			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+		});
+		const { error } = await runDms('cloudStorageDmsTask', {
+			resource: 'task',
+			operation: 'create',
+			project: id(3),
+			fields: {
+				mappingMode: 'defineBelow',
+				value: { name: 'T', dropdown_status: '={{ "Nonsense" }}' },
+				matchingColumns: [],
+				schema,
+			} as never,
+		});
+		expect(error?.message).toMatch(/Nonsense/);
+		expect(sent.map((entry) => entry.path)).not.toContain('task/create_document');
 	});
 
 	it('does not repeat a create after a 500, and says how to check', async () => {
