@@ -20,6 +20,7 @@ import {
 	type CredentialRef,
 	type N8nInstance,
 } from './harness/n8n';
+import { FOREIGN_CONTACT, FOREIGN_EVENT } from '../../scripts/lib/demo-setup.ts';
 import { closeProxy, davProxy } from './harness/dav-proxy';
 import { runNewOperations } from './harness/dav-new-operations';
 import { describeDavTriggers } from './harness/dav-triggers';
@@ -46,31 +47,6 @@ afterAll(async () => {
 	await n8n?.stop();
 	await xandikos?.stop();
 });
-
-const FOREIGN_EVENT = [
-	'BEGIN:VCALENDAR',
-	'VERSION:2.0',
-	'PRODID:-//Other Client//EN',
-	'BEGIN:VEVENT',
-	'UID:other-client-event',
-	'DTSTAMP:20300101T000000Z',
-	'DTSTART:20300110T100000Z',
-	'DTEND:20300110T110000Z',
-	'SUMMARY:Written elsewhere',
-	'X-OTHER-CLIENT-FLAG:keep-me',
-	'END:VEVENT',
-	'END:VCALENDAR',
-	'',
-].join('\r\n');
-const FOREIGN_CONTACT = [
-	'BEGIN:VCARD',
-	'VERSION:3.0',
-	'UID:other-client-contact',
-	'FN:Ada Lovelace',
-	'X-OTHER-CLIENT-FIELD:keep-me-too',
-	'END:VCARD',
-	'',
-].join('\r\n');
 
 function roundTrip(withDescription: boolean) {
 	const workflow = loadWorkflow('dav-roundtrip.json');

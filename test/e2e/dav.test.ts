@@ -19,6 +19,7 @@ import {
 	type CredentialRef,
 	type N8nInstance,
 } from './harness/n8n';
+import { FOREIGN_CONTACT, FOREIGN_EVENT } from '../../scripts/lib/demo-setup.ts';
 import { closeProxy, davProxy } from './harness/dav-proxy';
 import { describeDavTriggers } from './harness/dav-triggers';
 import { runNewOperations } from './harness/dav-new-operations';
@@ -44,31 +45,6 @@ afterAll(async () => {
 	await n8n?.stop();
 	await radicale?.stop();
 });
-
-const FOREIGN_EVENT = [
-	'BEGIN:VCALENDAR',
-	'VERSION:2.0',
-	'PRODID:-//Other Client//EN',
-	'BEGIN:VEVENT',
-	'UID:other-client-event',
-	'DTSTAMP:20300101T000000Z',
-	'DTSTART:20300110T100000Z',
-	'DTEND:20300110T110000Z',
-	'SUMMARY:Written elsewhere',
-	'X-OTHER-CLIENT-FLAG:keep-me',
-	'END:VEVENT',
-	'END:VCALENDAR',
-	'',
-].join('\r\n');
-const FOREIGN_CONTACT = [
-	'BEGIN:VCARD',
-	'VERSION:3.0',
-	'UID:other-client-contact',
-	'FN:Ada Lovelace',
-	'X-OTHER-CLIENT-FIELD:keep-me-too',
-	'END:VCARD',
-	'',
-].join('\r\n');
 
 it("passes n8n's credential test, and fails it with a wrong password", async () => {
 	expect(await n8n.client.testCredential(credential)).toMatchObject({ status: 'OK' });
