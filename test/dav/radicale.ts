@@ -6,7 +6,6 @@
  * Plain `.ts` with erasable syntax and `.ts` import extensions, so Node 24 runs it directly.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -15,6 +14,7 @@ import {
 	waitUntil,
 	type ManagedProcess,
 } from '../../scripts/lib/processes.ts';
+import { rawRequest, type RawAnswer } from './raw-request.ts';
 
 export const RADICALE_USER = { username: 'alice', password: 'alice-dav-pass-1' };
 export const RADICALE_OTHER_USER = { username: 'bob', password: 'bob-dav-pass-1' };
@@ -47,11 +47,7 @@ export interface Radicale {
 		method: string,
 		url: string,
 		options?: { body?: string; headers?: Record<string, string>; user?: string },
-	): Promise<{
-		status: number;
-		headers: Record<string, string | string[] | undefined>;
-		body: string;
-	}>;
+	): Promise<RawAnswer>;
 	stop(): Promise<void>;
 }
 
@@ -111,35 +107,13 @@ export async function startRadicale(options: RadicaleOptions = {}): Promise<Radi
 	};
 
 	const send: Radicale['send'] = (method, target, sendOptions = {}) =>
-		new Promise((resolve, reject) => {
-			const body =
-				sendOptions.body === undefined ? undefined : Buffer.from(sendOptions.body, 'utf8');
-			const req = request(
-				new URL(target, url),
-				{
-					method,
-					headers: {
-						authorization: authOf(sendOptions.user),
-						...(body ? { 'content-length': String(body.length) } : {}),
-						...sendOptions.headers,
-					},
-				},
-				(res) => {
-					const chunks: Buffer[] = [];
-					res.on('data', (chunk: Buffer) => chunks.push(chunk));
-					res.on('end', () =>
-						resolve({
-							status: res.statusCode ?? 0,
-							headers: res.headers,
-							body: Buffer.concat(chunks).toString('utf8'),
-						}),
-					);
-					res.on('error', reject);
-				},
-			);
-			req.on('error', reject);
-			req.end(body);
-		});
+		rawRequest(
+			url,
+			method,
+			target,
+			{ authorization: authOf(sendOptions.user), ...sendOptions.headers },
+			sendOptions.body,
+		);
 
 	try {
 		await waitUntil('Radicale to answer', async () => (await send('OPTIONS', url)).status < 500, {

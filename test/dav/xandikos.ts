@@ -12,11 +12,11 @@
  * Plain `.ts` with erasable syntax and `.ts` import extensions, so Node 24 runs it directly.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, spawnLogged, waitUntil } from '../../scripts/lib/processes.ts';
 import type { Radicale } from './radicale.ts';
+import { rawRequest } from './raw-request.ts';
 
 const XANDIKOS = '/usr/bin/xandikos';
 
@@ -46,37 +46,17 @@ export async function startXandikos(): Promise<Xandikos> {
 	const url = `http://127.0.0.1:${port}/`;
 
 	const send: Xandikos['send'] = (method, target, sendOptions = {}) =>
-		new Promise((resolve, reject) => {
-			const body =
-				sendOptions.body === undefined ? undefined : Buffer.from(sendOptions.body, 'utf8');
-			const req = request(
-				new URL(target, url),
-				{
-					method,
-					headers: {
-						// Xandikos refuses a body without a type (415); another client always sends one.
-						...(body
-							? { 'content-length': String(body.length), 'content-type': 'application/xml' }
-							: {}),
-						...sendOptions.headers,
-					},
-				},
-				(res) => {
-					const chunks: Buffer[] = [];
-					res.on('data', (chunk: Buffer) => chunks.push(chunk));
-					res.on('end', () =>
-						resolve({
-							status: res.statusCode ?? 0,
-							headers: res.headers,
-							body: Buffer.concat(chunks).toString('utf8'),
-						}),
-					);
-					res.on('error', reject);
-				},
-			);
-			req.on('error', reject);
-			req.end(body);
-		});
+		rawRequest(
+			url,
+			method,
+			target,
+			// Xandikos refuses a body without a type (415); another client always sends one.
+			{
+				...(sendOptions.body !== undefined ? { 'content-type': 'application/xml' } : {}),
+				...sendOptions.headers,
+			},
+			sendOptions.body,
+		);
 
 	try {
 		await waitUntil('Xandikos to answer', async () => (await send('OPTIONS', url)).status < 500, {
