@@ -7,6 +7,7 @@
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import {
 	describeErrors,
+	executionsAfterPoll,
 	itemsOf,
 	loadWorkflow,
 	pollOnlyOnActivation,
@@ -78,23 +79,6 @@ async function recordedState(n8n: N8nInstance, workflow: WorkflowRef, trigger: s
 	});
 }
 
-async function pollExecutions(
-	n8n: N8nInstance,
-	workflow: WorkflowRef,
-	expected: number,
-	manual: Set<string>,
-) {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const ids = (await n8n.client.listExecutionIds(workflow.id)).filter((id) => !manual.has(id));
-		if (ids.length >= expected)
-			return await Promise.all(ids.slice(0, expected).map((id) => n8n.client.waitForExecution(id)));
-		if (Date.now() > deadline)
-			throw new Error(`expected ${expected} executions, found ${ids.length}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
-
 async function dms(action: string, params: Record<string, unknown>): Promise<number> {
 	const response = await fetch(`${sandbox.baseUrl}/api_dvs/task/${action}`, {
 		method: 'POST',
@@ -127,7 +111,7 @@ describe('Cloud Storage DMS Trigger in n8n, regular mode', () => {
 		});
 		await dms('update_document', { dvs_document_id: 42, update_params: { dropdown_status: 33 } });
 		await pollNow();
-		const [first] = await pollExecutions(n8n, workflow, 1, manualIds);
+		const [first] = await executionsAfterPoll(n8n, workflow, 1, manualIds);
 		expect(describeErrors(first)).toBe('');
 		const received = itemsOf(first, 'Received').map((item) => item.json);
 		expect(received.map((json) => `${json.event} ${json.dvs_document_id}`).sort()).toEqual(
@@ -197,7 +181,7 @@ describe('Cloud Storage E-Signature Trigger in n8n, queue mode', () => {
 		await recordedState(n8n, workflow, TRIGGER);
 		await sign(b.hash, 'Bob Signer');
 		await pollNow();
-		const [execution] = await pollExecutions(n8n, workflow, 1, manualIds);
+		const [execution] = await executionsAfterPoll(n8n, workflow, 1, manualIds);
 		expect(describeErrors(execution)).toBe('');
 		const [item] = itemsOf(execution, 'Received');
 		expect(item.json).toMatchObject({

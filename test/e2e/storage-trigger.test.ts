@@ -10,6 +10,7 @@ import { startSandbox } from '../sandbox/server';
 import { createServiceCredential } from './harness/credentials';
 import {
 	describeErrors,
+	executionsAfterPoll,
 	itemsOf,
 	loadWorkflow,
 	pollOnlyOnActivation,
@@ -74,24 +75,6 @@ async function pollNow(n8n: N8nInstance, workflow: WorkflowRef, deactivateFirst 
 			.filter((entry) => entry.action === 'get_upload_tree' && entry.status !== null);
 		return answered.length >= expected;
 	});
-}
-
-/** Executions started by polls (the manual test run's is left out), newest first, once there are `expected`. */
-async function executionsAfterPoll(
-	n8n: N8nInstance,
-	workflow: WorkflowRef,
-	expected: number,
-	manual: Set<string>,
-) {
-	const deadline = Date.now() + 60_000;
-	for (;;) {
-		const ids = (await n8n.client.listExecutionIds(workflow.id)).filter((id) => !manual.has(id));
-		if (ids.length >= expected)
-			return await Promise.all(ids.slice(0, expected).map((id) => n8n.client.waitForExecution(id)));
-		if (Date.now() > deadline)
-			throw new Error(`expected ${expected} executions, found ${ids.length}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
 }
 
 async function exactlyOnceFlow(n8n: N8nInstance) {

@@ -50,6 +50,27 @@ function tallyEvents(
 type Credentials = NonNullable<Parameters<typeof runPoll>[1]>['credentials'];
 
 /** Polls carried over like an active workflow: a failed poll keeps the previous static data. */
+/**
+ * A round of polls under faults: a quarter of all requests fail in every way the transport must survive (reads are
+ * retried), and every fourth round the trigger's listing fails `burst` times in a row, failing that poll.
+ */
+function faultyRound(
+	sandbox: Awaited<ReturnType<typeof startSandbox>>,
+	round: number,
+	seed: number,
+	listing: string,
+	burst: number,
+) {
+	sandbox.faults.setRandom({
+		rate: 0.25,
+		seed: seed + round,
+		kinds: ['429', '500', '503', 'drop-before', 'drop-after'],
+		retryAfter: 0,
+	});
+	if (round % 4 === 1)
+		sandbox.faults.add({ match: { path: listing }, fault: '429', retryAfter: 0, times: burst });
+}
+
 function poller(type: string, parameters: IDataObject, credentials: () => Credentials) {
 	let staticData: IDataObject = {};
 	const polls = { ok: 0, failed: 0 };
@@ -139,20 +160,7 @@ describe('Storage Trigger under churn with failing polls', () => {
 				trashFile(sandbox.store, deleted);
 				expected.push(`fileDeleted ${deleted.hash}`);
 			}
-			// Every request may fail (reads are retried); every fourth round the tree fails on every attempt.
-			sandbox.faults.setRandom({
-				rate: 0.25,
-				seed: 9300 + round,
-				kinds: ['429', '500', '503', 'drop-before', 'drop-after'],
-				retryAfter: 0,
-			});
-			if (round % 4 === 1)
-				sandbox.faults.add({
-					match: { path: 'get_upload_tree' },
-					fault: '429',
-					retryAfter: 0,
-					times: 10,
-				});
+			faultyRound(sandbox, round, 9300, 'get_upload_tree', 10);
 			record(await trigger.next());
 			sandbox.faults.clear();
 		}
@@ -231,19 +239,7 @@ describe('DMS and E-Signature triggers under churn with failing polls', () => {
 				expected.push(`taskStatusChanged ${id}`);
 				pending.push(id);
 			}
-			sandbox.faults.setRandom({
-				rate: 0.25,
-				seed: 9700 + round,
-				kinds: ['429', '500', '503', 'drop-before', 'drop-after'],
-				retryAfter: 0,
-			});
-			if (round % 4 === 1)
-				sandbox.faults.add({
-					match: { path: 'get_documents' },
-					fault: '429',
-					retryAfter: 0,
-					times: 10,
-				});
+			faultyRound(sandbox, round, 9700, 'get_documents', 10);
 			record(await trigger.next());
 			sandbox.faults.clear();
 		}
@@ -307,19 +303,7 @@ describe('DMS and E-Signature triggers under churn with failing polls', () => {
 				// Now and then the same signer signs the same file again within the same second.
 				if (random() < 0.2) await sign(file, signer);
 			}
-			sandbox.faults.setRandom({
-				rate: 0.25,
-				seed: 9900 + round,
-				kinds: ['429', '500', '503', 'drop-before', 'drop-after'],
-				retryAfter: 0,
-			});
-			if (round % 4 === 1)
-				sandbox.faults.add({
-					match: { path: 'get_esignatures' },
-					fault: '429',
-					retryAfter: 0,
-					times: 40,
-				});
+			faultyRound(sandbox, round, 9900, 'get_esignatures', 40);
 			record(await trigger.next());
 			sandbox.faults.clear();
 		}

@@ -9,6 +9,7 @@ import {
 } from '../../../scripts/lib/n8n-server.ts';
 import { repoPaths } from '../../../scripts/lib/paths.ts';
 import { stopAllProcesses } from '../../../scripts/lib/processes.ts';
+import type { WorkflowRef } from '../../../scripts/lib/n8n-client.ts';
 
 export { describeErrors, itemsOf } from '../../../scripts/lib/execution-data.ts';
 export type { ExecutionSummary, ItemSummary } from '../../../scripts/lib/execution-data.ts';
@@ -42,6 +43,27 @@ export function pollOnlyOnActivation(workflow: Record<string, any>): Record<stri
 			node.parameters.pollTimes = { item: [{ mode: 'custom', cronExpression: '0 0 0 1 1 *' }] };
 	}
 	return workflow;
+}
+
+/**
+ * The executions started by polls (the manual test run's are left out), newest first, once there are `expected`;
+ * each is waited for until it has finished.
+ */
+export async function executionsAfterPoll(
+	n8n: N8nInstance,
+	workflow: WorkflowRef,
+	expected: number,
+	manual: Set<string>,
+) {
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const ids = (await n8n.client.listExecutionIds(workflow.id)).filter((id) => !manual.has(id));
+		if (ids.length >= expected)
+			return await Promise.all(ids.slice(0, expected).map((id) => n8n.client.waitForExecution(id)));
+		if (Date.now() > deadline)
+			throw new Error(`expected ${expected} executions, found ${ids.length}`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
 }
 
 // A test that forgets `stop()` must not leave n8n running after its file (Jest gives each file a registry).
