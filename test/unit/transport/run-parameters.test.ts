@@ -7,6 +7,7 @@ import { holdsExpression, runParameter } from '../../../nodes/shared/node/run-pa
 import { chain, runWorkflow } from '../../engine/harness';
 import { offlineWithNock } from '../offline';
 import { BASE, TOKEN, WEB, form, rl, sessionLogin } from '../storage/run-storage';
+import { TOKEN as DMS_TOKEN, dmsApi, id } from '../dms/run-dms';
 
 offlineWithNock();
 
@@ -188,5 +189,37 @@ describe('one run of Get File Info over several items, through the engine', () =
 	it('uses a fixed locator for every item', async () => {
 		const { seen } = await run(rl('FIXED'));
 		expect(seen.map((fields) => fields.file_hash)).toEqual(['FIXED', 'FIXED', 'FIXED']);
+	});
+});
+
+describe('one run of DMS Get over several items, through the engine', () => {
+	async function run(documentId: NodeParameterValueType) {
+		const sent = dmsApi({ 'task/get_document': [200, { dvs_document_id: 1, name: 'T' }] });
+		const nodes = [
+			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{
+				name: 'Ids',
+				type: 'engine-test.jsonItems',
+				parameters: { items: JSON.stringify([{ id: 11 }, { id: 12 }, { id: 13 }]) },
+			},
+			{
+				name: 'DMS',
+				type: 'n8n-nodes-cloud-storage.cloudStorageDmsTask',
+				parameters: { resource: 'task', operation: 'get', documentId },
+			},
+		];
+		await runWorkflow(
+			{ nodes, connections: chain(...nodes.map((node) => node.name)) },
+			{ credentials: { cloudStorageTokenApi: { ...DMS_TOKEN } } as never },
+		);
+		return sent.map((entry) => entry.body.dvs_document_id);
+	}
+
+	it('resolves an expression ID for each item', async () => {
+		expect(await run(id('={{ $json.id }}'))).toEqual([11, 12, 13]);
+	});
+
+	it('uses a fixed ID for every item', async () => {
+		expect(await run(id(7))).toEqual([7, 7, 7]);
 	});
 });
