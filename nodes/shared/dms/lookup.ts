@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { documentExists, getUsers, statusOf, type DmsContext } from './client';
 import { DmsInputError, type ConvertLookup } from './convert';
 import { SECTION_LABEL, type Reference, type Section } from './types';
+import { runParameter } from '../node/run-parameters';
 
 /** get_users, or undefined when this user may not call it (405) or the project it names was refused (400). */
 async function usersIfListed(
@@ -86,7 +87,7 @@ export function documentId(
 	section: Section,
 	itemIndex: number,
 ): number {
-	const raw = ctx.getNodeParameter(parameter, itemIndex) as
+	const raw = runParameter(ctx, parameter, itemIndex) as
 		| INodeParameterResourceLocator
 		| string
 		| number;

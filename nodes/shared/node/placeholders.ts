@@ -43,9 +43,16 @@ export function findPlaceholder(
 /** Throws an input error naming the parameter and what to set, when a parameter still holds a placeholder. */
 export function refusePlaceholders(parameters: unknown, itemIndex?: number): void {
 	const found = findPlaceholder(parameters);
-	if (!found) return;
+	if (found) throw placeholderError(found, itemIndex);
+}
+
+/** The input error for a placeholder `findPlaceholder` found. */
+export function placeholderError(
+	found: { path: string[]; what: string },
+	itemIndex?: number,
+): PackError {
 	const name = found.path.join(' → ') || 'a parameter';
-	throw new PackError(`"${name}" still holds the example's placeholder`, {
+	return new PackError(`"${name}" still holds the example's placeholder`, {
 		kind: 'input',
 		itemIndex,
 		description: `Set "${name}" to ${found.what || 'a real value'}. Nothing was sent to the service.`,

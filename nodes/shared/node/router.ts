@@ -7,7 +7,8 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from './node-error';
-import { refusePlaceholders } from './placeholders';
+import { findPlaceholder, placeholderError } from './placeholders';
+import { runNodeParameters, runParameter } from './run-parameters';
 
 export type OperationExecute = (
 	this: IExecuteFunctions,
@@ -65,11 +66,13 @@ export async function routeItems(
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const results: INodeExecutionData[] = [];
+	// The stored parameters are the same for every item: looked at once, reported for each item.
+	const placeholder = findPlaceholder(runNodeParameters(this));
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operation = this.getNodeParameter('operation', itemIndex) as string;
-			refusePlaceholders(this.getNode().parameters, itemIndex);
+			const resource = runParameter<string>(this, 'resource', itemIndex);
+			const operation = runParameter<string>(this, 'operation', itemIndex);
+			if (placeholder) throw placeholderError(placeholder, itemIndex);
 			const execute = executeOf(operations, resource, operation);
 			if (!execute) {
 				throw new NodeOperationError(

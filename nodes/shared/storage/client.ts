@@ -6,6 +6,7 @@ import { apiRequest, type ApiRequestOptions, type ApiResponse } from '../transpo
 import { joinUrl } from '../transport/urls';
 import { runCredentials } from '../transport/run-credentials';
 import { MODE_MARKER_HEADER } from '../transport/auth-mode';
+import { runParameter } from '../node/run-parameters';
 import { CloudStoragePasswordApi } from '../../../credentials/CloudStoragePasswordApi.credentials';
 import { CloudStorageTokenApi } from '../../../credentials/CloudStorageTokenApi.credentials';
 
@@ -26,7 +27,14 @@ const CREDENTIAL_BY_AUTHENTICATION: Record<string, StorageCredentialType> = {
 };
 
 export async function storageAccount(ctx: StorageContext, itemIndex = 0): Promise<StorageAccount> {
-	const authentication = ctx.getNodeParameter('authentication', itemIndex, 'tokenApi') as string;
+	const authentication =
+		'getInputData' in ctx
+			? runParameter<string>(ctx, 'authentication', itemIndex, 'tokenApi')
+			: ((ctx as StorageContext).getNodeParameter(
+					'authentication',
+					itemIndex,
+					'tokenApi',
+				) as string);
 	if (authentication === 'none') {
 		const baseUrl = String(ctx.getNodeParameter('baseUrl', itemIndex, '')).trim();
 		const webUrl = String(ctx.getNodeParameter('webUrl', itemIndex, '')).trim() || baseUrl;

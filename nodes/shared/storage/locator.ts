@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { accountInfo, rootFolderHash } from './account-info';
 import { v2, type StorageAccount, type StorageContext } from './client';
 import { parseLink } from './links';
+import { runParameter } from '../node/run-parameters';
 
 export const ROOT = 'ROOT';
 
@@ -15,7 +16,11 @@ function locatorValue(
 	name: string,
 	itemIndex: number,
 ): INodeParameterResourceLocator {
-	const raw = ctx.getNodeParameter(name, itemIndex) as INodeParameterResourceLocator | string;
+	const raw = (
+		'getInputData' in ctx
+			? runParameter(ctx, name, itemIndex)
+			: ctx.getNodeParameter(name, itemIndex)
+	) as INodeParameterResourceLocator | string;
 	if (typeof raw === 'string') return { __rl: true, mode: 'id', value: raw };
 	return raw;
 }

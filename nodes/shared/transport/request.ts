@@ -359,7 +359,14 @@ export async function apiRequest<T = unknown>(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
 ): Promise<ApiResponse<T>> {
-	const errorCtx: ErrorContext = { node: ctx.getNode(), api: opts.api, itemIndex: opts.itemIndex };
+	const errorCtx: ErrorContext = {
+		// n8n deep-copies the node on every getNode(): only an error needs it.
+		get node() {
+			return ctx.getNode();
+		},
+		api: opts.api,
+		itemIndex: opts.itemIndex,
+	};
 	const problem = insecureUrlProblem(opts.url);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex: opts.itemIndex });
 

@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Node parameter path of the user-facing "Request Options → Timeout" (seconds), read per item. */
+import { runParameter } from '../node/run-parameters';
+
+/** Node parameter path of the user-facing "Request Options → Timeout" (seconds), per item when an expression. */
 export const TIMEOUT_PARAMETER = 'requestOptions.timeout';
 export const DEFAULT_TIMEOUT_MS = 120_000;
 
@@ -17,8 +19,9 @@ export function configuredTimeoutMs(ctx: ParameterContext, itemIndex?: number): 
 	const perItem = 'getInputData' in ctx;
 	const read = ctx.getNodeParameter as (...args: unknown[]) => unknown;
 	// null as the fallback: n8n throws on a missing parameter when the fallback is undefined.
+	// Per item only when it is an expression; a fixed Timeout is read once per run.
 	const seconds = perItem
-		? read.call(ctx, TIMEOUT_PARAMETER, itemIndex ?? 0, null)
+		? runParameter(ctx as IExecuteFunctions, TIMEOUT_PARAMETER, itemIndex ?? 0, null)
 		: (read as ILoadOptionsFunctions['getNodeParameter']).call(ctx, TIMEOUT_PARAMETER, null);
 	if (seconds === null || seconds === undefined || seconds === '') return undefined;
 	const value = typeof seconds === 'string' ? Number(seconds) : seconds;

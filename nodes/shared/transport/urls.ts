@@ -13,6 +13,20 @@ export function isLoopbackHost(hostname: string): boolean {
  * Loopback stays allowed for the local sandbox and for services reached through a local tunnel.
  */
 export function insecureUrlProblem(url: string): string | undefined {
+	// Every request asks, mostly about the same few URLs (one per action), so the answer is remembered; not for
+	// a URL with a query string or user info, which may hold a secret that should not stay in memory.
+	if (checked.has(url)) return checked.get(url);
+	const problem = urlProblem(url);
+	if (/[?@]/.test(url)) return problem;
+	if (checked.size >= CHECKED_URLS) checked.clear();
+	checked.set(url, problem);
+	return problem;
+}
+
+const CHECKED_URLS = 256;
+const checked = new Map<string, string | undefined>();
+
+function urlProblem(url: string): string | undefined {
 	let parsed: URL;
 	try {
 		parsed = new URL(url);

@@ -5,6 +5,7 @@ import { findEventByUid } from '../../../shared/dav/by-uid';
 import { collectionLocator, objectUrlField } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem, eventUrlParam } from '../common';
 import { includeRawOption } from './fields';
+import { runParameter } from '../../../shared/node/run-parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -51,9 +52,9 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
+	const includeRaw = runParameter<boolean>(this, 'options.includeRaw', itemIndex, false);
 	const client = await eventClient(this, itemIndex);
-	if (this.getNodeParameter('getBy', itemIndex, 'url') === 'url') {
+	if (runParameter(this, 'getBy', itemIndex, 'url') === 'url') {
 		const url = eventUrlParam(this, client, itemIndex);
 		return [{ json: eventItem(await client.get(url), includeRaw) }];
 	}

@@ -11,6 +11,7 @@ import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
+import { runParameter } from '../../../shared/node/run-parameters';
 
 const properties: INodeProperties[] = [
 	fileLocator(),
@@ -48,10 +49,12 @@ export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as {
-		accessRights?: boolean;
-		legacyDetails?: boolean;
-	};
+	const options = runParameter<{ accessRights?: boolean; legacyDetails?: boolean }>(
+		this,
+		'options',
+		itemIndex,
+		{},
+	);
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
