@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from './node-error';
 import { findPlaceholder, placeholderError } from './placeholders';
-import { runNodeParameters, runParameter } from './run-parameters';
+import { holdsExpression, runNodeParameters, runParameter } from './run-parameters';
 
 export type OperationExecute = (
 	this: IExecuteFunctions,
@@ -19,6 +19,11 @@ export type OperationExecute = (
 export interface OperationModule {
 	description: INodeProperties[];
 	execute: OperationExecute;
+	/**
+	 * Declared only by operations that just read: how many items may be in flight at once (see
+	 * `parallelRequests`). Writes never declare it, so their items run one after the other.
+	 */
+	concurrency?: (this: IExecuteFunctions, itemIndex: number) => number;
 }
 
 /**
@@ -44,31 +49,74 @@ export function optionsFor<Modules extends object, Value extends keyof Modules &
 	return options;
 }
 
+function moduleOf(
+	operations: OperationMap,
+	resource: string,
+	operation: string,
+): OperationModule | undefined {
+	return Object.hasOwn(operations, resource) && Object.hasOwn(operations[resource], operation)
+		? operations[resource][operation]
+		: undefined;
+}
+
 function executeOf(
 	operations: OperationMap,
 	resource: string,
 	operation: string,
 ): OperationExecute | undefined {
-	const module =
-		Object.hasOwn(operations, resource) && Object.hasOwn(operations[resource], operation)
-			? operations[resource][operation]
-			: undefined;
+	const module = moduleOf(operations, resource, operation);
 	return typeof module?.execute === 'function' ? module.execute : undefined;
+}
+
+/**
+ * How many items may run at once in this run, decided once from item 0: more than one only when the
+ * resource and operation are the same for every item (no expression) and that operation declares
+ * `concurrency`. Anything unexpected here means one at a time; the item itself then reports it.
+ */
+function runConcurrency(
+	ctx: IExecuteFunctions,
+	operations: OperationMap,
+	itemCount: number,
+	placeholder: unknown,
+): number {
+	if (itemCount < 2 || placeholder) return 1;
+	const stored = runNodeParameters(ctx);
+	if (holdsExpression(stored.resource) || holdsExpression(stored.operation)) return 1;
+	try {
+		const module = moduleOf(
+			operations,
+			runParameter<string>(ctx, 'resource', 0),
+			runParameter<string>(ctx, 'operation', 0),
+		);
+		if (typeof module?.concurrency !== 'function') return 1;
+		const limit = Math.floor(module.concurrency.call(ctx, 0));
+		return Number.isFinite(limit) && limit > 1 ? limit : 1;
+	} catch {
+		return 1;
+	}
 }
 
 /**
  * The item loop every action node shares: one operation call per input item, outputs paired to their
  * item, and Continue On Fail turning a failure into an error item that keeps its pairing.
+ *
+ * An operation declaring `concurrency` may have several items in flight: item 0 runs alone first (it
+ * settles the login and the credential every later item reuses), then up to the limit at once. Outputs
+ * keep input order. Without Continue On Fail, a failure stops new items from starting; those in flight
+ * settle, and the failure of the lowest item index is thrown, as the one-at-a-time loop would have.
  */
 export async function routeItems(
 	this: IExecuteFunctions,
 	operations: OperationMap,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const results: INodeExecutionData[] = [];
+	const slots: INodeExecutionData[][] = new Array(items.length);
 	// The stored parameters are the same for every item: looked at once, reported for each item.
 	const placeholder = findPlaceholder(runNodeParameters(this));
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	const limit = runConcurrency(this, operations, items.length, placeholder);
+	let failure: { itemIndex: number; error: Error } | undefined;
+
+	const runItem = async (itemIndex: number): Promise<void> => {
 		try {
 			const resource = runParameter<string>(this, 'resource', itemIndex);
 			const operation = runParameter<string>(this, 'operation', itemIndex);
@@ -84,20 +132,33 @@ export async function routeItems(
 				);
 			}
 			const output = await execute.call(this, itemIndex);
-			results.push(
-				...this.helpers.constructExecutionMetaData(output, { itemData: { item: itemIndex } }),
-			);
+			slots[itemIndex] = this.helpers.constructExecutionMetaData(output, {
+				itemData: { item: itemIndex },
+			});
 		} catch (error) {
 			const nodeError = toNodeError(this.getNode(), error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			results.push({
-				json: {
-					error: nodeError.message,
-					...(nodeError.description ? { description: nodeError.description } : {}),
+			if (!this.continueOnFail()) {
+				if (!failure || itemIndex < failure.itemIndex) failure = { itemIndex, error: nodeError };
+				return;
+			}
+			slots[itemIndex] = [
+				{
+					json: {
+						error: nodeError.message,
+						...(nodeError.description ? { description: nodeError.description } : {}),
+					},
+					pairedItem: { item: itemIndex },
 				},
-				pairedItem: { item: itemIndex },
-			});
+			];
 		}
-	}
-	return [results];
+	};
+
+	let next = 0;
+	const worker = async () => {
+		while (!failure && next < items.length) await runItem(next++);
+	};
+	if (limit > 1) await runItem(next++);
+	await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+	if (failure) throw failure.error;
+	return [slots.flat()];
 }

@@ -9,13 +9,3 @@ export const accessRightsField: INodeProperties = {
 	description:
 		'Whether to add what this account may do with each item: view, edit, delete, download, and for folders add',
 };
-
-/** An Options collection holding only the access-rights switch. */
-export const accessRightsOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [accessRightsField],
-};

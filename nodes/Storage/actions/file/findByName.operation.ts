@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
+import { parallelRequests, parallelRequestsField } from '../../../shared/node/parallel';
 import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/client';
 import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
@@ -24,6 +25,14 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether a missing file is an error; otherwise the node outputs found: false. The service answers 405 for a missing file, and also for a missing or hidden folder: both count as not found.',
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [parallelRequestsField],
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -37,6 +46,9 @@ interface HashByName {
 	success?: boolean;
 	file_info?: { hash?: string };
 }
+
+/** A plain read per item: items may overlap (Parallel Requests). */
+export const concurrency = parallelRequests;
 
 export async function execute(
 	this: IExecuteFunctions,

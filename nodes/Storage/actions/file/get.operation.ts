@@ -11,6 +11,7 @@ import { requireAccount, storageAccount, v1, v2 } from '../../../shared/storage/
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
+import { parallelRequests, parallelRequestsField } from '../../../shared/node/parallel';
 import { runParameter } from '../../../shared/node/run-parameters';
 
 const properties: INodeProperties[] = [
@@ -31,6 +32,7 @@ const properties: INodeProperties[] = [
 				description:
 					"Whether to add content type, extension and, for images, width and height (one more request; needs the file's delete key)",
 			},
+			parallelRequestsField,
 		],
 	},
 ];
@@ -39,6 +41,9 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['get'] } },
 	properties,
 );
+
+/** A plain read of one file per item: items may overlap (Parallel Requests). */
+export const concurrency = parallelRequests;
 
 interface LegacyInfo {
 	success?: boolean;

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { parallelRequests, parallelRequestsField } from '../../../shared/node/parallel';
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
@@ -19,12 +20,23 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	fileLocator(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [parallelRequestsField],
+	},
 ];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['file'], operation: ['getKeys'] } },
 	properties,
 );
+
+/** A plain read per item: items may overlap (Parallel Requests). */
+export const concurrency = parallelRequests;
 
 export async function execute(
 	this: IExecuteFunctions,

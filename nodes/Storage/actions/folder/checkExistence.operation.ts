@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
+import { parallelRequests, parallelRequestsField } from '../../../shared/node/parallel';
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
 
 const properties: INodeProperties[] = [
@@ -13,6 +14,14 @@ const properties: INodeProperties[] = [
 		placeholder: 'abc123, def456',
 		description:
 			'Folder hashes separated by commas or new lines (or an expression returning an array). Only folders this account owns and may add to count as existing.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [parallelRequestsField],
 	},
 ];
 
@@ -34,6 +43,9 @@ function hashList(ctx: IExecuteFunctions, itemIndex: number): string[] {
 	}
 	return [...new Set(list)];
 }
+
+/** A plain read per item: items may overlap (Parallel Requests). */
+export const concurrency = parallelRequests;
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -6,18 +6,32 @@ import type {
 } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { accessRightsOptions } from '../../../shared/storage/access-rights-field';
+import { accessRightsField } from '../../../shared/storage/access-rights-field';
+import { parallelRequests, parallelRequestsField } from '../../../shared/node/parallel';
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
 import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 
-const properties: INodeProperties[] = [folderLocator(), accessRightsOptions];
+const properties: INodeProperties[] = [
+	folderLocator(),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [accessRightsField, parallelRequestsField],
+	},
+];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['folder'], operation: ['get'] } },
 	properties,
 );
+
+/** A plain read of one folder per item: items may overlap (Parallel Requests). */
+export const concurrency = parallelRequests;
 
 export async function execute(
 	this: IExecuteFunctions,

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { parallelRequests, parallelRequestsField } from '../../../shared/node/parallel';
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
 import { folderHashParam } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
@@ -15,12 +16,23 @@ const properties: INodeProperties[] = [
 		description:
 			'Whether to fetch only the upload (add-files) key, which a folder shared with this account may grant without the edit key',
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [parallelRequestsField],
+	},
 ];
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['folder'], operation: ['getKeys'] } },
 	properties,
 );
+
+/** A plain read per item: items may overlap (Parallel Requests). */
+export const concurrency = parallelRequests;
 
 export async function execute(
 	this: IExecuteFunctions,
