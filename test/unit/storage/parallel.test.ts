@@ -154,14 +154,24 @@ describe('Parallel Requests (Get File Info over several items)', () => {
 		expect(state.arrived).toEqual(['H1', 'H2', 'H3']);
 	});
 
-	it('still waits out a 429 on some items', async () => {
-		const state = heldInfo('/api_v2/get_file_info', 'file_hash', immediately, (hash, attempt) =>
-			(hash === 'H2' || hash === 'H6') && attempt === 1
-				? [429, { error: 'rate_limited' }, { 'Retry-After': '0' }]
-				: [200, { hash }],
+	it('still waits out a 429 on some items while others are in flight', async () => {
+		// Answered once every busy slot holds a request: a 429's retry takes its item's slot again.
+		let answered = 0;
+		const state = heldInfo(
+			'/api_v2/get_file_info',
+			'file_hash',
+			(held, released) =>
+				released === 0 ? held === 1 : held === Math.min(4, HASHES.length - answered),
+			(hash, attempt) => {
+				if ((hash === 'H2' || hash === 'H6') && attempt === 1)
+					return [429, { error: 'rate_limited' }, { 'Retry-After': '0' }];
+				answered++;
+				return [200, { hash }];
+			},
 		);
 		const { out, error } = await runGet(fileGet({ concurrency: 4 }));
 		expect(error).toBeUndefined();
+		expect(state.max).toBe(4);
 		expect(out.map((item) => item.json.hash)).toEqual(HASHES);
 		expect(state.arrived.filter((hash) => hash === 'H2' || hash === 'H6')).toHaveLength(4);
 		expect(state.arrived).toHaveLength(HASHES.length + 2);
