@@ -85,3 +85,14 @@ export function binaryStoreProblem(
 export function workerTransfersEnabled(env: Env = process.env): boolean {
 	return env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase() === 'true';
 }
+
+/**
+ * Whether a download runs in a worker thread: opted in as above, and only in filesystem mode, where the
+ * thread's temporary file can be handed to n8n's binary store by its path. The other modes keep streaming.
+ */
+export function workerDownloadsEnabled(
+	env: Env = process.env,
+	argv: string[] = process.argv,
+): boolean {
+	return workerTransfersEnabled(env) && binaryStoreMode(env, argv) === 'filesystem';
+}

@@ -55,6 +55,8 @@ export type DownloadMessage =
 			headers: Record<string, string | string[] | undefined>;
 	  }
 	| { kind: 'stored'; bytes: number }
+	/** How much of the file is on disk so far (a count, never the bytes), for a reader that follows it. */
+	| { kind: 'written'; bytes: number }
 	| UploadOutcome;
 
 /** n8n honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case); undici's EnvHttpProxyAgent reads the same. */
@@ -165,7 +167,17 @@ async function download(job: DownloadJob, post: (message: DownloadMessage) => vo
 		headSent = true;
 		// 1 MiB writes: fewer system calls than the 64 KiB default; this heap is small, so collecting it is cheap.
 		const file = createWriteStream(job.path, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 });
-		await pipeline(answer.body, file);
+		let reported = 0;
+		const progress = setInterval(() => {
+			if (file.bytesWritten === reported) return;
+			reported = file.bytesWritten;
+			post({ kind: 'written', bytes: reported });
+		}, 10);
+		try {
+			await pipeline(answer.body, file);
+		} finally {
+			clearInterval(progress);
+		}
 		post({ kind: 'stored', bytes: file.bytesWritten });
 	} catch (error) {
 		clearTimeout(timer);

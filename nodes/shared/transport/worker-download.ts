@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -27,6 +28,9 @@ export interface WorkerDownload {
  */
 export class WorkerFileBody extends Readable {
 	private file?: Readable;
+	/** Bytes on disk so far, and who waits for more. */
+	private written = 0;
+	private wake?: () => void;
 
 	constructor(
 		readonly path: string,
@@ -36,7 +40,55 @@ export class WorkerFileBody extends Readable {
 	) {
 		super({ highWaterMark: 1 << 20 });
 		// Awaited by whoever reads the body; a broken transfer left unread must not be an unhandled rejection.
-		stored.catch(() => undefined);
+		stored.then(
+			(bytes) => this.progress(bytes),
+			() => this.progress(this.written),
+		);
+	}
+
+	/** The thread reports how far it has written. */
+	progress(bytes: number): void {
+		this.written = bytes;
+		const wake = this.wake;
+		this.wake = undefined;
+		wake?.();
+	}
+
+	/**
+	 * The file's bytes while the thread is still writing it, read into one reused buffer: each chunk is valid
+	 * only until the next is asked for, so this suits only a consumer that is done with a chunk by then (n8n's
+	 * filesystem store writes each before it asks again). Rejects if the transfer breaks.
+	 */
+	async *follow(bufferBytes = 1 << 20): AsyncGenerator<Buffer, undefined, unknown> {
+		let done = false;
+		void this.stored.then(
+			() => (done = true),
+			() => (done = true),
+		);
+		// The thread creates the file after the answer's head: wait for its first bytes (or its end).
+		while (this.written === 0 && !done) await new Promise<void>((resolve) => (this.wake = resolve));
+		if (this.written === 0) await this.stored;
+		const handle = await open(this.path, 'r');
+		const buffer = Buffer.allocUnsafeSlow(bufferBytes);
+		let position = 0;
+		try {
+			for (;;) {
+				if (position < this.written) {
+					const length = Math.min(buffer.length, this.written - position);
+					const { bytesRead } = await handle.read(buffer, 0, length, position);
+					if (bytesRead === 0) throw new Error('The temporary file ended early');
+					position += bytesRead;
+					yield buffer.subarray(0, bytesRead);
+				} else if (done) {
+					const total = await this.stored;
+					if (position >= total) return undefined;
+				} else {
+					await new Promise<void>((resolve) => (this.wake = resolve));
+				}
+			}
+		} finally {
+			await handle.close();
+		}
 	}
 
 	override _read(): void {
@@ -112,19 +164,22 @@ export async function sendDownloadInWorker(
 		if (first?.kind !== 'head') discard();
 	}
 	if (first.kind === 'head') {
-		const stored = (async () => {
-			const last = await thread.next();
-			if (last.kind === 'stored') return last.bytes;
-			throw failure(
-				last.kind === 'error' ? last.code : 'UND_ERR_SOCKET',
-				last.kind === 'error' ? last.message : 'The download thread answered out of turn',
-			);
-		})();
-		return {
-			statusCode: first.status,
-			headers: first.headers,
-			body: new WorkerFileBody(path, stored, discard),
-		};
+		let settle!: { resolve: (bytes: number) => void; reject: (error: unknown) => void };
+		const stored = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
+		const body = new WorkerFileBody(path, stored, discard);
+		void (async () => {
+			for (;;) {
+				const last = await thread.next();
+				if (last.kind === 'written') body.progress(last.bytes);
+				else if (last.kind === 'stored') return last.bytes;
+				else
+					throw failure(
+						last.kind === 'error' ? last.code : 'UND_ERR_SOCKET',
+						last.kind === 'error' ? last.message : 'The download thread answered out of turn',
+					);
+			}
+		})().then(settle.resolve, settle.reject);
+		return { statusCode: first.status, headers: first.headers, body };
 	}
 	if (first.kind === 'error') {
 		if (first.code === 'ETIMEDOUT') return new AnswerTimeoutError(timeoutMs);

@@ -197,3 +197,39 @@ it('stops the worker when the execution is cancelled before the answer', async (
 	const error = await pending.catch((caught: unknown) => caught);
 	expect(classifyFailure(error).kind).toBe('aborted');
 });
+
+it('follows the file while the thread writes it: the same bytes, each chunk read into one reused buffer', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length });
+		res.write(content.subarray(0, 2 * 1024 * 1024));
+		setTimeout(() => res.end(content.subarray(2 * 1024 * 1024)), 200);
+	};
+	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 5000, 1024));
+	const body = response.body as WorkerFileBody;
+	const copies: Buffer[] = [];
+	const seen = new Set<ArrayBufferLike>();
+	for await (const chunk of body.follow(256 * 1024)) {
+		seen.add(chunk.buffer);
+		copies.push(Buffer.from(chunk));
+	}
+	expect(Buffer.concat(copies).equals(content)).toBe(true);
+	expect(seen.size).toBe(1);
+	body.destroy();
+});
+
+it('a follower fails when the transfer is cut short', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length });
+		res.write(content.subarray(0, 1024 * 1024), () => res.socket?.destroy());
+	};
+	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 5000, 1024));
+	const body = response.body as WorkerFileBody;
+	const error = await (async () => {
+		for await (const chunk of body.follow()) void chunk;
+	})().catch((caught: unknown) => caught);
+	expect(classifyFailure(error).kind).toBe('dropped');
+	body.destroy();
+	await new Promise((resolve) => setImmediate(resolve));
+});
