@@ -161,15 +161,17 @@ function cutShort(
 
 /**
  * How the worker's temporary file reaches n8n's binary store. Only the helpers n8n gives nodes are used, so
- * n8n writes its own file and metadata: `copy` is `nodeHelpers.copyBinaryFile` (n8n reads the file with 64 KiB
- * chunks), `stream` is `prepareBinaryData` with a read stream of 1 MiB chunks. CLOUD_STORAGE_BENCH_HANDOVER
- * picks one for the benchmark's side-by-side measurement.
+ * n8n writes its own file and metadata. `follow` (the default): `prepareBinaryData` with a stream that reads the
+ * file while the thread still writes it, into one reused buffer, so the copy overlaps the transfer and makes no
+ * garbage for n8n's big heap. The others, measured in the benchmark (CLOUD_STORAGE_BENCH_HANDOVER picks one):
+ * `copy` is `nodeHelpers.copyBinaryFile` after the transfer (n8n reads the file in fresh 64 KiB chunks),
+ * `stream` is `prepareBinaryData` with a 1 MiB read stream after it, `reuse` the reused buffer after it.
  */
 export type HandOver = 'copy' | 'stream' | 'reuse' | 'follow';
 
 export function handOverMethod(env: Record<string, string | undefined> = process.env): HandOver {
 	const chosen = env.CLOUD_STORAGE_BENCH_HANDOVER;
-	return chosen === 'stream' || chosen === 'reuse' || chosen === 'follow' ? chosen : 'copy';
+	return chosen === 'copy' || chosen === 'stream' || chosen === 'reuse' ? chosen : 'follow';
 }
 
 /**

@@ -57,7 +57,7 @@ export async function execute(
 		itemIndex,
 		fileName: info.name === undefined ? undefined : String(info.name),
 		expectedSize: info.size === undefined ? undefined : Number(info.size),
-		// Opt-in: in n8n's filesystem binary mode a worker thread writes the file to disk, then n8n copies it in.
+		// In n8n's filesystem binary mode a worker thread writes the file to disk while n8n copies it in.
 		viaWorker: workerDownloadsEnabled(),
 	});
 	if (!('binary' in result)) throw new Error('The download was skipped');
