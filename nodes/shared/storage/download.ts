@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
@@ -7,7 +8,9 @@ import { NodeApiError } from 'n8n-workflow';
 import { fieldAuthentication, v2, type StorageAccount } from './client';
 import { countingStream } from '../transport/binary';
 import { assertFitsBinaryStore, binaryStoreProblem } from '../transport/binary-mode';
+import type { CompareOutcome } from '../transport/transfer-worker';
 import { WorkerFileBody } from '../transport/worker-download';
+import { startTransferThread } from '../transport/worker-thread';
 
 export function nameFromDisposition(header: unknown): string | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
@@ -284,7 +287,7 @@ async function storeWorkerFile(
 			fileName,
 			contentType,
 		);
-	if (binary && !(await sameStart(ctx, binary, body.path))) binary = undefined;
+	if (binary && !(await storedIntact(ctx, binary, body.path))) binary = undefined;
 	// The plain copies: chosen, or after a reused-buffer hand-over that n8n did not store as it was read.
 	binary ??=
 		method === 'copy' && 'nodeHelpers' in ctx
@@ -297,36 +300,33 @@ async function storeWorkerFile(
 	return { binary, fileName, bytes };
 }
 
-const CHECKED_BYTES = 1 << 20;
-
 /**
  * A reused buffer is only safe with a store that writes each chunk before it asks for the next. One that kept
- * the chunks instead would hold the last chunk's bytes in place of the first: the first MiB of what n8n stored
- * is compared with the temporary file, and on a difference the file is handed over again by a plain copy.
+ * a chunk instead (even only some, or for a while) would store other bytes in its place, so the whole stored
+ * copy is compared with the temporary file, in a thread, off n8n's main one; on any difference, or when the
+ * stored copy cannot be read back, the file is handed over again by a plain copy.
  */
-async function sameStart(
+async function storedIntact(
 	ctx: IExecuteFunctions | IPollFunctions,
 	binary: IBinaryData,
 	path: string,
 ): Promise<boolean> {
-	if (!binary.id) return true;
-	const stored = await ctx.helpers.getBinaryStream(binary.id, CHECKED_BYTES);
-	const chunks: Buffer[] = [];
-	let length = 0;
-	for await (const chunk of stored) {
-		chunks.push(chunk as Buffer);
-		length += (chunk as Buffer).length;
-		if (length >= CHECKED_BYTES) break;
-	}
-	stored.destroy();
-	const start = Buffer.concat(chunks).subarray(0, CHECKED_BYTES);
-	const handle = await open(path, 'r');
+	if (!binary.id) return false;
+	let storedPath: string;
 	try {
-		const expected = Buffer.alloc(start.length);
-		const { bytesRead } = await handle.read(expected, 0, expected.length, 0);
-		return bytesRead === start.length && expected.equals(start);
+		storedPath = await ctx.helpers.getBinaryPath(binary.id);
+	} catch {
+		return false;
+	}
+	if (typeof storedPath !== 'string' || !isAbsolute(storedPath)) return false;
+	const thread = startTransferThread<CompareOutcome>(
+		{ kind: 'compare', paths: [path, storedPath] },
+		'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,
+	);
+	try {
+		return (await thread.next()).same;
 	} finally {
-		await handle.close();
+		thread.stop();
 	}
 }
 

@@ -6,6 +6,7 @@
 // This module imports packages only: run from TypeScript (tests) Node strips its types and loads it as ESM.
 import FormData from 'form-data';
 import { createReadStream, createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
@@ -36,7 +37,15 @@ export interface DownloadJob {
 	maxResponseBytes: number;
 }
 
-export type TransferJob = UploadJob | DownloadJob;
+/** Whether two files on this machine hold the same bytes (a downloaded file and n8n's stored copy of it). */
+export interface CompareJob {
+	kind: 'compare';
+	paths: [string, string];
+}
+
+export type CompareOutcome = { kind: 'compared'; same: boolean };
+
+export type TransferJob = UploadJob | DownloadJob | CompareJob;
 
 export type UploadOutcome =
 	| {
@@ -192,6 +201,34 @@ async function download(job: DownloadJob, post: (message: DownloadMessage) => vo
 	}
 }
 
+/** Reads both files side by side in 1 MiB steps into two reused buffers: no garbage, whatever their size. */
+async function sameFiles([a, b]: [string, string]): Promise<boolean> {
+	const first = await open(a, 'r');
+	const second = await open(b, 'r').catch(async (error: unknown) => {
+		await first.close();
+		throw error;
+	});
+	try {
+		const [sizeA, sizeB] = await Promise.all([first.stat(), second.stat()]);
+		if (sizeA.size !== sizeB.size) return false;
+		const x = Buffer.allocUnsafeSlow(1 << 20);
+		const y = Buffer.allocUnsafeSlow(1 << 20);
+		for (let position = 0; position < sizeA.size; ) {
+			const [readA, readB] = await Promise.all([
+				first.read(x, 0, x.length, position),
+				second.read(y, 0, y.length, position),
+			]);
+			const length = readA.bytesRead;
+			if (length === 0 || length !== readB.bytesRead) return false;
+			if (!x.subarray(0, length).equals(y.subarray(0, length))) return false;
+			position += length;
+		}
+		return true;
+	} finally {
+		await Promise.all([first.close(), second.close()]);
+	}
+}
+
 if (parentPort) {
 	const port = parentPort;
 	const job = workerData as TransferJob;
@@ -204,5 +241,11 @@ if (parentPort) {
 		} satisfies UploadOutcome);
 	if (job.kind === 'download')
 		download(job, (message) => port.postMessage(message)).catch(unexpected);
+	else if (job.kind === 'compare')
+		sameFiles(job.paths).then(
+			(same) => port.postMessage({ kind: 'compared', same } satisfies CompareOutcome),
+			// A file that cannot be read counts as different: the caller then copies plainly.
+			() => port.postMessage({ kind: 'compared', same: false } satisfies CompareOutcome),
+		);
 	else upload(job).then((outcome) => port.postMessage(outcome), unexpected);
 }
