@@ -137,6 +137,9 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		}
 	};
 
+	if (process.env.BENCH_TRANSFER === 'download')
+		return await downloadsSideBySide(ctx, { sizeMb, file, folderHash: folder.hash, timed });
+
 	// The experiment first (worker thread with undici, opt-in), then the shipped default: streaming through n8n's request helper.
 	const workerUp = await timed(
 		'Storage node upload, worker thread',
@@ -162,10 +165,31 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		`${sandbox.baseUrl}/api_v2/upload_file`,
 	]);
 	const fileHash = String(storageUp.items[0]?.json.hash);
+	// The download, A/B side by side: the streaming path (switched off), then the worker thread with its default
+	// hand-over into n8n's store (reading the file as the thread writes it), then two other hand-overs a node can
+	// use, after the transfer (see download.ts; BENCH_TRANSFER=download compares them all in rounds).
 	const storageDown = await timed(
-		'Storage node download',
+		'Storage node download, streaming',
 		(flows) => flows.storageDownload(fileHash),
 		'Download',
+		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
+	);
+	const workerDown = await timed(
+		'Storage node download, worker thread',
+		(flows) => flows.storageDownload(fileHash),
+		'Download',
+	);
+	const workerDownCopy = await timed(
+		'Storage node download, worker thread (copyBinaryFile after the transfer)',
+		(flows) => flows.storageDownload(fileHash),
+		'Download',
+		{ CLOUD_STORAGE_BENCH_HANDOVER: 'copy' },
+	);
+	const workerDownReuse = await timed(
+		'Storage node download, worker thread (reused buffer after the transfer)',
+		(flows) => flows.storageDownload(fileHash),
+		'Download',
+		{ CLOUD_STORAGE_BENCH_HANDOVER: 'reuse' },
 	);
 	const httpDown = await timed(
 		'HTTP Request node download',
@@ -219,6 +243,9 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	const bytes = statSync(file).size;
 	rmSync(file);
 
+	const handOver = (label: string, run: Awaited<ReturnType<typeof timed>>) =>
+		`${(storageDown.ms / run.ms).toFixed(2)}× the streaming path ${label} (${(run.ms / 1000).toFixed(2)} s, ${((curlDown / run.ms) * 100).toFixed(0)} % of curl, ` +
+		`RSS growth ${(run.peakGrowth / MB).toFixed(1)} MiB, event loop max ${run.loop ? run.loop.maxMs.toFixed(0) : '—'} ms)`;
 	const row = (label: string, ms: number, curlMs: number, growth?: number, loop?: LoopDelay) => [
 		label,
 		`${(ms / 1000).toFixed(2)} s`,
@@ -269,11 +296,18 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 					curlUp,
 				),
 				row(
-					'Download: Cloud Storage node',
+					'Download: Cloud Storage node, streaming (CLOUD_STORAGE_WORKER_TRANSFERS=false)',
 					storageDown.ms,
 					curlDown,
 					storageDown.peakGrowth,
 					storageDown.loop,
+				),
+				row(
+					'Download: Cloud Storage node, worker thread (undici; the default in filesystem mode)',
+					workerDown.ms,
+					curlDown,
+					workerDown.peakGrowth,
+					workerDown.loop,
 				),
 				row(
 					"Download: n8n's HTTP Request node",
@@ -299,12 +333,147 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		`Upload through a worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true, filesystem mode): ${(storageUp.ms / workerUp.ms).toFixed(2)}× the speed of the default streaming path in this run. ` +
 			'It ships as the default only where it is at least twice as fast; until then it is opt-in.',
 		'',
+		`Download through a worker thread (filesystem mode; CLOUD_STORAGE_WORKER_TRANSFERS=false turns it off): undici writes the answer to a temporary file in the thread while n8n's \`prepareBinaryData\` takes it into its binary store, read into one reused 1 MiB buffer: ${(storageDown.ms / workerDown.ms).toFixed(2)}× the speed of the streaming path in this run. ` +
+			`The other hand-overs a node can use, after the transfer: ${handOver('with `nodeHelpers.copyBinaryFile` (n8n reads the file in fresh 64 KiB chunks)', workerDownCopy)}; ` +
+			`${handOver('with `prepareBinaryData` reading into one reused buffer', workerDownReuse)}. ` +
+			"Every hand-over copies the file once more, disk to disk, since the helpers n8n gives nodes only copy; fresh buffers for that copy cost n8n's big heap the same collections as socket buffers, which the reused buffer avoids. It is safe because n8n's filesystem store writes each chunk before it asks for the next; the node checks the first MiB of what n8n stored and copies plainly otherwise. Downloads ship through the thread by default because this is at least twice as fast as streaming; uploads stay opt-in.",
+		'',
 		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n, over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too.",
 		...(queue ? ['', queue] : []),
 	].join('\n');
 	return {
 		title: `Storage: ${sizeMb >= 1024 ? `${sizeMb / 1024} GiB` : `${sizeMb} MiB`} upload and download`,
 		markdown,
+	};
+}
+
+const HANDOVER_LABELS: Record<string, string> = {
+	copy: 'nodeHelpers.copyBinaryFile after the transfer',
+	stream: 'prepareBinaryData with a 1 MiB read stream after the transfer',
+	reuse: 'prepareBinaryData reading into one reused 1 MiB buffer after the transfer',
+	follow: 'prepareBinaryData reading into one reused 1 MiB buffer while the thread writes',
+};
+
+type Timed = (
+	label: string,
+	build: (flows: ReturnType<typeof transferWorkflows>) => Record<string, unknown>,
+	node: string,
+	env?: Record<string, string>,
+) => Promise<{
+	ms: number;
+	peakGrowth: number;
+	items: Array<{ json: Record<string, unknown> }>;
+	loop?: LoopDelay;
+}>;
+
+/**
+ * BENCH_TRANSFER=download: the download paths only, A/B in rounds (BENCH_REPEAT, default 2), best of each,
+ * for a loaded machine: today's streaming path and the worker thread with each hand-over into n8n's store
+ * (BENCH_HANDOVERS, see download.ts; `-old<MiB>` also caps the thread's old generation). The file is put into
+ * the sandbox with curl.
+ */
+async function downloadsSideBySide(
+	ctx: BenchContext,
+	{
+		sizeMb,
+		file,
+		folderHash,
+		timed,
+	}: { sizeMb: number; file: string; folderHash: string; timed: Timed },
+): Promise<Section> {
+	const { sandbox, account } = ctx;
+	const auth = ['-d', `user=${account.username}`, '-d', `user_access_token=${account.token}`];
+	const { stdout } = await promisify(execFile)(
+		'curl',
+		[
+			'-sS',
+			'-F',
+			`folder_hash=${folderHash}`,
+			'-F',
+			`user=${account.username}`,
+			'-F',
+			`user_access_token=${account.token}`,
+			'-F',
+			`file=@${file}`,
+			`${sandbox.baseUrl}/api_v2/upload_file`,
+		],
+		{ maxBuffer: 1024 * 1024 },
+	);
+	rmSync(file);
+	const answer = JSON.parse(stdout) as { file_hash?: string; hash?: string };
+	const fileHash = String(answer.file_hash ?? answer.hash);
+	const variants: Array<[string, Record<string, string>]> = [
+		['Download: Cloud Storage node, streaming', { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' }],
+		...(process.env.BENCH_HANDOVERS ?? 'copy,stream,reuse,follow,follow-old24')
+			.split(',')
+			.map((name): [string, Record<string, string>] => {
+				const [method, old] = name.trim().split('-old');
+				return [
+					`Download: Cloud Storage node, worker thread, ${HANDOVER_LABELS[method] ?? method}${old ? `, thread old generation capped at ${old} MiB` : ''}`,
+					{
+						CLOUD_STORAGE_BENCH_HANDOVER: method,
+						...(old ? { CLOUD_STORAGE_BENCH_THREAD_OLD_MB: old } : {}),
+					},
+				];
+			}),
+	];
+	const best = new Map<string, Awaited<ReturnType<Timed>>>();
+	let curlBest = Infinity;
+	const copy = join(ctx.work, 'curl-download.bin');
+	for (let round = 0; round < Number(process.env.BENCH_REPEAT ?? 2); round++) {
+		for (const [label, env] of variants) {
+			const run = await timed(label, (flows) => flows.storageDownload(fileHash), 'Download', env);
+			const previous = best.get(label);
+			if (!previous || run.ms < previous.ms) best.set(label, run);
+		}
+		curlBest = Math.min(
+			curlBest,
+			await curl(
+				['-d', `file_hash=${fileHash}`, ...auth, `${sandbox.baseUrl}/api_v2/download_file`],
+				copy,
+			),
+		);
+		rmSync(copy, { force: true });
+	}
+	const base = best.get(variants[0][0])!;
+	const rows = variants.map(([label]) => {
+		const run = best.get(label)!;
+		return [
+			label,
+			`${(run.ms / 1000).toFixed(2)} s`,
+			`${((sizeMb / run.ms) * 1000).toFixed(1)} MiB/s`,
+			`${((curlBest / run.ms) * 100).toFixed(0)} %`,
+			`${(base.ms / run.ms).toFixed(2)}×`,
+			`${(run.peakGrowth / MB).toFixed(1)} MiB`,
+			run.loop ? `${run.loop.maxMs.toFixed(0)} ms` : '—',
+			run.loop ? `${run.loop.p99Ms.toFixed(0)} ms` : '—',
+		];
+	});
+	rows.push([
+		'Download: curl',
+		`${(curlBest / 1000).toFixed(2)} s`,
+		`${((sizeMb / curlBest) * 1000).toFixed(1)} MiB/s`,
+		'100 %',
+		'—',
+		'—',
+		'—',
+		'—',
+	]);
+	return {
+		title: `Storage: ${sizeMb} MiB download paths side by side`,
+		markdown: table(
+			[
+				'Transfer (best of rounds)',
+				'Time',
+				'Throughput',
+				'Share of curl',
+				'vs streaming',
+				'Peak RSS growth',
+				'Event loop delay: max',
+				'p99',
+			],
+			rows,
+		),
 	};
 }
 

@@ -1,11 +1,13 @@
 /**
- * Upload, Replace Content and Download move bytes on two paths: in n8n's filesystem binary mode (a single
- * n8n's default) with CLOUD_STORAGE_WORKER_TRANSFERS=true, uploads are sent from a worker thread; otherwise, and
- * always in the database mode (queue mode's default), they stream through n8n's request helper. Each path, in a real n8n against the sandbox, must give back
- * exactly the bytes it was given.
+ * Upload, Replace Content and Download move bytes on two paths. In n8n's filesystem binary mode (a single
+ * n8n's default) downloads are received by a worker thread (into a temporary file that n8n copies into its
+ * binary store as it is written) unless CLOUD_STORAGE_WORKER_TRANSFERS=false, and uploads are sent by one with
+ * CLOUD_STORAGE_WORKER_TRANSFERS=true; otherwise, and always in the database mode (queue mode's default), they
+ * stream through n8n's request helper. Each path, in a real n8n against the sandbox, must give back exactly the
+ * bytes it was given.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -141,10 +143,13 @@ function roundTrip(credentialId: string) {
 }
 
 /**
- * Which path sent an upload shows in its User-Agent, seen by a pass-through proxy in front of the sandbox:
- * n8n's request helper names itself, undici in the worker thread sends none (or its own name).
+ * Which path sent an upload or asked for a download shows in its User-Agent, seen by a pass-through proxy in
+ * front of the sandbox: n8n's request helper names itself, undici in the worker thread sends none (or its own name).
  */
 const uploadAgents: Array<string | undefined> = [];
+const downloadAgents: Array<string | undefined> = [];
+/** When set, the proxy passes a download's headers on but cuts its body after this many bytes. */
+let cutDownloadsAfter: number | undefined;
 let proxy: Server;
 let proxyUrl: string;
 
@@ -153,6 +158,7 @@ beforeAll(async () => {
 	proxy = createServer((req, res) => {
 		if (/upload_file|save_file\.php/.test(req.url ?? ''))
 			uploadAgents.push(req.headers['user-agent']);
+		if (/download_file/.test(req.url ?? '')) downloadAgents.push(req.headers['user-agent']);
 		const forward = request(
 			{
 				host: target.hostname,
@@ -163,7 +169,21 @@ beforeAll(async () => {
 			},
 			(answer) => {
 				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
+				const limit = /download_file/.test(req.url ?? '') ? cutDownloadsAfter : undefined;
+				if (limit === undefined) {
+					answer.pipe(res);
+					return;
+				}
+				let passed = 0;
+				answer.on('data', (chunk: Buffer) => {
+					if (passed >= limit) return;
+					passed += chunk.length;
+					res.write(chunk);
+					if (passed >= limit) {
+						answer.destroy();
+						res.socket?.destroy();
+					}
+				});
 			},
 		);
 		forward.on('error', () => res.destroy());
@@ -177,11 +197,15 @@ afterAll(async () => {
 	await new Promise((resolve) => proxy?.close(resolve));
 });
 
-function uploadPaths(): string[] {
-	return uploadAgents
+function paths(agents: Array<string | undefined>): string[] {
+	return agents
 		.splice(0)
 		.map((agent) => (agent && !/undici/i.test(agent) ? 'streaming' : 'worker'));
 }
+
+/** The worker's temporary files (OS temp dir), which every outcome removes. */
+const leftovers = () =>
+	readdirSync(tmpdir()).filter((name) => name.startsWith('n8n-cloud-storage-'));
 
 async function runRoundTrip(n8n: N8nInstance) {
 	const credential = await n8n.client.createCredential(
@@ -197,36 +221,63 @@ async function runRoundTrip(n8n: N8nInstance) {
 	const workflow = await n8n.client.importWorkflow(roundTrip(credential.id));
 	sandbox.requests.clear();
 	uploadAgents.length = 0;
+	downloadAgents.length = 0;
 	const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
 	expect(describeErrors(execution)).toBe('');
 	const bytesOf = async (node: string) =>
 		await n8n.client.downloadBinary(itemsOf(execution, node)[0].binary!.data as { id?: string });
 	expect((await bytesOf('Download First')).equals(first)).toBe(true);
 	expect((await bytesOf('Download Second')).equals(second)).toBe(true);
+	expect(itemsOf(execution, 'Download First')[0].binary!.data).toMatchObject({
+		fileName: 'first.bin',
+		mimeType: 'application/octet-stream',
+	});
+	expect(leftovers()).toEqual([]);
 	expect(itemsOf(execution, 'Replace Content')[0].json).toMatchObject({
 		replaced: true,
 		size: second.length,
 	});
 	expect(sandbox.requests.list().every((entry) => entry.credentialsInUrl.length === 0)).toBe(true);
-	return uploadPaths();
+	return { uploads: paths(uploadAgents), downloads: paths(downloadAgents) };
 }
 
-it('filesystem mode with worker transfers on: Upload and Replace Content go through the worker thread, bytes identical', async () => {
+it('filesystem mode with worker transfers on: Upload, Replace Content and Download go through the worker thread, bytes identical', async () => {
 	const n8n = await startN8n({
 		mode: 'regular',
 		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
 	});
 	try {
-		expect(await runRoundTrip(n8n)).toEqual(['worker', 'worker']);
+		expect(await runRoundTrip(n8n)).toEqual({
+			uploads: ['worker', 'worker'],
+			downloads: ['worker', 'worker'],
+		});
 	} finally {
 		await n8n.stop();
 	}
 });
 
-it('filesystem mode by default: the streaming path, bytes identical', async () => {
+it('filesystem mode by default: uploads stream, downloads go through the worker thread, bytes identical', async () => {
 	const n8n = await startN8n({ mode: 'regular', env: { N8N_RESTRICT_FILE_ACCESS_TO: dir } });
 	try {
-		expect(await runRoundTrip(n8n)).toEqual(['streaming', 'streaming']);
+		expect(await runRoundTrip(n8n)).toEqual({
+			uploads: ['streaming', 'streaming'],
+			downloads: ['worker', 'worker'],
+		});
+	} finally {
+		await n8n.stop();
+	}
+});
+
+it('filesystem mode with worker transfers off: the streaming path, bytes identical', async () => {
+	const n8n = await startN8n({
+		mode: 'regular',
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
+	});
+	try {
+		expect(await runRoundTrip(n8n)).toEqual({
+			uploads: ['streaming', 'streaming'],
+			downloads: ['streaming', 'streaming'],
+		});
 	} finally {
 		await n8n.stop();
 	}
@@ -238,8 +289,49 @@ it("queue mode with n8n's default database binary mode: the streaming path even 
 		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
 	});
 	try {
-		expect(await runRoundTrip(n8n)).toEqual(['streaming', 'streaming']);
+		expect(await runRoundTrip(n8n)).toEqual({
+			uploads: ['streaming', 'streaming'],
+			downloads: ['streaming', 'streaming'],
+		});
 	} finally {
+		await n8n.stop();
+	}
+});
+
+it('filesystem mode with worker transfers on: a download cut short fails with the transport’s message and leaves no temporary file', async () => {
+	const n8n = await startN8n({
+		mode: 'regular',
+		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+	});
+	try {
+		const credential = await n8n.client.createCredential(
+			'cloudStorageTokenApi',
+			'Cloud Storage (access token)',
+			{
+				baseUrl: proxyUrl,
+				webUrl: sandbox.webUrl,
+				user: DEMO_ACCOUNT.username,
+				accessToken: DEMO_ACCOUNT.token,
+			},
+		);
+		const flow = roundTrip(credential.id);
+		// Create Folder, Read First, Upload, Download First.
+		flow.nodes = flow.nodes.slice(0, 5);
+		const kept = flow.nodes.slice(0, -1).map((node) => node.name);
+		flow.connections = Object.fromEntries(
+			Object.entries(flow.connections).filter(([source]) => kept.includes(source)),
+		);
+		const workflow = await n8n.client.importWorkflow(flow);
+		downloadAgents.length = 0;
+		cutDownloadsAfter = 1024 * 1024;
+		const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
+		expect(describeErrors(execution)).toMatch(
+			/^Download First: The download of first\.bin failed: download failed \((UND_ERR_SOCKET|ECONNRESET)\)/,
+		);
+		expect(paths(downloadAgents)).toEqual(['worker']);
+		expect(leftovers()).toEqual([]);
+	} finally {
+		cutDownloadsAfter = undefined;
 		await n8n.stop();
 	}
 });

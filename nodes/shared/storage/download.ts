@@ -1,10 +1,16 @@
-import type { Readable } from 'node:stream';
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { v2, type StorageAccount } from './client';
+import { fieldAuthentication, v2, type StorageAccount } from './client';
 import { countingStream } from '../transport/binary';
 import { assertFitsBinaryStore, binaryStoreProblem } from '../transport/binary-mode';
+import type { CompareOutcome } from '../transport/transfer-worker';
+import { WorkerFileBody } from '../transport/worker-download';
+import { startTransferThread } from '../transport/worker-thread';
 
 export function nameFromDisposition(header: unknown): string | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
@@ -24,6 +30,11 @@ export interface DownloadOptions {
 	maxBytes?: number;
 	/** Statuses that mean "the file is not there any more" for this caller, answered as `missing`. */
 	missingStatuses?: number[];
+	/**
+	 * Download in a worker thread into a temporary file, then hand that file to n8n's binary store (n8n's
+	 * filesystem binary mode; the caller decides, see `workerTransfersEnabled`).
+	 */
+	viaWorker?: boolean;
 }
 
 export type DownloadResult =
@@ -53,6 +64,19 @@ export async function downloadFile(
 			itemIndex,
 			responseType: 'stream',
 			acceptStatuses: options.missingStatuses,
+			workerDownload: options.viaWorker
+				? {
+						authenticate: account.credentialType
+							? async () =>
+									await fieldAuthentication(
+										ctx,
+										account.credentialType!,
+										account.baseUrl,
+										itemIndex ?? 0,
+									)
+							: undefined,
+					}
+				: undefined,
 		},
 	);
 	if (response.status >= 400) {
@@ -78,6 +102,13 @@ export async function downloadFile(
 	)[0];
 	const fileName =
 		options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;
+	if (response.body instanceof WorkerFileBody) {
+		try {
+			return await storeWorkerFile(ctx, response.body, fileName, contentType, announced, options);
+		} finally {
+			response.body.destroy();
+		}
+	}
 	// Without an announced length the cap is enforced while streaming, which needs a counting stage in
 	// between; otherwise the answer goes to the binary store untouched (an extra stage costs memory).
 	const capWhileStreaming = maxBytes !== undefined && !Number.isFinite(announced);
@@ -109,18 +140,194 @@ export async function downloadFile(
 		);
 	}
 	const bytes = await storedBytes(ctx, binary);
-	if (Number.isFinite(announced) && bytes !== announced) {
-		throw new NodeApiError(
-			ctx.getNode(),
-			{ message: 'truncated download' },
-			{
-				itemIndex,
-				message: `The download was cut short: ${bytes} of ${announced} bytes arrived`,
-				description: 'The connection to the service broke during the transfer. Run it again.',
-			},
-		);
-	}
+	if (Number.isFinite(announced) && bytes !== announced)
+		throw cutShort(ctx, bytes, announced, itemIndex);
 	return { binary, fileName, bytes };
+}
+
+function cutShort(
+	ctx: IExecuteFunctions | IPollFunctions,
+	bytes: number,
+	announced: number,
+	itemIndex: number | undefined,
+): NodeApiError {
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: 'truncated download' },
+		{
+			itemIndex,
+			message: `The download was cut short: ${bytes} of ${announced} bytes arrived`,
+			description: 'The connection to the service broke during the transfer. Run it again.',
+		},
+	);
+}
+
+/**
+ * How the worker's temporary file reaches n8n's binary store. Only the helpers n8n gives nodes are used, so
+ * n8n writes its own file and metadata. `follow` (the default): `prepareBinaryData` with a stream that reads the
+ * file while the thread still writes it, into one reused buffer, so the copy overlaps the transfer and makes no
+ * garbage for n8n's big heap. The others, measured in the benchmark (CLOUD_STORAGE_BENCH_HANDOVER picks one):
+ * `copy` is `nodeHelpers.copyBinaryFile` after the transfer (n8n reads the file in fresh 64 KiB chunks),
+ * `stream` is `prepareBinaryData` with a 1 MiB read stream after it, `reuse` the reused buffer after it.
+ */
+export type HandOver = 'copy' | 'stream' | 'reuse' | 'follow';
+
+export function handOverMethod(env: Record<string, string | undefined> = process.env): HandOver {
+	const chosen = env.CLOUD_STORAGE_BENCH_HANDOVER;
+	return chosen === 'copy' || chosen === 'stream' || chosen === 'reuse' ? chosen : 'follow';
+}
+
+/**
+ * Experiments (`reuse`, `follow`): a stream whose async iterator reads the file into one buffer over and
+ * over, so the copy allocates no fresh memory for V8 to collect; `follow` starts while the thread is still
+ * writing. Safe only for a consumer that is done with a chunk before it asks for the next, as n8n's filesystem
+ * store is (fs.promises.writeFile on an iterable, n8n 2.41); piped, it falls back to fresh buffers.
+ */
+class ReusedBufferStream extends Readable {
+	private fallback?: Readable;
+
+	constructor(
+		private readonly chunks: () => AsyncGenerator<Buffer, undefined, unknown>,
+		private readonly fresh: () => Readable,
+	) {
+		super();
+	}
+
+	override _read(): void {
+		if (!this.fallback) {
+			const file = this.fresh();
+			this.fallback = file;
+			file.on('data', (chunk) => {
+				if (!this.push(chunk)) file.pause();
+			});
+			file.once('end', () => this.push(null));
+			file.once('error', (error) => this.destroy(error));
+		} else this.fallback.resume();
+	}
+
+	override [Symbol.asyncIterator](): AsyncGenerator<Buffer, undefined, unknown> {
+		return this.chunks();
+	}
+}
+
+async function* reusedBuffer(path: string): AsyncGenerator<Buffer, undefined, unknown> {
+	const handle = await open(path, 'r');
+	const buffer = Buffer.allocUnsafeSlow(1 << 20);
+	try {
+		for (;;) {
+			const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
+			if (bytesRead === 0) return undefined;
+			yield buffer.subarray(0, bytesRead);
+		}
+	} finally {
+		await handle.close();
+	}
+}
+
+function downloadFailed(
+	ctx: IExecuteFunctions | IPollFunctions,
+	error: unknown,
+	fileName: string,
+	itemIndex: number | undefined,
+): NodeApiError {
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: (error as Error).message },
+		{
+			itemIndex,
+			message: `The download of ${fileName} failed: ${(error as Error).message}`,
+			description: 'The connection to the service broke during the transfer. Run it again.',
+		},
+	);
+}
+
+/** The worker's file, checked for completeness, handed to n8n's binary store. */
+async function storeWorkerFile(
+	ctx: IExecuteFunctions | IPollFunctions,
+	body: WorkerFileBody,
+	fileName: string,
+	contentType: string,
+	announced: number,
+	options: DownloadOptions,
+): Promise<DownloadResult> {
+	const { itemIndex, maxBytes } = options;
+	const method = handOverMethod();
+	let binary: IBinaryData | undefined;
+	if (method === 'follow') {
+		// Into n8n's store while the thread still writes; a broken transfer fails n8n's write too.
+		try {
+			binary = await ctx.helpers.prepareBinaryData(
+				new ReusedBufferStream(
+					() => body.follow(),
+					() => body,
+				),
+				fileName,
+				contentType,
+			);
+		} catch (error) {
+			throw downloadFailed(ctx, error, fileName, itemIndex);
+		}
+	}
+	let bytes: number;
+	try {
+		bytes = await body.stored;
+	} catch (error) {
+		throw downloadFailed(ctx, error, fileName, itemIndex);
+	}
+	// Checked before n8n copies the file, where the copy comes after the transfer.
+	if (Number.isFinite(announced) && bytes !== announced)
+		throw cutShort(ctx, bytes, announced, itemIndex);
+	if (maxBytes !== undefined && bytes > maxBytes) return { skipped: 'tooLarge', bytes };
+	if (method === 'reuse')
+		binary = await ctx.helpers.prepareBinaryData(
+			new ReusedBufferStream(
+				() => reusedBuffer(body.path),
+				() => createReadStream(body.path, { highWaterMark: 1 << 20 }),
+			),
+			fileName,
+			contentType,
+		);
+	if (binary && !(await storedIntact(ctx, binary, body.path))) binary = undefined;
+	// The plain copies: chosen, or after a reused-buffer hand-over that n8n did not store as it was read.
+	binary ??=
+		method === 'copy' && 'nodeHelpers' in ctx
+			? await ctx.nodeHelpers.copyBinaryFile(body.path, fileName, contentType)
+			: await ctx.helpers.prepareBinaryData(
+					createReadStream(body.path, { highWaterMark: 1 << 20 }),
+					fileName,
+					contentType,
+				);
+	return { binary, fileName, bytes };
+}
+
+/**
+ * A reused buffer is only safe with a store that writes each chunk before it asks for the next. One that kept
+ * a chunk instead (even only some, or for a while) would store other bytes in its place, so the whole stored
+ * copy is compared with the temporary file, in a thread, off n8n's main one; on any difference, or when the
+ * stored copy cannot be read back, the file is handed over again by a plain copy.
+ */
+async function storedIntact(
+	ctx: IExecuteFunctions | IPollFunctions,
+	binary: IBinaryData,
+	path: string,
+): Promise<boolean> {
+	if (!binary.id) return false;
+	let storedPath: string;
+	try {
+		storedPath = await ctx.helpers.getBinaryPath(binary.id);
+	} catch {
+		return false;
+	}
+	if (typeof storedPath !== 'string' || !isAbsolute(storedPath)) return false;
+	const thread = startTransferThread<CompareOutcome>(
+		{ kind: 'compare', paths: [path, storedPath] },
+		'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,
+	);
+	try {
+		return (await thread.next()).same;
+	} finally {
+		thread.stop();
+	}
 }
 
 /** The size of what the binary store holds: n8n records it; older versions only in the file's metadata. */

@@ -45,6 +45,7 @@ import {
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendUploadInWorker, type WorkerUpload } from './worker-upload';
+import { sendDownloadInWorker, type WorkerDownload } from './worker-download';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -96,6 +97,11 @@ export interface ApiRequestOptions {
 	maxResponseBytes?: number;
 	/** Send this multipart upload from a worker thread instead (the file is on disk: n8n's filesystem binary mode). */
 	workerUpload?: WorkerUpload;
+	/**
+	 * Send this form-encoded request from a worker thread, which writes a 2xx answer to a temporary file
+	 * (n8n's filesystem binary mode); the answer's body is then a `WorkerFileBody`. Needs `responseType: 'stream'`.
+	 */
+	workerDownload?: WorkerDownload;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -152,6 +158,18 @@ async function send(
 			{ ...opts.headers },
 			timeoutMs,
 			maxBytes,
+			cancel,
+		);
+	}
+	if (opts.workerDownload) {
+		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+		return await sendDownloadInWorker(
+			opts.url,
+			toUrlEncoded(opts.form ?? {}),
+			opts.workerDownload,
+			{ ...opts.headers },
+			timeoutMs,
+			opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
 			cancel,
 		);
 	}

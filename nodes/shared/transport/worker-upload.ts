@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { Worker } from 'node:worker_threads';
 
 import { AnswerTimeoutError } from './timeout';
-import type { UploadJob, UploadOutcome } from './upload-worker';
+import type { UploadJob, UploadOutcome } from './transfer-worker';
+import { failure, startTransferThread } from './worker-thread';
 
 /** A multipart upload whose file is read from disk by a worker thread (n8n's filesystem binary mode). */
 export interface WorkerUpload {
@@ -22,19 +20,6 @@ export interface WorkerResponse {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: Readable;
-}
-
-/** The compiled worker next to this module (dist), or its source when run from TypeScript (tests). */
-function workerFile(): string {
-	const compiled = join(__dirname, 'upload-worker.js');
-	return existsSync(compiled) ? compiled : join(__dirname, 'upload-worker.ts');
-}
-
-function failure(code: string, message: string, name?: string): Error {
-	const error = new Error(message) as Error & { code: string };
-	error.code = code;
-	if (name) error.name = name;
-	return error;
 }
 
 /**
@@ -56,39 +41,24 @@ export async function sendUploadInWorker(
 	const fields = Object.entries(upload.fields).filter(
 		(entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
 	);
-	const job: UploadJob = {
-		url,
-		headers: { ...headers, ...auth.headers },
-		fields: [...fields, ...auth.fields],
-		file: upload.file,
-		timeoutMs,
-		maxResponseBytes: maxResponseBytes + 1,
-	};
-	const worker = new Worker(workerFile(), { workerData: job });
-	const outcome = await new Promise<UploadOutcome>((resolve, reject) => {
-		const onCancel = () => {
-			void worker.terminate();
-			reject(failure('ERR_CANCELED', 'The execution was cancelled', 'AbortError'));
-		};
-		cancel?.addEventListener('abort', onCancel, { once: true });
-		const done = () => cancel?.removeEventListener('abort', onCancel);
-		worker.once('message', (message: UploadOutcome) => {
-			done();
-			resolve(message);
-		});
-		worker.once('error', (error) => {
-			done();
-			reject(failure('UND_ERR_SOCKET', `The upload thread failed: ${error.name}`));
-		});
-		worker.once('exit', (code) => {
-			done();
-			// After a message this changes nothing; without one the thread died before answering.
-			reject(
-				failure('UND_ERR_SOCKET', `The upload thread ended (exit code ${code}) without an answer`),
-			);
-		});
-	});
-	void worker.terminate();
+	const thread = startTransferThread<UploadOutcome>(
+		{
+			kind: 'upload',
+			url,
+			headers: { ...headers, ...auth.headers },
+			fields: [...fields, ...auth.fields],
+			file: upload.file,
+			timeoutMs,
+			maxResponseBytes: maxResponseBytes + 1,
+		},
+		cancel,
+	);
+	let outcome: UploadOutcome;
+	try {
+		outcome = await thread.next();
+	} finally {
+		thread.stop();
+	}
 	if (outcome.kind === 'error') {
 		if (outcome.code === 'ETIMEDOUT' && outcome.bodySent) return new AnswerTimeoutError(timeoutMs);
 		throw failure(outcome.code, outcome.message);

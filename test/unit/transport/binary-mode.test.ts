@@ -3,6 +3,7 @@ import {
 	assertFitsBinaryStore,
 	binaryStoreMode,
 	databaseModeMaxBytes,
+	workerDownloadsEnabled,
 	workerTransfersEnabled,
 } from '../../../nodes/shared/transport/binary-mode';
 
@@ -63,5 +64,27 @@ describe('worker-thread uploads', () => {
 		expect(workerTransfersEnabled({})).toBe(false);
 		expect(workerTransfersEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe(false);
 		expect(workerTransfersEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: ' TRUE ' })).toBe(true);
+	});
+});
+
+describe('worker-thread downloads', () => {
+	const start = ['node', 'n8n', 'start'];
+	it('are on in filesystem mode unless CLOUD_STORAGE_WORKER_TRANSFERS=false', () => {
+		expect(workerDownloadsEnabled({}, start)).toBe(true);
+		expect(workerDownloadsEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }, start)).toBe(true);
+		expect(workerDownloadsEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: ' False ' }, start)).toBe(
+			false,
+		);
+	});
+	it('never in the other binary modes, whatever the switch says', () => {
+		const on = { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' };
+		expect(workerDownloadsEnabled({ ...on, EXECUTIONS_MODE: 'queue' }, start)).toBe(false);
+		expect(workerDownloadsEnabled(on, ['node', 'n8n', 'worker'])).toBe(false);
+		expect(workerDownloadsEnabled({ ...on, N8N_DEFAULT_BINARY_DATA_MODE: 'database' }, start)).toBe(
+			false,
+		);
+		expect(workerDownloadsEnabled({ ...on, N8N_DEFAULT_BINARY_DATA_MODE: 's3' }, start)).toBe(
+			false,
+		);
 	});
 });

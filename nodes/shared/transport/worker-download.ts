@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+
+import { AnswerTimeoutError } from './timeout';
+import type { DownloadMessage } from './transfer-worker';
+import { failure, startTransferThread } from './worker-thread';
+import type { WorkerResponse } from './worker-upload';
+
+/** A form-encoded POST whose 2xx answer a worker thread writes to a temporary file (filesystem binary mode). */
+export interface WorkerDownload {
+	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
+	authenticate?: () => Promise<{
+		fields: Array<[string, string]>;
+		headers: Record<string, string>;
+	}>;
+	/** Where the temporary file goes; the OS temp dir by default. */
+	directory?: string;
+}
+
+/**
+ * The body of a 2xx answer downloaded by the worker thread. Read as a stream it yields the file once the
+ * thread has written all of it; `stored` gives its path and size for a hand-over by path instead. Destroying
+ * it, in every outcome, stops the thread and removes the temporary file.
+ */
+export class WorkerFileBody extends Readable {
+	private file?: Readable;
+	/** Bytes on disk so far, and who waits for more. */
+	private written = 0;
+	private wake?: () => void;
+
+	constructor(
+		readonly path: string,
+		/** Resolves with the bytes written once the whole answer is on disk; rejects if the transfer broke. */
+		readonly stored: Promise<number>,
+		private readonly stop: () => void,
+	) {
+		super({ highWaterMark: 1 << 20 });
+		// Awaited by whoever reads the body; a broken transfer left unread must not be an unhandled rejection.
+		stored.then(
+			(bytes) => this.progress(bytes),
+			() => this.progress(this.written),
+		);
+	}
+
+	/** The thread reports how far it has written. */
+	progress(bytes: number): void {
+		this.written = bytes;
+		const wake = this.wake;
+		this.wake = undefined;
+		wake?.();
+	}
+
+	/**
+	 * The file's bytes while the thread is still writing it, read into one reused buffer: each chunk is valid
+	 * only until the next is asked for, so this suits only a consumer that is done with a chunk by then (n8n's
+	 * filesystem store writes each before it asks again). Rejects if the transfer breaks.
+	 */
+	async *follow(bufferBytes = 1 << 20): AsyncGenerator<Buffer, undefined, unknown> {
+		let done = false;
+		void this.stored.then(
+			() => (done = true),
+			() => (done = true),
+		);
+		// The thread creates the file after the answer's head: wait for its first bytes (or its end).
+		while (this.written === 0 && !done) await new Promise<void>((resolve) => (this.wake = resolve));
+		if (this.written === 0) await this.stored;
+		const handle = await open(this.path, 'r');
+		const buffer = Buffer.allocUnsafeSlow(bufferBytes);
+		let position = 0;
+		try {
+			for (;;) {
+				if (position < this.written) {
+					const length = Math.min(buffer.length, this.written - position);
+					const { bytesRead } = await handle.read(buffer, 0, length, position);
+					if (bytesRead === 0) throw new Error('The temporary file ended early');
+					position += bytesRead;
+					yield buffer.subarray(0, bytesRead);
+				} else if (done) {
+					const total = await this.stored;
+					if (position >= total) return undefined;
+				} else {
+					await new Promise<void>((resolve) => (this.wake = resolve));
+				}
+			}
+		} finally {
+			await handle.close();
+		}
+	}
+
+	override _read(): void {
+		if (this.file) {
+			this.file.resume();
+			return;
+		}
+		this.stored.then(
+			() => {
+				if (this.destroyed) return;
+				const file = createReadStream(this.path, { highWaterMark: 1 << 20 });
+				this.file = file;
+				file.on('data', (chunk) => {
+					if (!this.push(chunk)) file.pause();
+				});
+				file.once('end', () => this.push(null));
+				file.once('error', (error) => this.destroy(error));
+			},
+			(error: unknown) => this.destroy(error as Error),
+		);
+	}
+
+	override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+		this.stop();
+		this.file?.destroy();
+		rmSync(this.path, { force: true });
+		callback(error);
+	}
+}
+
+/**
+ * Sends a form-encoded POST from a worker thread and answers as n8n's request helper would, so the transport
+ * interprets it like any other answer: statuses first, retries, the timeout until the answer starts (a body
+ * that is flowing is never cut). A 2xx answer's body is written to a temporary file by the thread and handed
+ * back as a `WorkerFileBody`; other answers come back with their (capped) body. Cancelling the execution stops
+ * the thread and removes the file.
+ */
+export async function sendDownloadInWorker(
+	url: string,
+	form: URLSearchParams,
+	download: WorkerDownload,
+	headers: Record<string, string>,
+	timeoutMs: number,
+	maxResponseBytes: number,
+	cancel?: AbortSignal,
+): Promise<WorkerResponse | AnswerTimeoutError> {
+	if (cancel?.aborted) throw failure('ERR_CANCELED', 'The execution was cancelled', 'AbortError');
+	const auth = (await download.authenticate?.()) ?? { fields: [], headers: {} };
+	const body = new URLSearchParams(form);
+	for (const [name, value] of auth.fields) body.append(name, value);
+	const path = join(download.directory ?? tmpdir(), `n8n-cloud-storage-${randomUUID()}.part`);
+	const thread = startTransferThread<DownloadMessage>(
+		{
+			kind: 'download',
+			url,
+			headers: { ...headers, ...auth.headers },
+			body: body.toString(),
+			path,
+			timeoutMs,
+			maxResponseBytes: maxResponseBytes + 1,
+		},
+		cancel,
+	);
+	const discard = () => {
+		thread.stop();
+		rmSync(path, { force: true });
+	};
+	let first: DownloadMessage | undefined;
+	try {
+		first = await thread.next();
+	} finally {
+		// Only a 2xx answer's body keeps the thread and its file, until that body is destroyed.
+		if (first?.kind !== 'head') discard();
+	}
+	if (first.kind === 'head') {
+		let settle!: { resolve: (bytes: number) => void; reject: (error: unknown) => void };
+		const stored = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
+		const body = new WorkerFileBody(path, stored, discard);
+		void (async () => {
+			for (;;) {
+				const last = await thread.next();
+				if (last.kind === 'written') body.progress(last.bytes);
+				else if (last.kind === 'stored') return last.bytes;
+				else
+					throw failure(
+						last.kind === 'error' ? last.code : 'UND_ERR_SOCKET',
+						last.kind === 'error' ? last.message : 'The download thread answered out of turn',
+					);
+			}
+		})().then(settle.resolve, settle.reject);
+		return { statusCode: first.status, headers: first.headers, body };
+	}
+	if (first.kind === 'error') {
+		if (first.code === 'ETIMEDOUT') return new AnswerTimeoutError(timeoutMs);
+		throw failure(first.code, first.message);
+	}
+	if (first.kind !== 'response')
+		throw failure('UND_ERR_SOCKET', 'The download thread answered out of turn');
+	return {
+		statusCode: first.status,
+		headers: first.headers,
+		body: Readable.from([Buffer.from(first.body)]),
+	};
+}

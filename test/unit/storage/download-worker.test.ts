@@ -1,0 +1,108 @@
+// Storage's download through the transfer thread, against a real loopback server (nock cannot see into a
+// worker thread), with a stand-in for n8n's binary helpers: how the file reaches n8n's store.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+
+import { downloadFile } from '../../../nodes/shared/storage/download';
+
+const content = randomBytes(4 * 1024 * 1024 + 5);
+const folder = mkdtempSync(join(tmpdir(), 'download-worker-test-'));
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+	server = createServer((req, res) => {
+		req.resume();
+		req.on('end', () => {
+			res.writeHead(200, { 'content-length': content.length, 'content-type': 'text/csv' });
+			res.write(content.subarray(0, 1024 * 1024));
+			setTimeout(() => res.end(content.subarray(1024 * 1024)), 50);
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	rmSync(folder, { recursive: true, force: true });
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+});
+
+/**
+ * n8n's helpers, storing into files as n8n's filesystem mode does. `keepChunks` collects chunks before writing,
+ * as a careless store would; `lagging` holds each chunk after the second until the next one has come.
+ */
+function context(store: 'writes' | 'keepChunks' | 'lagging' = 'writes') {
+	const stored = new Map<string, string>();
+	let calls = 0;
+	const ctx = {
+		getNode: () => ({ name: 'Cloud Storage', type: 'cloudStorage', typeVersion: 1 }),
+		getNodeParameter: () => null,
+		getInputData: () => [{ json: {} }],
+		getExecutionCancelSignal: () => undefined,
+		helpers: {
+			prepareBinaryData: async (data: Readable, fileName: string, mimeType: string) => {
+				const chunks: Buffer[] = [];
+				let held: Buffer | undefined;
+				for await (const chunk of data) {
+					const buffer = chunk as Buffer;
+					if (store === 'keepChunks') chunks.push(buffer);
+					else if (store === 'lagging' && chunks.length >= 2) {
+						if (held) chunks.push(Buffer.from(held));
+						held = buffer;
+					} else chunks.push(Buffer.from(buffer));
+				}
+				if (held) chunks.push(Buffer.from(held));
+				const id = `filesystem-v2:${++calls}`;
+				const path = join(folder, `stored-${calls}`);
+				writeFileSync(path, Buffer.concat(chunks));
+				stored.set(id, path);
+				return { id, data: 'filesystem-v2', fileName, mimeType, bytes: statSync(path).size };
+			},
+			getBinaryPath: async (id: string) => stored.get(id)!,
+		},
+	};
+	const bytesOf = (binary: IBinaryData) => readFileSync(stored.get(binary.id!)!);
+	return { ctx: ctx as unknown as IExecuteFunctions, bytesOf, calls: () => calls };
+}
+
+it('hands the file to n8n as the thread writes it: the same bytes, one store call', async () => {
+	const { ctx, bytesOf, calls } = context();
+	const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+		fileName: 'report.csv',
+		viaWorker: true,
+	});
+	if (!('binary' in result)) throw new Error('skipped');
+	expect(result.bytes).toBe(content.length);
+	expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+	expect(result.binary).toMatchObject({ fileName: 'report.csv', mimeType: 'text/csv' });
+	expect(calls()).toBe(1);
+});
+
+it('a store that keeps chunks instead of writing each is noticed, and the file is handed over again by a plain copy', async () => {
+	const { ctx, bytesOf, calls } = context('keepChunks');
+	const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+		fileName: 'report.csv',
+		viaWorker: true,
+	});
+	if (!('binary' in result)) throw new Error('skipped');
+	expect(calls()).toBe(2);
+	expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+});
+
+it('a store that holds a chunk back only after the first MiB is noticed too: the whole stored copy is compared', async () => {
+	const { ctx, bytesOf, calls } = context('lagging');
+	const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+		fileName: 'report.csv',
+		viaWorker: true,
+	});
+	if (!('binary' in result)) throw new Error('skipped');
+	expect(calls()).toBe(2);
+	expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+});

@@ -1,0 +1,235 @@
+// The worker-thread download against a real loopback server (nock cannot see into a worker thread).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+import {
+	sendDownloadInWorker,
+	WorkerFileBody,
+	type WorkerDownload,
+} from '../../../nodes/shared/transport/worker-download';
+import type { WorkerResponse } from '../../../nodes/shared/transport/worker-upload';
+import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
+import { classifyFailure } from '../../../nodes/shared/transport/failures';
+
+let server: Server;
+let url: string;
+let received: { body: string; headers: IncomingMessage['headers']; url?: string } | undefined;
+let answer: (req: IncomingMessage, res: ServerResponse) => void;
+const dir = mkdtempSync(join(tmpdir(), 'worker-download-'));
+const content = randomBytes(5 * 1024 * 1024 + 17);
+const download: WorkerDownload = { directory: dir };
+const form = new URLSearchParams({ file_hash: 'H4sh' });
+
+function collect(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString()));
+	});
+}
+
+beforeAll(async () => {
+	server = createServer((req, res) => answer(req, res));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api_v2/download_file`;
+});
+afterEach(() => {
+	// Every outcome leaves no temporary file behind.
+	expect(readdirSync(dir)).toEqual([]);
+});
+afterAll(async () => {
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+	rmSync(dir, { recursive: true, force: true });
+});
+
+function asResponse(outcome: WorkerResponse | AnswerTimeoutError): WorkerResponse {
+	if (outcome instanceof AnswerTimeoutError) throw outcome;
+	return outcome;
+}
+
+it('writes the answer to a private temporary file byte for byte, with the authentication in the body, never in the URL', async () => {
+	answer = async (req, res) => {
+		received = { body: await collect(req), headers: req.headers, url: req.url };
+		res
+			.writeHead(200, {
+				'content-type': 'application/octet-stream',
+				'content-length': content.length,
+			})
+			.end(content);
+	};
+	const response = asResponse(
+		await sendDownloadInWorker(
+			url,
+			form,
+			{
+				...download,
+				authenticate: async () => ({
+					fields: [
+						['user', 'u'],
+						['user_access_token', 'secret'],
+					],
+					headers: { 'x-extra': '1' },
+				}),
+			},
+			{},
+			5000,
+			1024,
+		),
+	);
+	expect(response.statusCode).toBe(200);
+	expect(response.headers['content-length']).toBe(String(content.length));
+	const body = response.body as WorkerFileBody;
+	expect(body).toBeInstanceOf(WorkerFileBody);
+	expect(await body.stored).toBe(content.length);
+	expect(readFileSync(body.path).equals(content)).toBe(true);
+	expect(statSync(body.path).mode & 0o077).toBe(0);
+	expect(readdirSync(dir)).toHaveLength(1);
+	// Read as a stream, the same bytes; reading it to the end removes the file.
+	expect(Buffer.concat(await body.toArray()).equals(content)).toBe(true);
+	expect(existsSync(body.path)).toBe(false);
+	expect(received!.url).toBe('/api_v2/download_file');
+	expect(received!.headers['x-extra']).toBe('1');
+	expect(received!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+	expect(new URLSearchParams(received!.body).get('user_access_token')).toBe('secret');
+	expect(new URLSearchParams(received!.body).get('file_hash')).toBe('H4sh');
+});
+
+it('hands back other statuses with their capped body for the transport to interpret, and writes no file', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(429, { 'retry-after': '3' }).end('x'.repeat(5000));
+	};
+	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 5000, 1024));
+	expect(response.statusCode).toBe(429);
+	expect(response.headers['retry-after']).toBe('3');
+	expect(response.body).not.toBeInstanceOf(WorkerFileBody);
+	// One byte over the cap, for the transport to call it too large.
+	expect(Buffer.concat(await response.body.toArray()).length).toBe(1025);
+});
+
+it('notices a transfer cut short: the stored promise rejects with a dropped-connection code', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length });
+		res.write(content.subarray(0, 1024 * 1024), () => res.socket?.destroy());
+	};
+	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 5000, 1024));
+	const body = response.body as WorkerFileBody;
+	const error = await body.stored.catch((caught: unknown) => caught);
+	expect(classifyFailure(error).kind).toBe('dropped');
+	body.destroy();
+	await new Promise((resolve) => setImmediate(resolve));
+});
+
+it('counts the timeout until the answer starts, as the transport’s answer timeout', async () => {
+	answer = async (req) => {
+		await collect(req);
+		// never answers
+	};
+	const outcome = await sendDownloadInWorker(url, form, download, {}, 300, 1024);
+	expect(outcome).toBeInstanceOf(AnswerTimeoutError);
+});
+
+it('does not cut a body that keeps flowing past the timeout', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': 3 });
+		res.write('a');
+		setTimeout(() => res.write('b'), 250);
+		setTimeout(() => res.end('c'), 500);
+	};
+	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 300, 1024));
+	const body = response.body as WorkerFileBody;
+	expect(await body.stored).toBe(3);
+	expect(readFileSync(body.path, 'utf8')).toBe('abc');
+	body.destroy();
+});
+
+it('reports a refused connection with its code and no address, so the transport may repeat it', async () => {
+	const closed = createServer();
+	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+	const port = (closed.address() as AddressInfo).port;
+	await new Promise((resolve) => closed.close(resolve));
+	const error = await sendDownloadInWorker(
+		`http://127.0.0.1:${port}/x`,
+		form,
+		download,
+		{},
+		1000,
+		1024,
+	).catch((caught: unknown) => caught);
+	expect(classifyFailure(error).kind).toBe('unreachable');
+	expect(String((error as Error).message)).not.toContain(String(port));
+});
+
+it('stops the worker and removes the temporary file when the execution is cancelled mid-transfer', async () => {
+	let sent!: () => void;
+	const started = new Promise<void>((resolve) => (sent = resolve));
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length });
+		res.write(content.subarray(0, 1024 * 1024), () => sent());
+		// the rest never comes
+	};
+	const controller = new AbortController();
+	const response = asResponse(
+		await sendDownloadInWorker(url, form, download, {}, 0, 1024, controller.signal),
+	);
+	const body = response.body as WorkerFileBody;
+	await started;
+	controller.abort();
+	const error = await body.stored.catch((caught: unknown) => caught);
+	expect(classifyFailure(error).kind).toBe('aborted');
+	body.destroy();
+	expect(existsSync(body.path)).toBe(false);
+});
+
+it('stops the worker when the execution is cancelled before the answer', async () => {
+	answer = () => undefined;
+	const controller = new AbortController();
+	const pending = sendDownloadInWorker(url, form, download, {}, 0, 1024, controller.signal);
+	setImmediate(() => controller.abort());
+	const error = await pending.catch((caught: unknown) => caught);
+	expect(classifyFailure(error).kind).toBe('aborted');
+});
+
+it('follows the file while the thread writes it: the same bytes, each chunk read into one reused buffer', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length });
+		res.write(content.subarray(0, 2 * 1024 * 1024));
+		setTimeout(() => res.end(content.subarray(2 * 1024 * 1024)), 200);
+	};
+	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 5000, 1024));
+	const body = response.body as WorkerFileBody;
+	const copies: Buffer[] = [];
+	const seen = new Set<ArrayBufferLike>();
+	for await (const chunk of body.follow(256 * 1024)) {
+		seen.add(chunk.buffer);
+		copies.push(Buffer.from(chunk));
+	}
+	expect(Buffer.concat(copies).equals(content)).toBe(true);
+	expect(seen.size).toBe(1);
+	body.destroy();
+});
+
+it('a follower fails when the transfer is cut short', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length });
+		res.write(content.subarray(0, 1024 * 1024), () => res.socket?.destroy());
+	};
+	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 5000, 1024));
+	const body = response.body as WorkerFileBody;
+	const error = await (async () => {
+		for await (const chunk of body.follow()) void chunk;
+	})().catch((caught: unknown) => caught);
+	expect(classifyFailure(error).kind).toBe('dropped');
+	body.destroy();
+	await new Promise((resolve) => setImmediate(resolve));
+});
