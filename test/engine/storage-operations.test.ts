@@ -274,3 +274,47 @@ describe('Storage operations against the sandbox', () => {
 		expect(listed.nodeOutput('Storage').map((item) => item.json.name)).toEqual(['d.txt']);
 	});
 });
+
+describe('Parallel Requests against the sandbox', () => {
+	it('gets 12 files four at a time: outputs in input order, paired, a missing one failing in its own slot', async () => {
+		const demo = sandbox.store.accountByLogin(DEMO_ACCOUNT.username)!;
+		const { files } = sandbox.store.bulkCreate(demo, {
+			folders: 1,
+			filesPerFolder: 12,
+			folderPrefix: 'Parallel ',
+			filePrefix: 'parallel ',
+		});
+		const hashes = files.map((file) => file.hash);
+		hashes.splice(5, 0, 'NoSuchFileHash');
+		const nodes: NodeSpec[] = [
+			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{
+				name: 'Items',
+				type: 'engine-test.jsonItems',
+				parameters: { items: JSON.stringify(hashes.map((hash) => ({ hash }))) },
+			},
+			{
+				name: 'Storage',
+				type: `${PACKAGE_NAME}.cloudStorage`,
+				parameters: {
+					resource: 'file',
+					operation: 'get',
+					file: rl('={{ $json.hash }}'),
+					options: { concurrency: 4 },
+				},
+				onError: 'continueRegularOutput',
+			},
+		];
+		const result = await runWorkflow(
+			{ nodes, connections: chain('Start', 'Items', 'Storage') },
+			{ credentials: credentials() },
+		);
+		expect(result.error).toBeUndefined();
+		const out = result.nodeOutput('Storage');
+		expect(out.map((item) => item.pairedItem)).toEqual(hashes.map((_, item) => ({ item })));
+		expect(out.map((item) => item.json.hash ?? 'failed')).toEqual(
+			hashes.map((hash) => (hash === 'NoSuchFileHash' ? 'failed' : hash)),
+		);
+		expect(String(out[5].json.error)).not.toBe('');
+	});
+});
