@@ -151,15 +151,14 @@ describe('DMS nodes in n8n', () => {
 		expect(errorOf('Hours Not Numeric')).toMatchObject({
 			error: 'Estimated hours must be a number of hours such as 2.5 (got "four")',
 		});
-		// The examples carry the schema the editor saves, and n8n itself then refuses a value outside a
-		// dropdown's options before the node runs (the pack's own wording for these is tested in test/engine).
+		// The examples carry the schema the editor saves (dropdowns with their ids as options); the values come
+		// by expression, so n8n leaves them to the node, which names the field, the value and the choices.
 		expect(errorOf('Unknown Option')).toMatchObject({
-			error: "Invalid input for 'dropdown_status' [item 0]",
-			description: expect.stringContaining("but we got 'Blocked'"),
+			error: 'Unknown option "Blocked" for Status',
+			description: expect.stringContaining('Choose one of: Open (31)'),
 		});
 		expect(errorOf('Not A Worker')).toMatchObject({
-			error: "Invalid input for 'responsible' [item 0]",
-			description: expect.stringContaining('[2003]'),
+			error: 'Unknown user (not a worker of this project) "1001" for Responsible',
 		});
 		expect(errorOf('Move Project')).toMatchObject({
 			error: 'The project of a task cannot be changed',
