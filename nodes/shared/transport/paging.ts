@@ -3,6 +3,8 @@
  * that the HTTP, retries and errors stay in one place (apiRequest). Every helper stops at `max` items.
  */
 
+import { mapBounded } from './bounded';
+
 export interface OffsetPage<T> {
 	items: T[];
 	total: number;
@@ -53,24 +55,18 @@ async function fetchAhead<T>(
 	for (let planned = 0; planned < remaining; planned += options.pageSize) {
 		plan.push({ offset: start + planned, limit: Math.min(options.pageSize, remaining - planned) });
 	}
-	const pages: Array<OffsetPage<T> | undefined> = new Array(plan.length);
-	let next = 0;
-	const worker = async () => {
-		while (next < plan.length) {
-			const index = next++;
-			pages[index] = await fetchPage(plan[index].offset, plan[index].limit);
-		}
-	};
-	await Promise.all(
-		Array.from({ length: Math.min(options.concurrency ?? 1, plan.length) }, worker),
+	const pages = await mapBounded(
+		plan,
+		options.concurrency ?? 1,
+		async (page) => await fetchPage(page.offset, page.limit),
 	);
 	const items: T[] = [];
 	for (let index = 0; index < plan.length; index++) {
-		const page = pages[index]!;
+		const page = pages[index];
 		items.push(...page.items);
 		if (page.items.length < plan[index].limit) return { items, gap: true, total: page.total };
 	}
-	return { items, gap: false, total: pages[pages.length - 1]!.total };
+	return { items, gap: false, total: pages[pages.length - 1].total };
 }
 
 export interface NumberedPage<T> {
