@@ -278,3 +278,95 @@ it('moves a file into ROOT, and Find by Name reads the documented 405 as not fou
 		.filter((entry) => entry.path === '/api/get_file_info.php');
 	expect(findRequests.map((entry) => entry.status)).toEqual(expect.arrayContaining([405]));
 });
+
+describe('Parallel Requests in a real n8n', () => {
+	const rl = (value: string) => ({ __rl: true, mode: 'id', value });
+	const parallelWorkflow = (
+		name: string,
+		hashes: string[],
+		credentialId: string,
+		tolerant: boolean,
+	) => ({
+		name,
+		nodes: [
+			{
+				id: '8d9a2e5f-0000-4000-8000-000000000000',
+				name: 'Start',
+				type: 'n8n-nodes-base.manualTrigger',
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: '8d9a2e5f-0000-4000-8000-000000000001',
+				name: 'Hashes',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [220, 0],
+				parameters: {
+					jsCode: `return ${JSON.stringify(hashes)}.map((hash) => ({ json: { hash } }));`,
+				},
+			},
+			{
+				id: '8d9a2e5f-0000-4000-8000-000000000002',
+				name: 'Get Info',
+				type: 'n8n-nodes-cloud-storage.cloudStorage',
+				typeVersion: 1,
+				position: [440, 0],
+				parameters: {
+					authentication: 'tokenApi',
+					resource: 'file',
+					operation: 'get',
+					file: rl('={{ $json.hash }}'),
+					options: { concurrency: 4 },
+				},
+				credentials: { cloudStorageTokenApi: { id: credentialId, name: 'parallel' } },
+				...(tolerant ? { onError: 'continueRegularOutput' } : {}),
+			},
+		],
+		connections: {
+			Start: { main: [[{ node: 'Hashes', type: 'main', index: 0 }]] },
+			Hashes: { main: [[{ node: 'Get Info', type: 'main', index: 0 }]] },
+		},
+		settings: { executionOrder: 'v1' },
+	});
+	const infoRequests = () =>
+		sandbox.requests
+			.list()
+			.filter((entry) => entry.api === 'v2' && entry.action === 'get_file_info').length;
+
+	it('gets files four at a time: input order and pairing kept, a missing file failing in its own slot or stopping the run', async () => {
+		const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox);
+		const demo = sandbox.store.accountByLogin(DEMO_ACCOUNT.username)!;
+		const { files } = sandbox.store.bulkCreate(demo, {
+			folders: 1,
+			filesPerFolder: 12,
+			folderPrefix: 'E2E parallel ',
+			filePrefix: 'parallel ',
+		});
+		const hashes = files.map((file) => file.hash);
+		hashes.splice(5, 0, 'NoSuchFileHash');
+
+		sandbox.requests.clear();
+		const tolerant = await n8n.client.importWorkflow(
+			parallelWorkflow('Parallel Get File Info', hashes, credential.id, true),
+		);
+		const execution = await n8n.client.runWorkflow(tolerant.id);
+		expect(describeErrors(execution)).toBe('');
+		const out = itemsOf(execution, 'Get Info');
+		expect(out.map((item) => item.json.hash ?? 'failed')).toEqual(
+			hashes.map((hash) => (hash === 'NoSuchFileHash' ? 'failed' : hash)),
+		);
+		expect(String(out[5].json.error)).toMatch(/refused the operation \(405\)/);
+		expect(infoRequests()).toBe(hashes.length);
+
+		// Without Continue On Fail the missing file stops the run: no item starts after it.
+		sandbox.requests.clear();
+		const strict = await n8n.client.importWorkflow(
+			parallelWorkflow('Parallel Get File Info, strict', hashes, credential.id, false),
+		);
+		const failed = await n8n.client.runWorkflow(strict.id);
+		expect(describeErrors(failed)).toMatch(/^Get Info: /);
+		expect(infoRequests()).toBeLessThanOrEqual(5 + 4);
+	});
+});
