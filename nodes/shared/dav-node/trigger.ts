@@ -10,6 +10,7 @@ import { readCollection } from '../dav/discovery';
 import { fetchObjects, listMembers } from '../dav/objects';
 import type { DataKind } from '../dav/requests';
 import { collectChanges, type ChangeType, type SyncState } from '../dav/sync';
+import { PackError } from '../errors/pack-error';
 import { davUrl } from './client';
 
 export const changeEventsField = (what: string): INodeProperties => ({
@@ -49,6 +50,51 @@ export function collectionParam(
 	);
 }
 
+/** What a sample stands for: the first watched event, in the order the live poll reports them. */
+function sampleEvent(wanted: Set<ChangeType>): ChangeType {
+	return (
+		(['created', 'updated', 'deleted'] as const).find((event) => wanted.has(event)) ?? 'created'
+	);
+}
+
+/**
+ * "Fetch Test Event": the most recently modified objects, shaped as the live poll would report them for the
+ * first watched event (a deletion carries only the URL and ETag), so fields can be mapped. Nothing is stored.
+ */
+async function manualSample(
+	client: DavClient,
+	url: string,
+	kind: DataKind,
+	wanted: Set<ChangeType>,
+	describe: (object: { url: string; etag?: string; data: string }) => IDataObject,
+): Promise<INodeExecutionData[]> {
+	const members = await listMembers(client, url);
+	members.sort((a, b) => Date.parse(b.lastModified ?? '') - Date.parse(a.lastModified ?? '') || 0);
+	const newest = members.slice(0, RECENT_FOR_MANUAL_TEST);
+	const event = sampleEvent(wanted);
+	let samples: IDataObject[] = [];
+	if (newest.length && event === 'deleted') {
+		samples = newest.map((member) => ({ event, url: member.url, etag: member.etag ?? null }));
+	} else if (newest.length) {
+		const collection = await readCollection(client, url, kind);
+		const multiget = collection.supportedReports?.includes(`${kind}-multiget`) ?? false;
+		const recent = await fetchObjects(
+			client,
+			url,
+			kind,
+			newest.map((member) => member.url),
+			multiget,
+		);
+		samples = recent.map((object) => ({ event, ...describe(object) }));
+	}
+	if (samples.length) return samples.map((json) => ({ json }));
+	const [what, aWhat] = kind === 'calendar' ? ['event', 'an event'] : ['contact', 'a contact'];
+	throw new PackError(`The ${kind === 'calendar' ? 'calendar' : 'address book'} is empty`, {
+		kind: 'input',
+		description: `"Fetch Test Event" shows the ${what}s modified last, and there is none yet. Add ${aWhat} there (or pick another collection), then fetch a test event again. Activated, the trigger reports changes from its first poll on either way.`,
+	});
+}
+
 /**
  * One poll of a collection for created/updated/deleted objects. State lives only in the node's static data;
  * the first activation records it and emits nothing; the cursor moves only after the poll fully succeeded,
@@ -63,27 +109,7 @@ export async function pollChanges(
 ): Promise<INodeExecutionData[][] | null> {
 	const wanted = new Set(ctx.getNodeParameter('events', []) as ChangeType[]);
 	const staticData = ctx.getWorkflowStaticData('node') as { dav?: StoredState };
-	if (ctx.getMode() === 'manual') {
-		const members = await listMembers(client, url);
-		members.sort(
-			(a, b) => Date.parse(b.lastModified ?? '') - Date.parse(a.lastModified ?? '') || 0,
-		);
-		const collection = await readCollection(client, url, kind);
-		const multiget = collection.supportedReports?.includes(`${kind}-multiget`) ?? false;
-		const recent = await fetchObjects(
-			client,
-			url,
-			kind,
-			members.slice(0, RECENT_FOR_MANUAL_TEST).map((member) => member.url),
-			multiget,
-		);
-		if (recent.length === 0) return null;
-		return [
-			ctx.helpers.returnJsonArray(
-				recent.map((object) => ({ event: 'created', ...describe(object) })),
-			),
-		];
-	}
+	if (ctx.getMode() === 'manual') return [await manualSample(client, url, kind, wanted, describe)];
 
 	let state = staticData.dav;
 	const first = !state || state.collection !== url;

@@ -219,7 +219,7 @@ describe('manual test run ("Fetch Test Event")', () => {
 		expect(staticData).toEqual(state);
 	});
 
-	it('Calendar Trigger (changes) on an empty calendar returns nothing and records nothing', async () => {
+	it('Calendar Trigger (changes) on an empty calendar says so, with what to do, and records nothing', async () => {
 		const path = '/cal/empty/';
 		nock(DAV)
 			.intercept(path, 'PROPFIND')
@@ -228,19 +228,88 @@ describe('manual test run ("Fetch Test Event")', () => {
 				207,
 				multistatus(found(path, '<D:resourcetype><D:collection/><C:calendar/></D:resourcetype>')),
 			);
-		nock(DAV)
-			.intercept(path, 'PROPFIND')
-			.matchHeader('depth', '0')
-			.reply(207, collectionProps(path, 'calendar', ['calendar-multiget']));
 		const staticData: IDataObject = {};
-		const result = await poll(
+		const failure = poll(
 			'calendar',
 			{ calendar: byUrl(path), trigger: 'changes', events: ['created'] },
 			staticData,
 			'manual',
 		);
-		expect(result.emitted).toBeNull();
+		await expect(failure).rejects.toThrow('The calendar is empty');
+		await expect(failure).rejects.toMatchObject({
+			description: expect.stringMatching(/Add an event there .*fetch a test event again/),
+		});
 		expect(staticData).toEqual({});
+	});
+
+	const recentContacts = (path: string) => {
+		const members = [2, 1]
+			.map((day) =>
+				found(
+					`${path}c${day}.vcf`,
+					`${etagProp(`"c${day}"`)}<D:getlastmodified>${new Date(Date.UTC(2030, 0, day)).toUTCString()}</D:getlastmodified><D:resourcetype/>`,
+				),
+			)
+			.join('');
+		nock(DAV)
+			.intercept(path, 'PROPFIND')
+			.matchHeader('depth', '1')
+			.reply(
+				207,
+				multistatus(
+					found(path, '<D:resourcetype><D:collection/><A:addressbook/></D:resourcetype>') + members,
+				),
+			);
+	};
+
+	it('labels the samples with the first watched event: updated when only updates are watched', async () => {
+		const path = '/ab/updates-only/';
+		recentContacts(path);
+		nock(DAV)
+			.intercept(path, 'PROPFIND')
+			.matchHeader('depth', '0')
+			.reply(207, collectionProps(path, 'addressbook', ['addressbook-multiget']));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(
+				207,
+				multistatus(
+					[2, 1]
+						.map((day) =>
+							found(
+								`${path}c${day}.vcf`,
+								`${etagProp(`"c${day}"`)}<A:address-data>${vcard(`c${day}`, `Person ${day}`)}</A:address-data>`,
+							),
+						)
+						.join(''),
+				),
+			);
+		const result = await poll(
+			'contacts',
+			{ addressBook: byUrl(path), events: ['updated', 'deleted'] },
+			{},
+			'manual',
+		);
+		expect(result.items.map((item) => [item.event, item.fullName])).toEqual([
+			['updated', 'Person 2'],
+			['updated', 'Person 1'],
+		]);
+	});
+
+	it('shapes the samples as deletions (URL and ETag only, nothing fetched) when only deletions are watched', async () => {
+		const path = '/ab/deletions-only/';
+		recentContacts(path);
+		const result = await poll(
+			'contacts',
+			{ addressBook: byUrl(path), events: ['deleted'] },
+			{},
+			'manual',
+		);
+		expect(result.items).toEqual([
+			{ event: 'deleted', url: `${DAV}${path}c2.vcf`, etag: '"c2"' },
+			{ event: 'deleted', url: `${DAV}${path}c1.vcf`, etag: '"c1"' },
+		]);
+		expect(result.requests).toHaveLength(1);
 	});
 
 	it('Event Starts Soon with nothing due shows the next occurrences within a year, up to five, and saves nothing', async () => {
