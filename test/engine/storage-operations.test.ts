@@ -318,3 +318,95 @@ describe('Parallel Requests against the sandbox', () => {
 		expect(String(out[5].json.error)).not.toBe('');
 	});
 });
+
+describe('Reads a token credential sends with the session cookie, after the session expired', () => {
+	const cases: Array<
+		[
+			string,
+			(hashes: { file: string; folder: string; name: string }) => NodeSpec['parameters'],
+			string,
+		]
+	> = [
+		[
+			'File → Get Keys',
+			({ file }) => ({ resource: 'file', operation: 'getKeys', file: rl(file) }),
+			'/api/get_file_keys.php',
+		],
+		[
+			'File → Get with legacy details',
+			({ file }) => ({
+				resource: 'file',
+				operation: 'get',
+				file: rl(file),
+				options: { legacyDetails: true },
+			}),
+			'/api/get_file_info.php',
+		],
+		[
+			'Folder → Get Tree',
+			({ folder }) => ({ resource: 'folder', operation: 'getTree', folder: rl(folder) }),
+			'/api/get_upload_tree.php',
+		],
+		[
+			'Folder → List Root',
+			() => ({ resource: 'folder', operation: 'listRoot' }),
+			'/api/upload_list.php',
+		],
+		[
+			'Account → Get Storage Usage',
+			() => ({ resource: 'account', operation: 'getStorageUsage' }),
+			'/api/get_storage_data.php',
+		],
+		[
+			'Folder → Get Keys',
+			({ folder }) => ({ resource: 'folder', operation: 'getKeys', folder: rl(folder) }),
+			'/api/get_upload_keys.php',
+		],
+		[
+			'Folder → Check Existence',
+			({ folder }) => ({ resource: 'folder', operation: 'checkExistence', hashes: folder }),
+			'/api/get_uploads_exist.php',
+		],
+	];
+	it.each(cases)(
+		'%s logs in again once and repeats the request',
+		async (_name, parameters, path) => {
+			const demo = sandbox.store.accountByLogin(DEMO_ACCOUNT.username)!;
+			const { files, folders } = sandbox.store.bulkCreate(demo, {
+				folders: 1,
+				filesPerFolder: 1,
+				folderPrefix: 'Session ',
+				filePrefix: 'session ',
+			});
+			const target = { file: files[0].hash, folder: folders[0].hash, name: files[0].name };
+			const saved = credentials();
+			const run = async () =>
+				await runWorkflow(
+					{
+						nodes: [
+							{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+							{
+								name: 'Storage',
+								type: `${PACKAGE_NAME}.cloudStorage`,
+								parameters: parameters(target),
+							},
+						],
+						connections: chain('Start', 'Storage'),
+					},
+					{ credentials: saved },
+				);
+			expect((await run()).error).toBeUndefined();
+			sandbox.sessions.expireAll();
+			sandbox.requests.clear();
+			const again = await run();
+			expect(again.error).toBeUndefined();
+			expect(again.nodeOutput('Storage')).not.toHaveLength(0);
+			expect(
+				sandbox.requests
+					.list()
+					.map((request) => `${request.path} ${request.status}`)
+					.filter((line) => line.startsWith(path) || line.startsWith('/api/authenticate_user.php')),
+			).toEqual([`${path} 401`, '/api/authenticate_user.php 200', `${path} 200`]);
+		},
+	);
+});

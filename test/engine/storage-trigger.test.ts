@@ -50,13 +50,16 @@ function workflow(parameters: INodeParameters) {
 	return { nodes: [{ name: 'Trigger', type: TRIGGER, parameters }], connections: {} };
 }
 
-/** Consecutive polls of one active workflow: static data carried over, kept as it was when a poll fails. */
-function poller(parameters: INodeParameters) {
+/**
+ * Consecutive polls of one active workflow: static data carried over, kept as it was when a poll fails.
+ * With `savedCredentials`, the session n8n saved in the credential is carried over too.
+ */
+function poller(parameters: INodeParameters, savedCredentials?: ReturnType<typeof credentials>) {
 	let staticData: IDataObject = {};
 	return {
 		async next(): Promise<INodeExecutionData[]> {
 			const result = await runPoll(workflow(parameters), {
-				credentials: credentials(),
+				credentials: savedCredentials ?? credentials(),
 				staticData,
 			});
 			staticData = result.staticData;
@@ -123,6 +126,24 @@ describe('created and updated events (cursor state)', () => {
 			'v1 get_upload_tree',
 		]);
 		expect(JSON.stringify(trigger.staticData()).length).toBeLessThan(40_000);
+	});
+
+	it('keeps polling when the saved session expires: n8n logs in again once and the tree is read', async () => {
+		const watched = newFolder();
+		const saved = credentials();
+		const trigger = poller({ events: ['fileCreated'], folder: locator(watched.hash) }, saved);
+		expect(await trigger.next()).toEqual([]);
+		tick();
+		const [added] = addFiles(watched, 1, 'after expiry ');
+		sandbox.sessions.expireAll();
+		const { result, requests } = await requestsDuring(() => trigger.next());
+		expect(result.map((item) => item.json.hash)).toEqual([added.hash]);
+		expect(requests).toEqual([
+			'v2 get_folder_info',
+			'v1 get_upload_tree',
+			'auth authenticate_user',
+			'v1 get_upload_tree',
+		]);
 	});
 
 	it('a poll failing half-way reports nothing and the next one reports everything once', async () => {

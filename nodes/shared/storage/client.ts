@@ -108,6 +108,11 @@ export async function v1<T = unknown>(
 		url: joinUrl(account.baseUrl, path),
 		method: 'POST',
 		credentialType: anonymous ? undefined : account.credentialType,
+		// A token credential authenticates a GET (which carries no secret) by its session cookie: an expired
+		// session must then reach n8n as a 401, for n8n to log in again and repeat the request.
+		...(rest.method === 'GET' && account.credentialType === 'cloudStorageTokenApi'
+			? { authMode: 'session' as const }
+			: {}),
 		...rest,
 	});
 }
