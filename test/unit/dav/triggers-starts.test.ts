@@ -154,13 +154,14 @@ describe('Event Starts Soon', () => {
 });
 
 describe('manual test run ("Fetch Test Event")', () => {
-	it('Contacts Trigger returns the five most recently modified contacts and saves nothing', async () => {
-		const path = '/ab/manual/';
-		const modified = (day: number) =>
-			`<D:getlastmodified>${new Date(Date.UTC(2030, 0, day)).toUTCString()}</D:getlastmodified>`;
-		const members = [3, 7, 1, 6, 2, 5, 4]
+	/** The Depth 1 listing of an address book: contact c<day>.vcf for each day, modified that day of 2030. */
+	const listContacts = (path: string, days: number[]) => {
+		const members = days
 			.map((day) =>
-				found(`${path}c${day}.vcf`, `${etagProp(`"c${day}"`)}${modified(day)}<D:resourcetype/>`),
+				found(
+					`${path}c${day}.vcf`,
+					`${etagProp(`"c${day}"`)}<D:getlastmodified>${new Date(Date.UTC(2030, 0, day)).toUTCString()}</D:getlastmodified><D:resourcetype/>`,
+				),
 			)
 			.join('');
 		nock(DAV)
@@ -172,6 +173,11 @@ describe('manual test run ("Fetch Test Event")', () => {
 					found(path, '<D:resourcetype><D:collection/><A:addressbook/></D:resourcetype>') + members,
 				),
 			);
+	};
+
+	it('Contacts Trigger returns the five most recently modified contacts and saves nothing', async () => {
+		const path = '/ab/manual/';
+		listContacts(path, [3, 7, 1, 6, 2, 5, 4]);
 		nock(DAV)
 			.intercept(path, 'PROPFIND')
 			.matchHeader('depth', '0')
@@ -242,29 +248,9 @@ describe('manual test run ("Fetch Test Event")', () => {
 		expect(staticData).toEqual({});
 	});
 
-	const recentContacts = (path: string) => {
-		const members = [2, 1]
-			.map((day) =>
-				found(
-					`${path}c${day}.vcf`,
-					`${etagProp(`"c${day}"`)}<D:getlastmodified>${new Date(Date.UTC(2030, 0, day)).toUTCString()}</D:getlastmodified><D:resourcetype/>`,
-				),
-			)
-			.join('');
-		nock(DAV)
-			.intercept(path, 'PROPFIND')
-			.matchHeader('depth', '1')
-			.reply(
-				207,
-				multistatus(
-					found(path, '<D:resourcetype><D:collection/><A:addressbook/></D:resourcetype>') + members,
-				),
-			);
-	};
-
 	it('labels the samples with the first watched event: updated when only updates are watched', async () => {
 		const path = '/ab/updates-only/';
-		recentContacts(path);
+		listContacts(path, [2, 1]);
 		nock(DAV)
 			.intercept(path, 'PROPFIND')
 			.matchHeader('depth', '0')
@@ -298,7 +284,7 @@ describe('manual test run ("Fetch Test Event")', () => {
 
 	it('shapes the samples as deletions (URL and ETag only, nothing fetched) when only deletions are watched', async () => {
 		const path = '/ab/deletions-only/';
-		recentContacts(path);
+		listContacts(path, [2, 1]);
 		const result = await poll(
 			'contacts',
 			{ addressBook: byUrl(path), events: ['deleted'] },
