@@ -3,11 +3,15 @@
 // wall-clock time so the benchmark can take the maximum and p99 over exactly one node's transfer.
 // Writes "<epoch ms> <delay ms>" lines to $BENCH_LOOP_DELAY_DIR/loop-<pid>.log (one file per process, since
 // n8n's child processes inherit NODE_OPTIONS). CommonJS, so --require loads it before n8n itself.
+// Node also preloads it into every worker thread, under the same pid and file: a 300 ms busy loop in a worker
+// showed up as a 300 ms "main loop" delay. A transfer thread is busy by design and stalls nothing else, so
+// only the main thread measures.
 const { appendFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { isMainThread } = require('node:worker_threads');
 
 const dir = process.env.BENCH_LOOP_DELAY_DIR;
-if (dir) {
+if (dir && isMainThread) {
 	const file = join(dir, `loop-${process.pid}.log`);
 	const INTERVAL_MS = 10;
 	let lines = [];
