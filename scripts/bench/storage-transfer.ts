@@ -338,7 +338,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			`${handOver('with `prepareBinaryData` reading into one reused buffer', workerDownReuse)}. ` +
 			"Every hand-over copies the file once more, disk to disk, since the helpers n8n gives nodes only copy; fresh buffers for that copy cost n8n's big heap the same collections as socket buffers, which the reused buffer avoids. It is safe because n8n's filesystem store writes each chunk before it asks for the next; a thread compares the whole stored copy with the temporary file (included in the time above) and the node copies plainly on any difference. Downloads ship through the thread by default because this is at least twice as fast as streaming; uploads stay opt-in.",
 		'',
-		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n, over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too.",
+		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n (its main thread only: Node loads the preload into worker threads too, and a transfer thread's own busy loop delays nothing else), over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too.",
 		...(queue ? ['', queue] : []),
 	].join('\n');
 	return {
