@@ -59,12 +59,16 @@ export class CloudStoragePasswordApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await obtainSession(this, credentials.baseUrl as string, (request) =>
-			setHeader(
-				request,
-				'Authorization',
-				basicAuthorization(credentials.user as string, credentials.password as string),
-			),
+		return await obtainSession(
+			this,
+			credentials.baseUrl as string,
+			(request) =>
+				setHeader(
+					request,
+					'Authorization',
+					basicAuthorization(credentials.user as string, credentials.password as string),
+				),
+			credentials,
 		);
 	}
 

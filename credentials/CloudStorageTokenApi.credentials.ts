@@ -59,11 +59,15 @@ export class CloudStorageTokenApi implements ICredentialType {
 	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		return await obtainSession(this, credentials.baseUrl as string, (request) =>
-			addBodyFields(request, {
-				user: credentials.user as string,
-				user_access_token: credentials.accessToken as string,
-			}),
+		return await obtainSession(
+			this,
+			credentials.baseUrl as string,
+			(request) =>
+				addBodyFields(request, {
+					user: credentials.user as string,
+					user_access_token: credentials.accessToken as string,
+				}),
+			credentials,
 		);
 	}
 

@@ -12,10 +12,38 @@ const TWO_FACTOR_HINT =
 	'The account requires two-factor confirmation: the service e-mailed a confirmation link. Open it from the network of the n8n host (the confirmation is bound to that IP address) and run again, or use a Token credential, which is not asked for a second factor.';
 
 /**
+ * Logins under way, per decrypted credential object. n8n hands one node run's requests the same object, and
+ * calls the credential's pre-authentication for each request refused with 401: requests in flight together
+ * (Parallel Requests) that all found the session expired share one login. Each logging in would cost a login
+ * apiece and, where the service keeps only an account's newest session (the documents do not say), end the
+ * sessions the others had just been given.
+ */
+const loginsUnderWay = new WeakMap<object, Promise<{ sessionId: string }>>();
+
+/**
  * Obtains a session id from the central authenticator; the search endpoint and GET-only legacy scripts
- * accept only sessions, and a session keeps secrets out of query strings.
+ * accept only sessions, and a session keeps secrets out of query strings. `credentials` (the object n8n
+ * passes to the pre-authentication) lets concurrent calls for it share one login.
  */
 export async function obtainSession(
+	helper: IHttpRequestHelper,
+	baseUrl: string,
+	authenticate: (request: IHttpRequestOptions) => void,
+	credentials?: object,
+): Promise<{ sessionId: string }> {
+	if (!credentials) return await login(helper, baseUrl, authenticate);
+	const underWay = loginsUnderWay.get(credentials);
+	if (underWay) return await underWay;
+	const started = login(helper, baseUrl, authenticate);
+	loginsUnderWay.set(credentials, started);
+	try {
+		return await started;
+	} finally {
+		loginsUnderWay.delete(credentials);
+	}
+}
+
+async function login(
 	helper: IHttpRequestHelper,
 	baseUrl: string,
 	authenticate: (request: IHttpRequestOptions) => void,

@@ -231,3 +231,52 @@ describe('Parallel Requests (Get File Info over several items)', () => {
 		expect(state.max).toBe(1);
 	});
 });
+
+describe('Parallel Requests and a session that expires in the middle of the run', () => {
+	it('requests in flight that all found the session expired share one login, and every item succeeds', async () => {
+		// The service keeps only the newest session: a login ends the ones before it.
+		let valid = '';
+		let logins = 0;
+		nock(BASE)
+			.post('/api/authenticate_user.php')
+			.times(10)
+			.reply(() => {
+				logins++;
+				valid = `sess-${logins}`;
+				return [200, { Success: true, Message: 'ok', SessionID: valid, UserData: {} }];
+			});
+		let answered = 0;
+		const held: Array<() => void> = [];
+		let released = false;
+		nock(BASE)
+			.post('/api/get_uploads_exist.php')
+			.times(30)
+			.reply(function (_uri, body, callback) {
+				const hashes = (body as { hashes: string[] }).hashes;
+				const session = /PHPSESSID=([^;]+)/.exec(String(this.req.headers.cookie))?.[1];
+				if (session !== valid) {
+					// The four requests in flight after item 0 are refused together; later ones at once.
+					if (released) return callback(null, [401, '']);
+					held.push(() => callback(null, [401, '']));
+					if (held.length === 4) {
+						released = true;
+						for (const reply of held) reply();
+					}
+					return;
+				}
+				// The session expires once item 0 has its answer.
+				if (++answered === 1) valid = 'none';
+				callback(null, [200, Object.fromEntries(hashes.map((hash) => [hash, true]))]);
+			});
+		const { out, error } = await runGet({
+			resource: 'folder',
+			operation: 'checkExistence',
+			hashes: '={{ $json.hash }}',
+			options: { concurrency: 4 },
+		});
+		expect(error).toBeUndefined();
+		expect(out.map((item) => item.json)).toEqual(HASHES.map((hash) => ({ hash, exists: true })));
+		// The run's first login, then one for the four requests refused together.
+		expect(logins).toBe(2);
+	});
+});
