@@ -80,12 +80,12 @@ export async function downloadFile(
 		},
 	);
 	if (response.status >= 400) {
-		response.body.destroy?.();
+		await release(response.body);
 		return { skipped: 'missing', status: response.status };
 	}
 	const announced = Number(response.headers['content-length'] ?? options.expectedSize);
 	if (maxBytes !== undefined && Number.isFinite(announced) && announced > maxBytes) {
-		response.body.destroy();
+		await release(response.body);
 		return { skipped: 'tooLarge', bytes: announced };
 	}
 	const tooLargeForStore = binaryStoreProblem(
@@ -94,7 +94,7 @@ export async function downloadFile(
 		itemIndex,
 	);
 	if (tooLargeForStore) {
-		response.body.destroy();
+		await release(response.body);
 		throw tooLargeForStore;
 	}
 	const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(
@@ -106,7 +106,7 @@ export async function downloadFile(
 		try {
 			return await storeWorkerFile(ctx, response.body, fileName, contentType, announced, options);
 		} finally {
-			response.body.destroy();
+			await response.body.dispose();
 		}
 	}
 	// Without an announced length the cap is enforced while streaming, which needs a counting stage in
@@ -160,6 +160,12 @@ function cutShort(
 			description: 'The connection to the service broke during the transfer. Run it again.',
 		},
 	);
+}
+
+/** Lets go of an answer's body; a worker's temporary file is gone once this resolves. */
+async function release(body: Readable): Promise<void> {
+	if (body instanceof WorkerFileBody) await body.dispose();
+	else body.destroy?.();
 }
 
 /**

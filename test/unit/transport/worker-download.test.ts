@@ -122,7 +122,7 @@ it('notices a transfer cut short: the stored promise rejects with a dropped-conn
 	const body = response.body as WorkerFileBody;
 	const error = await body.stored.catch((caught: unknown) => caught);
 	expect(classifyFailure(error).kind).toBe('dropped');
-	body.destroy();
+	await body.dispose();
 	await new Promise((resolve) => setImmediate(resolve));
 });
 
@@ -147,7 +147,7 @@ it('does not cut a body that keeps flowing past the timeout', async () => {
 	const body = response.body as WorkerFileBody;
 	expect(await body.stored).toBe(3);
 	expect(readFileSync(body.path, 'utf8')).toBe('abc');
-	body.destroy();
+	await body.dispose();
 });
 
 it('reports a refused connection with its code and no address, so the transport may repeat it', async () => {
@@ -185,7 +185,7 @@ it('stops the worker and removes the temporary file when the execution is cancel
 	controller.abort();
 	const error = await body.stored.catch((caught: unknown) => caught);
 	expect(classifyFailure(error).kind).toBe('aborted');
-	body.destroy();
+	await body.dispose();
 	expect(existsSync(body.path)).toBe(false);
 });
 
@@ -215,7 +215,7 @@ it('follows the file while the thread writes it: the same bytes, each chunk read
 	}
 	expect(Buffer.concat(copies).equals(content)).toBe(true);
 	expect(seen.size).toBe(1);
-	body.destroy();
+	await body.dispose();
 });
 
 it('a follower fails when the transfer is cut short', async () => {
@@ -230,6 +230,6 @@ it('a follower fails when the transfer is cut short', async () => {
 		for await (const chunk of body.follow()) void chunk;
 	})().catch((caught: unknown) => caught);
 	expect(classifyFailure(error).kind).toBe('dropped');
-	body.destroy();
+	await body.dispose();
 	await new Promise((resolve) => setImmediate(resolve));
 });
