@@ -185,8 +185,11 @@ export async function sendDownloadInWorker(
 			for (;;) {
 				const last = await thread.next();
 				if (last.kind === 'written') body.progress(last.bytes);
-				else if (last.kind === 'stored') return last.bytes;
-				else
+				else if (last.kind === 'stored') {
+					// Done: its isolate need not stay alive beside the thread that compares the stored copy.
+					thread.stop();
+					return last.bytes;
+				} else
 					throw failure(
 						last.kind === 'error' ? last.code : 'UND_ERR_SOCKET',
 						last.kind === 'error' ? last.message : 'The download thread answered out of turn',
