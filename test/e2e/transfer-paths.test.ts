@@ -207,17 +207,18 @@ function paths(agents: Array<string | undefined>): string[] {
 const leftovers = () =>
 	readdirSync(tmpdir()).filter((name) => name.startsWith('n8n-cloud-storage-'));
 
+/** The demo account's token credential, through the proxy that records which client sent each transfer. */
+async function tokenCredential(n8n: N8nInstance) {
+	return await n8n.client.createCredential('cloudStorageTokenApi', 'Cloud Storage (access token)', {
+		baseUrl: proxyUrl,
+		webUrl: sandbox.webUrl,
+		user: DEMO_ACCOUNT.username,
+		accessToken: DEMO_ACCOUNT.token,
+	});
+}
+
 async function runRoundTrip(n8n: N8nInstance) {
-	const credential = await n8n.client.createCredential(
-		'cloudStorageTokenApi',
-		'Cloud Storage (access token)',
-		{
-			baseUrl: proxyUrl,
-			webUrl: sandbox.webUrl,
-			user: DEMO_ACCOUNT.username,
-			accessToken: DEMO_ACCOUNT.token,
-		},
-	);
+	const credential = await tokenCredential(n8n);
 	const workflow = await n8n.client.importWorkflow(roundTrip(credential.id));
 	sandbox.requests.clear();
 	uploadAgents.length = 0;
@@ -241,97 +242,84 @@ async function runRoundTrip(n8n: N8nInstance) {
 	return { uploads: paths(uploadAgents), downloads: paths(downloadAgents) };
 }
 
-it('filesystem mode with worker transfers on: Upload, Replace Content and Download go through the worker thread, bytes identical', async () => {
+/** An n8n with these settings for the length of `run`; `workers` sets CLOUD_STORAGE_WORKER_TRANSFERS. */
+async function withN8n<T>(
+	mode: 'regular' | 'queue',
+	workers: 'true' | 'false' | undefined,
+	run: (n8n: N8nInstance) => Promise<T>,
+): Promise<T> {
 	const n8n = await startN8n({
-		mode: 'regular',
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+		mode,
+		env: {
+			N8N_RESTRICT_FILE_ACCESS_TO: dir,
+			...(workers ? { CLOUD_STORAGE_WORKER_TRANSFERS: workers } : {}),
+		},
 	});
 	try {
-		expect(await runRoundTrip(n8n)).toEqual({
-			uploads: ['worker', 'worker'],
-			downloads: ['worker', 'worker'],
-		});
+		return await run(n8n);
 	} finally {
 		await n8n.stop();
 	}
-});
+}
 
-it('filesystem mode by default: uploads stream, downloads go through the worker thread, bytes identical', async () => {
-	const n8n = await startN8n({ mode: 'regular', env: { N8N_RESTRICT_FILE_ACCESS_TO: dir } });
-	try {
-		expect(await runRoundTrip(n8n)).toEqual({
-			uploads: ['streaming', 'streaming'],
-			downloads: ['worker', 'worker'],
-		});
-	} finally {
-		await n8n.stop();
-	}
-});
-
-it('filesystem mode with worker transfers off: the streaming path, bytes identical', async () => {
-	const n8n = await startN8n({
-		mode: 'regular',
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
+type Path = 'worker' | 'streaming';
+it.each<[string, 'regular' | 'queue', 'true' | 'false' | undefined, Path, Path]>([
+	[
+		'filesystem mode with worker transfers on: Upload, Replace Content and Download go through the worker thread',
+		'regular',
+		'true',
+		'worker',
+		'worker',
+	],
+	[
+		'filesystem mode by default: uploads stream, downloads go through the worker thread',
+		'regular',
+		undefined,
+		'streaming',
+		'worker',
+	],
+	[
+		'filesystem mode with worker transfers off: the streaming path',
+		'regular',
+		'false',
+		'streaming',
+		'streaming',
+	],
+	[
+		"queue mode with n8n's default database binary mode: the streaming path even with worker transfers on",
+		'queue',
+		'true',
+		'streaming',
+		'streaming',
+	],
+])('%s, bytes identical', async (_title, mode, workers, upload, download) => {
+	expect(await withN8n(mode, workers, runRoundTrip)).toEqual({
+		uploads: [upload, upload],
+		downloads: [download, download],
 	});
-	try {
-		expect(await runRoundTrip(n8n)).toEqual({
-			uploads: ['streaming', 'streaming'],
-			downloads: ['streaming', 'streaming'],
-		});
-	} finally {
-		await n8n.stop();
-	}
-});
-
-it("queue mode with n8n's default database binary mode: the streaming path even with worker transfers on, bytes identical", async () => {
-	const n8n = await startN8n({
-		mode: 'queue',
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
-	});
-	try {
-		expect(await runRoundTrip(n8n)).toEqual({
-			uploads: ['streaming', 'streaming'],
-			downloads: ['streaming', 'streaming'],
-		});
-	} finally {
-		await n8n.stop();
-	}
 });
 
 it('filesystem mode with worker transfers on: a download cut short fails with the transport’s message and leaves no temporary file', async () => {
-	const n8n = await startN8n({
-		mode: 'regular',
-		env: { N8N_RESTRICT_FILE_ACCESS_TO: dir, CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+	await withN8n('regular', 'true', async (n8n) => {
+		try {
+			const flow = roundTrip((await tokenCredential(n8n)).id);
+			// Create Folder, Read First, Upload, Download First.
+			flow.nodes = flow.nodes.slice(0, 5);
+			const kept = flow.nodes.slice(0, -1).map((node) => node.name);
+			flow.connections = Object.fromEntries(
+				Object.entries(flow.connections).filter(([source]) => kept.includes(source)),
+			);
+			const workflow = await n8n.client.importWorkflow(flow);
+			downloadAgents.length = 0;
+			cutDownloadsAfter = 1024 * 1024;
+			const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
+			expect(describeErrors(execution)).toMatch(
+				/^Download First: The download of first\.bin failed: download failed \((UND_ERR_SOCKET|ECONNRESET)\)/,
+			);
+			expect(paths(downloadAgents)).toEqual(['worker']);
+			expect(leftovers()).toEqual([]);
+		} finally {
+			cutDownloadsAfter = undefined;
+		}
 	});
-	try {
-		const credential = await n8n.client.createCredential(
-			'cloudStorageTokenApi',
-			'Cloud Storage (access token)',
-			{
-				baseUrl: proxyUrl,
-				webUrl: sandbox.webUrl,
-				user: DEMO_ACCOUNT.username,
-				accessToken: DEMO_ACCOUNT.token,
-			},
-		);
-		const flow = roundTrip(credential.id);
-		// Create Folder, Read First, Upload, Download First.
-		flow.nodes = flow.nodes.slice(0, 5);
-		const kept = flow.nodes.slice(0, -1).map((node) => node.name);
-		flow.connections = Object.fromEntries(
-			Object.entries(flow.connections).filter(([source]) => kept.includes(source)),
-		);
-		const workflow = await n8n.client.importWorkflow(flow);
-		downloadAgents.length = 0;
-		cutDownloadsAfter = 1024 * 1024;
-		const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
-		expect(describeErrors(execution)).toMatch(
-			/^Download First: The download of first\.bin failed: download failed \((UND_ERR_SOCKET|ECONNRESET)\)/,
-		);
-		expect(paths(downloadAgents)).toEqual(['worker']);
-		expect(leftovers()).toEqual([]);
-	} finally {
-		cutDownloadsAfter = undefined;
-		await n8n.stop();
-	}
 });
