@@ -5,6 +5,7 @@ import { expandCalendarData } from '../shared/dav/event-view';
 import type { Multistatus } from '../shared/dav/multistatus';
 import { objectsFrom } from '../shared/dav/objects';
 import { calendarQueryBody } from '../shared/dav/requests';
+import { PackError } from '../shared/errors/pack-error';
 
 interface StartsState {
 	collection: string;
@@ -49,7 +50,8 @@ async function occurrencesStarting(
 /**
  * "Event starts within N minutes": occurrences (recurring series expanded) starting between now and now + N
  * minutes, each announced once. The first activation records what is already due and emits nothing.
- * A manual test saves nothing and, when nothing is due, shows the next occurrences so fields can be mapped.
+ * A manual test saves nothing and, when nothing is due, shows the next occurrences so fields can be mapped
+ * (or says that none starts within a year).
  */
 export async function pollStartsWithin(
 	ctx: IPollFunctions,
@@ -69,7 +71,12 @@ export async function pollStartsWithin(
 						0,
 						SAMPLE_SIZE,
 					);
-		return sample.length > 0 ? [ctx.helpers.returnJsonArray(sample)] : null;
+		if (sample.length > 0) return [ctx.helpers.returnJsonArray(sample)];
+		throw new PackError('No event of the calendar starts within the next year', {
+			kind: 'input',
+			description:
+				'"Fetch Test Event" shows the occurrences due now, else the next ones within a year, and there is none. Add an event (or pick another calendar), then fetch a test event again. Activated, the trigger announces events as they come due either way.',
+		});
 	}
 
 	const keyOf = (item: IDataObject) => `${String(item.url)}|${String(item.start)}`;

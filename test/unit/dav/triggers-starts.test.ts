@@ -326,6 +326,22 @@ describe('manual test run ("Fetch Test Event")', () => {
 		expect(staticData).toEqual({});
 	});
 
+	it('Event Starts Soon with nothing within a year says so, with what to do, and saves nothing', async () => {
+		const path = '/cal/manual-nothing/';
+		at('2030-03-04T06:00:00Z');
+		nock(DAV).intercept(path, 'REPORT').times(2).reply(207, multistatus(''));
+		const staticData: IDataObject = {};
+		await expect(
+			poll(
+				'calendar',
+				{ calendar: byUrl(path), trigger: 'startsWithin', minutes: 15 },
+				staticData,
+				'manual',
+			),
+		).rejects.toThrow('No event of the calendar starts within the next year');
+		expect(staticData).toEqual({});
+	});
+
 	it('Event Starts Soon with something due shows just that, with one query', async () => {
 		const path = '/cal/manual-due/';
 		at('2030-03-04T08:50:00Z');
