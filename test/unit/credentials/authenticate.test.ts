@@ -150,6 +150,39 @@ describe('session pre-authentication', () => {
 		expect((error as Error).message).not.toContain('pw');
 	});
 
+	it('shares one login among concurrent calls for the same credential object, not across objects or after it', async () => {
+		const seen: IHttpRequestOptions[] = [];
+		const login = helper(200, { Success: true, SessionID: 'abc' }, seen);
+		const credential = new CloudStorageTokenApi();
+		const run = { ...token };
+		const together = await Promise.all([
+			credential.preAuthentication.call(login, run),
+			credential.preAuthentication.call(login, run),
+			credential.preAuthentication.call(login, run),
+		]);
+		expect(together).toEqual([{ sessionId: 'abc' }, { sessionId: 'abc' }, { sessionId: 'abc' }]);
+		expect(seen).toHaveLength(1);
+		await credential.preAuthentication.call(login, { ...token });
+		await credential.preAuthentication.call(login, run);
+		expect(seen).toHaveLength(3);
+	});
+
+	it('lets every caller of a shared login see its failure, and the next call try again', async () => {
+		const credential = new CloudStoragePasswordApi();
+		const run = { ...password };
+		const wrong = helper(200, 'error: incorrect login');
+		const outcomes = await Promise.allSettled([
+			credential.preAuthentication.call(wrong, run),
+			credential.preAuthentication.call(wrong, run),
+		]);
+		expect(outcomes.map((outcome) => outcome.status)).toEqual(['rejected', 'rejected']);
+		const seen: IHttpRequestOptions[] = [];
+		await expect(
+			credential.preAuthentication.call(helper(200, { Success: true, SessionID: 'x' }, seen), run),
+		).resolves.toEqual({ sessionId: 'x' });
+		expect(seen).toHaveLength(1);
+	});
+
 	it('refuses an http Base URL before sending anything', async () => {
 		const seen: IHttpRequestOptions[] = [];
 		await expect(
