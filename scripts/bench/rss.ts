@@ -11,21 +11,39 @@ export function rssBytes(pid: number): number {
 export async function withPeakRss<T>(
 	pid: number,
 	work: () => Promise<T>,
-): Promise<{ result: T; baseline: number; peakGrowth: number }> {
+): Promise<{ result: T; baseline: number; peakGrowth: number; samples: RssSample[] }> {
 	const baseline = rssBytes(pid);
-	let peak = baseline;
-	const timer = setInterval(() => {
+	const samples: RssSample[] = [{ at: Date.now(), bytes: baseline }];
+	const sample = () => {
 		try {
-			peak = Math.max(peak, rssBytes(pid));
+			samples.push({ at: Date.now(), bytes: rssBytes(pid) });
 		} catch {
-			// The process may be gone at the very end; the peak so far stands.
+			// The process may be gone at the very end; the samples so far stand.
 		}
-	}, 20);
+	};
+	const timer = setInterval(sample, 20);
 	try {
 		const result = await work();
-		peak = Math.max(peak, rssBytes(pid));
-		return { result, baseline, peakGrowth: peak - baseline };
+		sample();
+		const peak = Math.max(...samples.map((entry) => entry.bytes));
+		return { result, baseline, peakGrowth: peak - baseline, samples };
 	} finally {
 		clearInterval(timer);
 	}
+}
+
+export interface RssSample {
+	/** Epoch milliseconds. */
+	at: number;
+	bytes: number;
+}
+
+/**
+ * The peak over [from, to] (epoch ms, e.g. one node's run as n8n records it) above the last sample before
+ * `from`: what that part of the run added, leaving out what the nodes before it took.
+ */
+export function growthDuring(samples: RssSample[], from: number, to: number): number {
+	const before = samples.filter((entry) => entry.at <= from).at(-1) ?? samples[0];
+	const during = samples.filter((entry) => entry.at > from && entry.at <= to);
+	return Math.max(0, ...during.map((entry) => entry.bytes - before.bytes));
 }

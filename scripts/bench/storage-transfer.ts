@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 
 import { runNode, table, type BenchContext, type Section } from './context.ts';
-import { withPeakRss } from './rss.ts';
+import { growthDuring, withPeakRss } from './rss.ts';
 import { transferWorkflows } from './transfer-workflows.ts';
 
 const MB = 1024 * 1024;
@@ -72,6 +72,14 @@ async function plainTransfer(
 	return Number(stdout.trim().split(' ')[0]);
 }
 
+/**
+ * Waits until the disk has written what earlier transfers left in the page cache (the sandbox keeps every
+ * upload on disk), so no transfer pays for the one before it.
+ */
+async function settleDisk(): Promise<void> {
+	await promisify(execFile)('sync');
+}
+
 /** curl runs asynchronously: the sandbox lives in this process and must keep serving while curl talks to it. */
 async function curl(args: string[], output = '/dev/null'): Promise<number> {
 	const started = performance.now();
@@ -119,7 +127,8 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			);
 			const workflow = build(transferWorkflows({ file, ...options, credential: fresh.credential }));
 			const heapBytes = await n8nHeapBytes(fresh.n8n.baseUrl);
-			const { result, peakGrowth } = await withPeakRss(fresh.n8n.main.pid, () =>
+			await settleDisk();
+			const { result, peakGrowth, samples } = await withPeakRss(fresh.n8n.main.pid, () =>
 				runNode(local, workflow, node),
 			);
 			// The preload writes its samples every 500 ms.
@@ -130,7 +139,8 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				result.startTime,
 				result.startTime + result.ms,
 			);
-			return { ms: result.ms, peakGrowth, items: result.items, heapBytes, loop };
+			const nodeGrowth = growthDuring(samples, result.startTime, result.startTime + result.ms);
+			return { ms: result.ms, peakGrowth, nodeGrowth, items: result.items, heapBytes, loop };
 		} finally {
 			await fresh.n8n.stop();
 			rmSync(loopDir, { recursive: true, force: true });
@@ -140,7 +150,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	if (process.env.BENCH_TRANSFER === 'download')
 		return await downloadsSideBySide(ctx, { sizeMb, file, folderHash: folder.hash, timed });
 
-	// The experiment first (worker thread with undici, opt-in), then the shipped default: streaming through n8n's request helper.
+	// The three ways an upload of a file on disk can go (see diskUploadPath): worker thread, the default, n8n's helper.
 	const workerUp = await timed(
 		'Storage node upload, worker thread',
 		(flows) => flows.storageUpload,
@@ -148,11 +158,18 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
 	);
 	const storageUp = await timed('Storage node upload', (flows) => flows.storageUpload, 'Upload');
+	const helperUp = await timed(
+		"Storage node upload, n8n's request helper",
+		(flows) => flows.storageUpload,
+		'Upload',
+		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
+	);
 	const httpUp = await timed(
 		'HTTP Request node upload',
 		(flows) => flows.httpUpload,
 		'HTTP Upload',
 	);
+	await settleDisk();
 	const curlUp = await curl([
 		'-F',
 		`folder_hash=${folder.hash}`,
@@ -222,6 +239,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		['held', heapMb],
 	] as const) {
 		console.error(`transfer: bare Node.js client, ${label} heap...`);
+		await settleDisk();
 		plain[`upload-${label}`] = await plainTransfer(
 			ctx.root,
 			'upload',
@@ -245,21 +263,27 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 
 	const handOver = (label: string, run: Awaited<ReturnType<typeof timed>>) =>
 		`${(storageDown.ms / run.ms).toFixed(2)}× the streaming path ${label} (${(run.ms / 1000).toFixed(2)} s, ${((curlDown / run.ms) * 100).toFixed(0)} % of curl, ` +
-		`RSS growth ${(run.peakGrowth / MB).toFixed(1)} MiB, event loop max ${run.loop ? run.loop.maxMs.toFixed(0) : '—'} ms)`;
-	const row = (label: string, ms: number, curlMs: number, growth?: number, loop?: LoopDelay) => [
+		`RSS growth ${(run.peakGrowth / MB).toFixed(1)} MiB (${(run.nodeGrowth / MB).toFixed(1)} MiB during the node), event loop max ${run.loop ? run.loop.maxMs.toFixed(0) : '—'} ms)`;
+	const row = (
+		label: string,
+		ms: number,
+		curlMs: number,
+		run?: { peakGrowth: number; nodeGrowth: number; loop?: LoopDelay },
+	) => [
 		label,
 		`${(ms / 1000).toFixed(2)} s`,
 		`${((sizeMb / ms) * 1000).toFixed(1)} MiB/s`,
 		`${((curlMs / ms) * 100).toFixed(0)} %`,
-		growth === undefined ? '—' : `${(growth / MB).toFixed(1)} MiB`,
-		loop ? `${loop.maxMs.toFixed(0)} ms` : '—',
-		loop ? `${loop.p99Ms.toFixed(0)} ms` : '—',
+		run ? `${(run.peakGrowth / MB).toFixed(1)} MiB` : '—',
+		run ? `${(run.nodeGrowth / MB).toFixed(1)} MiB` : '—',
+		run?.loop ? `${run.loop.maxMs.toFixed(0)} ms` : '—',
+		run?.loop ? `${run.loop.p99Ms.toFixed(0)} ms` : '—',
 	];
 	const queue =
 		process.env.BENCH_QUEUE === '0' ? undefined : await benchQueueMode(ctx, folder.hash);
 	const markdown = [
 		`${sizeMb} MiB (${bytes} bytes) of random bytes, uploaded from a file read by n8n's Read/Write Files node and downloaded into n8n's binary store (filesystem mode). ` +
-			"Node rows: n8n's own execution time of that node. Each transfer runs in a freshly started n8n (after a 1 MiB upload by the same node, which loads its code). RSS growth: that n8n main process's peak resident memory over its level before the transfer, sampled every 20 ms. " +
+			"Node rows: n8n's own execution time of that node. Each transfer runs in a freshly started n8n (after a 1 MiB upload by the same node, which loads its code). RSS growth: that n8n main process's peak resident memory, sampled every 20 ms, over the whole run (the Read/Write Files node included, which copies the file into n8n's binary store through fresh buffers) above its level before the run, and during the node's own run (as n8n records it) above its level when the node started. " +
 			'curl runs on the same machine against the same sandbox, as the ceiling: it uploads the same file and downloads into a file on the same disk.',
 		'',
 		table(
@@ -268,26 +292,31 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				'Time',
 				'Throughput',
 				'Share of curl',
-				'Peak RSS growth',
+				'Peak RSS growth: whole run',
+				'during the node',
 				'Event loop delay: max',
 				'p99',
 			],
 			[
 				row(
-					'Upload: Cloud Storage node',
+					'Upload: Cloud Storage node, main thread through reused buffers (the default in filesystem mode)',
 					storageUp.ms,
 					curlUp,
-					storageUp.peakGrowth,
-					storageUp.loop,
+					storageUp,
 				),
 				row(
-					'Upload: Cloud Storage node, worker thread (undici; opt-in experiment)',
+					"Upload: Cloud Storage node, n8n's request helper (CLOUD_STORAGE_WORKER_TRANSFERS=false; the other binary modes)",
+					helperUp.ms,
+					curlUp,
+					helperUp,
+				),
+				row(
+					'Upload: Cloud Storage node, worker thread (undici; CLOUD_STORAGE_WORKER_TRANSFERS=true)',
 					workerUp.ms,
 					curlUp,
-					workerUp.peakGrowth,
-					workerUp.loop,
+					workerUp,
 				),
-				row("Upload: n8n's HTTP Request node", httpUp.ms, curlUp, httpUp.peakGrowth, httpUp.loop),
+				row("Upload: n8n's HTTP Request node", httpUp.ms, curlUp, httpUp),
 				row('Upload: curl', curlUp, curlUp),
 				row('Upload: bare Node.js client, empty heap', plain['upload-empty'], curlUp),
 				row(
@@ -299,23 +328,15 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 					'Download: Cloud Storage node, streaming (CLOUD_STORAGE_WORKER_TRANSFERS=false)',
 					storageDown.ms,
 					curlDown,
-					storageDown.peakGrowth,
-					storageDown.loop,
+					storageDown,
 				),
 				row(
 					'Download: Cloud Storage node, worker thread (undici; the default in filesystem mode)',
 					workerDown.ms,
 					curlDown,
-					workerDown.peakGrowth,
-					workerDown.loop,
+					workerDown,
 				),
-				row(
-					"Download: n8n's HTTP Request node",
-					httpDown.ms,
-					curlDown,
-					httpDown.peakGrowth,
-					httpDown.loop,
-				),
+				row("Download: n8n's HTTP Request node", httpDown.ms, curlDown, httpDown),
 				row('Download: curl', curlDown, curlDown),
 				row('Download: bare Node.js client, empty heap', plain['download-empty'], curlDown),
 				row(
@@ -330,13 +351,14 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			'Each socket read is a fresh buffer counted as external memory; every ~64 MiB of it makes V8 run a full mark-compact, whose cost grows with the live heap. ' +
 			"That, not the node's code, is what holds a transfer inside n8n (this node and n8n's own HTTP Request node alike) below curl's speed.",
 		'',
-		`Upload through a worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true, filesystem mode): ${(storageUp.ms / workerUp.ms).toFixed(2)}× the speed of the default streaming path in this run. ` +
-			'It ships as the default only where it is at least twice as fast; until then it is opt-in.',
+		`Upload of a file in n8n's filesystem store, by default: the node reads the file itself into four reused 1 MiB buffers, each filled again only once the socket has sent it, and writes them to its own connection (\`node:http\`), on n8n's main thread. No chunk is a fresh buffer, so V8 has no garbage to collect n8n's big heap for: ${(helperUp.ms / storageUp.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run, which the other binary modes use (their data is not a file the node may read). ` +
+			`A worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true) moves the same bytes with undici in its own heap: ${(workerUp.ms / storageUp.ms).toFixed(2)}× the default's time here, and its isolate adds memory; it stays available because it honours proxy settings, where the default path hands over to n8n's helper. ` +
+			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored.",
 		'',
 		`Download through a worker thread (filesystem mode; CLOUD_STORAGE_WORKER_TRANSFERS=false turns it off): undici writes the answer to a temporary file in the thread while n8n's \`prepareBinaryData\` takes it into its binary store, read into one reused 1 MiB buffer: ${(storageDown.ms / workerDown.ms).toFixed(2)}× the speed of the streaming path in this run. ` +
 			`The other hand-overs a node can use, after the transfer: ${handOver('with `nodeHelpers.copyBinaryFile` (n8n reads the file in fresh 64 KiB chunks)', workerDownCopy)}; ` +
 			`${handOver('with `prepareBinaryData` reading into one reused buffer', workerDownReuse)}. ` +
-			"Every hand-over copies the file once more, disk to disk, since the helpers n8n gives nodes only copy; fresh buffers for that copy cost n8n's big heap the same collections as socket buffers, which the reused buffer avoids. It is safe because n8n's filesystem store writes each chunk before it asks for the next; a thread compares the whole stored copy with the temporary file (included in the time above) and the node copies plainly on any difference. Downloads ship through the thread by default because this is at least twice as fast as streaming; uploads stay opt-in.",
+			"Every hand-over copies the file once more, disk to disk, since the helpers n8n gives nodes only copy; fresh buffers for that copy cost n8n's big heap the same collections as socket buffers, which the reused buffer avoids. It is safe because n8n's filesystem store writes each chunk before it asks for the next; a thread compares the whole stored copy with the temporary file (included in the time above) and the node copies plainly on any difference. Downloads ship through the thread by default because this is at least twice as fast as streaming.",
 		'',
 		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n (its main thread only: Node loads the preload into worker threads too, and a transfer thread's own busy loop delays nothing else), over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too.",
 		...(queue ? ['', queue] : []),
@@ -468,7 +490,8 @@ async function downloadsSideBySide(
 				'Throughput',
 				'Share of curl',
 				'vs streaming',
-				'Peak RSS growth',
+				'Peak RSS growth: whole run',
+				'during the node',
 				'Event loop delay: max',
 				'p99',
 			],

@@ -1,15 +1,15 @@
 /**
- * Upload, Replace Content and Download move bytes on two paths. In n8n's filesystem binary mode (a single
+ * Upload, Replace Content and Download move bytes on three paths. In n8n's filesystem binary mode (a single
  * n8n's default) downloads are received by a worker thread (into a temporary file that n8n copies into its
- * binary store as it is written) unless CLOUD_STORAGE_WORKER_TRANSFERS=false, and uploads are sent by one with
- * CLOUD_STORAGE_WORKER_TRANSFERS=true; otherwise, and always in the database mode (queue mode's default), they
- * stream through n8n's request helper. Each path, in a real n8n against the sandbox, must give back exactly the
- * bytes it was given.
+ * binary store as it is written), and uploads are sent from n8n's main thread through reused buffers (its own
+ * connection, no client name); CLOUD_STORAGE_WORKER_TRANSFERS=true sends uploads from the worker thread too, and
+ * =false sends both through n8n's request helper, which the database mode (queue mode's default) always uses.
+ * Each path, in a real n8n against the sandbox, must give back exactly the bytes it was given.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -142,12 +142,9 @@ function roundTrip(credentialId: string) {
 	return { name: 'Transfer paths', nodes, connections, settings: { executionOrder: 'v1' } };
 }
 
-/**
- * Which path sent an upload or asked for a download shows in its User-Agent, seen by a pass-through proxy in
- * front of the sandbox: n8n's request helper names itself, undici in the worker thread sends none (or its own name).
- */
-const uploadAgents: Array<string | undefined> = [];
-const downloadAgents: Array<string | undefined> = [];
+/** Which path sent each upload or asked for each download, as a pass-through proxy in front of the sandbox sees it (`client`). */
+const uploadClients: Path[] = [];
+const downloadClients: Path[] = [];
 /** When set, the proxy passes a download's headers on but cuts its body after this many bytes. */
 let cutDownloadsAfter: number | undefined;
 let proxy: Server;
@@ -156,9 +153,8 @@ let proxyUrl: string;
 beforeAll(async () => {
 	const target = new URL(sandbox.baseUrl);
 	proxy = createServer((req, res) => {
-		if (/upload_file|save_file\.php/.test(req.url ?? ''))
-			uploadAgents.push(req.headers['user-agent']);
-		if (/download_file/.test(req.url ?? '')) downloadAgents.push(req.headers['user-agent']);
+		if (/upload_file|save_file\.php/.test(req.url ?? '')) uploadClients.push(client(req));
+		if (/download_file/.test(req.url ?? '')) downloadClients.push(client(req));
 		const forward = request(
 			{
 				host: target.hostname,
@@ -197,10 +193,20 @@ afterAll(async () => {
 	await new Promise((resolve) => proxy?.close(resolve));
 });
 
-function paths(agents: Array<string | undefined>): string[] {
-	return agents
-		.splice(0)
-		.map((agent) => (agent && !/undici/i.test(agent) ? 'streaming' : 'worker'));
+type Path = 'worker' | 'main thread' | 'streaming';
+
+/**
+ * Which client sent a request: n8n's helper names itself (User-Agent: n8n); undici (the worker thread) and
+ * node:http (the main-thread upload) send no name, and tell apart by where they put the Host header (undici
+ * first, node:http after the headers it was given).
+ */
+function client(req: IncomingMessage): Path {
+	if (req.headers['user-agent'] !== undefined) return 'streaming';
+	return req.rawHeaders[0]?.toLowerCase() === 'host' ? 'worker' : 'main thread';
+}
+
+function paths(sent: Path[]): Path[] {
+	return sent.splice(0);
 }
 
 /** The worker's temporary files (OS temp dir), which every outcome removes. */
@@ -221,8 +227,8 @@ async function runRoundTrip(n8n: N8nInstance) {
 	const credential = await tokenCredential(n8n);
 	const workflow = await n8n.client.importWorkflow(roundTrip(credential.id));
 	sandbox.requests.clear();
-	uploadAgents.length = 0;
-	downloadAgents.length = 0;
+	uploadClients.length = 0;
+	downloadClients.length = 0;
 	const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
 	expect(describeErrors(execution)).toBe('');
 	const bytesOf = async (node: string) =>
@@ -239,7 +245,7 @@ async function runRoundTrip(n8n: N8nInstance) {
 		size: second.length,
 	});
 	expect(sandbox.requests.list().every((entry) => entry.credentialsInUrl.length === 0)).toBe(true);
-	return { uploads: paths(uploadAgents), downloads: paths(downloadAgents) };
+	return { uploads: paths(uploadClients), downloads: paths(downloadClients) };
 }
 
 /** An n8n with these settings for the length of `run`; `workers` sets CLOUD_STORAGE_WORKER_TRANSFERS. */
@@ -262,7 +268,6 @@ async function withN8n<T>(
 	}
 }
 
-type Path = 'worker' | 'streaming';
 it.each<[string, 'regular' | 'queue', 'true' | 'false' | undefined, Path, Path]>([
 	[
 		'filesystem mode with worker transfers on: Upload, Replace Content and Download go through the worker thread',
@@ -272,10 +277,10 @@ it.each<[string, 'regular' | 'queue', 'true' | 'false' | undefined, Path, Path]>
 		'worker',
 	],
 	[
-		'filesystem mode by default: uploads stream, downloads go through the worker thread',
+		'filesystem mode by default: uploads go from the main thread through reused buffers, downloads through the worker thread',
 		'regular',
 		undefined,
-		'streaming',
+		'main thread',
 		'worker',
 	],
 	[
@@ -310,13 +315,13 @@ it('filesystem mode with worker transfers on: a download cut short fails with th
 				Object.entries(flow.connections).filter(([source]) => kept.includes(source)),
 			);
 			const workflow = await n8n.client.importWorkflow(flow);
-			downloadAgents.length = 0;
+			downloadClients.length = 0;
 			cutDownloadsAfter = 1024 * 1024;
 			const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
 			expect(describeErrors(execution)).toMatch(
 				/^Download First: The download of first\.bin failed: download failed \((UND_ERR_SOCKET|ECONNRESET)\)/,
 			);
-			expect(paths(downloadAgents)).toEqual(['worker']);
+			expect(paths(downloadClients)).toEqual(['worker']);
 			expect(leftovers()).toEqual([]);
 		} finally {
 			cutDownloadsAfter = undefined;

@@ -32,7 +32,7 @@ export interface DownloadOptions {
 	missingStatuses?: number[];
 	/**
 	 * Download in a worker thread into a temporary file, then hand that file to n8n's binary store (n8n's
-	 * filesystem binary mode; the caller decides, see `workerTransfersEnabled`).
+	 * filesystem binary mode; the caller decides, see `workerDownloadsEnabled`).
 	 */
 	viaWorker?: boolean;
 }

@@ -78,12 +78,25 @@ export function binaryStoreProblem(
 }
 
 /**
- * Whether uploads run in a worker thread (filesystem binary mode only). Off unless
- * CLOUD_STORAGE_WORKER_TRANSFERS=true is in n8n's environment: on the benchmark machine the worker thread did
- * not make uploads at least twice as fast as streaming through n8n's request helper, so that stays the default.
+ * How an upload of a file on disk (n8n's filesystem binary mode) is sent. By default from n8n's main thread
+ * through a few reused buffers (`sendUploadFromDisk`): on the benchmark machine that is as fast as the worker
+ * thread and far faster than n8n's request helper, whose fresh buffer per chunk makes V8 collect n8n's whole
+ * heap again and again. That path honours no proxy, so with a proxy configured n8n's helper sends it.
+ * CLOUD_STORAGE_WORKER_TRANSFERS=true sends it from a worker thread (undici, proxies honoured) instead, and
+ * CLOUD_STORAGE_WORKER_TRANSFERS=false through n8n's request helper, as the other binary modes always do.
  */
-export function workerTransfersEnabled(env: Env = process.env): boolean {
-	return env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase() === 'true';
+export function diskUploadPath(env: Env = process.env): 'main thread' | 'worker thread' | 'helper' {
+	const setting = env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase();
+	if (setting === 'true') return 'worker thread';
+	if (setting === 'false' || proxyConfigured(env)) return 'helper';
+	return 'main thread';
+}
+
+/** Proxies n8n honours from its environment (either case). */
+export function proxyConfigured(env: Env = process.env): boolean {
+	return ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY'].some(
+		(name) => Boolean(env[name]?.trim()) || Boolean(env[name.toLowerCase()]?.trim()),
+	);
 }
 
 /**

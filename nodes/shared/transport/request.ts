@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
+import { diskUploadPath } from './binary-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
 	readFailedError,
@@ -28,6 +29,7 @@ import {
 	RAISE_TIMEOUT,
 	type ErrorContext,
 } from './errors';
+import { sendUploadFromDisk } from './disk-upload';
 import { classifyFailure } from './failures';
 import {
 	backoffDelay,
@@ -44,7 +46,7 @@ import {
 } from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
-import { sendUploadInWorker, type WorkerUpload } from './worker-upload';
+import { sendUploadInWorker, type DiskUpload } from './worker-upload';
 import { sendDownloadInWorker, type WorkerDownload } from './worker-download';
 
 export type RequestContext =
@@ -95,8 +97,11 @@ export interface ApiRequestOptions {
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	maxResponseBytes?: number;
-	/** Send this multipart upload from a worker thread instead (the file is on disk: n8n's filesystem binary mode). */
-	workerUpload?: WorkerUpload;
+	/**
+	 * The same multipart upload with its file on disk (n8n's filesystem binary mode): sent as
+	 * `diskUploadPath` says, from the main thread through reused buffers, a worker thread or n8n's helper.
+	 */
+	diskUpload?: DiskUpload;
 	/**
 	 * Send this form-encoded request from a worker thread, which writes a 2xx answer to a temporary file
 	 * (n8n's filesystem binary mode); the answer's body is then a `WorkerFileBody`. Needs `responseType: 'stream'`.
@@ -145,21 +150,29 @@ async function send(
 	opts: ApiRequestOptions,
 	timeoutMs: number,
 ): Promise<RawResponse | AnswerTimeoutError> {
-	if (opts.workerUpload) {
+	const diskPath = opts.diskUpload ? diskUploadPath() : 'helper';
+	if (opts.diskUpload && diskPath !== 'helper') {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 		// Query parameters as n8n's helper would add them (the legacy scripts document some there).
 		const url = new URL(opts.url);
 		for (const [name, value] of Object.entries(opts.qs ?? {}))
 			url.searchParams.append(name, String(value));
-		return await sendUploadInWorker(
-			url.toString(),
-			opts.workerUpload,
-			{ ...opts.headers },
-			timeoutMs,
-			maxBytes,
-			cancel,
-		);
+		return diskPath === 'worker thread'
+			? await sendUploadInWorker(
+					url.toString(),
+					opts.diskUpload,
+					{ ...opts.headers },
+					timeoutMs,
+					opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+					cancel,
+				)
+			: await sendUploadFromDisk(
+					url.toString(),
+					opts.diskUpload,
+					{ ...opts.headers },
+					timeoutMs,
+					cancel,
+				);
 	}
 	if (opts.workerDownload) {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;

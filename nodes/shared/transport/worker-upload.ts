@@ -4,8 +4,8 @@ import { AnswerTimeoutError } from './timeout';
 import type { UploadJob, UploadOutcome } from './transfer-worker';
 import { failure, startTransferThread } from './worker-thread';
 
-/** A multipart upload whose file is read from disk by a worker thread (n8n's filesystem binary mode). */
-export interface WorkerUpload {
+/** A multipart upload whose file is read from disk (n8n's filesystem binary mode), see `diskUploadPath`. */
+export interface DiskUpload {
 	/** Form fields before the file; undefined or empty values are left out. */
 	fields: Record<string, string | undefined>;
 	file: UploadJob['file'];
@@ -30,7 +30,7 @@ export interface WorkerResponse {
  */
 export async function sendUploadInWorker(
 	url: string,
-	upload: WorkerUpload,
+	upload: DiskUpload,
 	headers: Record<string, string>,
 	timeoutMs: number,
 	maxResponseBytes: number,

@@ -3,8 +3,8 @@ import {
 	assertFitsBinaryStore,
 	binaryStoreMode,
 	databaseModeMaxBytes,
+	diskUploadPath,
 	workerDownloadsEnabled,
-	workerTransfersEnabled,
 } from '../../../nodes/shared/transport/binary-mode';
 
 const MIB = 1024 * 1024;
@@ -59,11 +59,22 @@ describe('a file too large for the database mode is refused before any transfer'
 	});
 });
 
-describe('worker-thread uploads', () => {
-	it('are opt-in: only CLOUD_STORAGE_WORKER_TRANSFERS=true turns them on', () => {
-		expect(workerTransfersEnabled({})).toBe(false);
-		expect(workerTransfersEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe(false);
-		expect(workerTransfersEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: ' TRUE ' })).toBe(true);
+describe('uploads of a file on disk', () => {
+	it("go from the main thread by default, from a worker thread with CLOUD_STORAGE_WORKER_TRANSFERS=true, through n8n's helper with =false", () => {
+		expect(diskUploadPath({})).toBe('main thread');
+		expect(diskUploadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: ' TRUE ' })).toBe('worker thread');
+		expect(diskUploadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe('helper');
+	});
+	it("go through n8n's helper when a proxy is configured (the main-thread path has none), unless the worker thread is asked for", () => {
+		for (const name of ['HTTP_PROXY', 'https_proxy', 'ALL_PROXY'])
+			expect(diskUploadPath({ [name]: 'http://proxy.example:3128' })).toBe('helper');
+		expect(diskUploadPath({ HTTPS_PROXY: ' ' })).toBe('main thread');
+		expect(
+			diskUploadPath({
+				HTTPS_PROXY: 'http://proxy.example:3128',
+				CLOUD_STORAGE_WORKER_TRANSFERS: 'true',
+			}),
+		).toBe('worker thread');
 	});
 });
 

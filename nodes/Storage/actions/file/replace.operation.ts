@@ -18,7 +18,6 @@ import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
-import { workerTransfersEnabled } from '../../../shared/transport/binary-mode';
 
 const properties: INodeProperties[] = [
 	{
@@ -113,23 +112,22 @@ export async function execute(
 				await source.open(),
 				String(before.name ?? source.fileName),
 			),
-		// Opt-in: in n8n's filesystem binary mode the file can be read from disk and sent by a worker thread.
-		workerUpload:
-			source.path && workerTransfersEnabled()
-				? {
-						// The parameters travel in the query (qs above), as for the streaming path.
-						fields: {},
-						file: {
-							field: 'file',
-							path: source.path,
-							fileName: String(before.name ?? source.fileName),
-							mimeType: source.mimeType,
-							size: source.size,
-						},
-						authenticate: async () =>
-							await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex),
-					}
-				: undefined,
+		// In n8n's filesystem binary mode the file is on disk: the transport sends it without n8n's helper (diskUploadPath).
+		diskUpload: source.path
+			? {
+					// The parameters travel in the query (qs above), as for the streaming path.
+					fields: {},
+					file: {
+						field: 'file',
+						path: source.path,
+						fileName: String(before.name ?? source.fileName),
+						mimeType: source.mimeType,
+						size: source.size,
+					},
+					authenticate: async () =>
+						await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex),
+				}
+			: undefined,
 		reconcile: async () => {
 			const now = await fileInfo(this, account, fileHash, itemIndex);
 			const changed =

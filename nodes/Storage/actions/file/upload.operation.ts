@@ -21,7 +21,6 @@ import {
 	multipartWithFile,
 	type BinarySource,
 } from '../../../shared/transport/binary';
-import { workerTransfersEnabled } from '../../../shared/transport/binary-mode';
 import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';
 
 const properties: INodeProperties[] = [
@@ -109,30 +108,29 @@ export async function execute(
 					await source.open(),
 					fileName,
 				),
-			// Opt-in: in n8n's filesystem binary mode the file can be read from disk and sent by a worker thread.
-			workerUpload:
-				source.path && workerTransfersEnabled()
-					? {
-							fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
-							file: {
-								field: 'file',
-								path: source.path,
-								fileName,
-								mimeType: source.mimeType,
-								size: source.size,
-							},
-							authenticate:
-								account.credentialType && !uploadKey
-									? async () =>
-											await fieldAuthentication(
-												this,
-												account.credentialType!,
-												account.baseUrl,
-												itemIndex,
-											)
-									: undefined,
-						}
-					: undefined,
+			// In n8n's filesystem binary mode the file is on disk: the transport sends it without n8n's helper (diskUploadPath).
+			diskUpload: source.path
+				? {
+						fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
+						file: {
+							field: 'file',
+							path: source.path,
+							fileName,
+							mimeType: source.mimeType,
+							size: source.size,
+						},
+						authenticate:
+							account.credentialType && !uploadKey
+								? async () =>
+										await fieldAuthentication(
+											this,
+											account.credentialType!,
+											account.baseUrl,
+											itemIndex,
+										)
+								: undefined,
+					}
+				: undefined,
 			// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders and
 			// has no timestamps, so an older file of the same name and size would look like this upload): report
 			// "may have been applied" instead. With a credential the folder content, with timestamps, settles it.
