@@ -391,7 +391,7 @@ type Timed = (
 /**
  * BENCH_TRANSFER=download: the download paths only, A/B in rounds (BENCH_REPEAT, default 2), best of each,
  * for a loaded machine: today's streaming path and the worker thread with each hand-over into n8n's store
- * (BENCH_HANDOVERS, see download.ts; `-old<MiB>` also caps the thread's old generation). The file is put into
+ * (BENCH_HANDOVERS, see download.ts). The file is put into
  * the sandbox with curl.
  */
 async function downloadsSideBySide(
@@ -426,18 +426,12 @@ async function downloadsSideBySide(
 	const fileHash = String(answer.file_hash ?? answer.hash);
 	const variants: Array<[string, Record<string, string>]> = [
 		['Download: Cloud Storage node, streaming', { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' }],
-		...(process.env.BENCH_HANDOVERS ?? 'copy,stream,reuse,follow,follow-old24')
+		...(process.env.BENCH_HANDOVERS ?? 'copy,stream,reuse,follow')
 			.split(',')
-			.map((name): [string, Record<string, string>] => {
-				const [method, old] = name.trim().split('-old');
-				return [
-					`Download: Cloud Storage node, worker thread, ${HANDOVER_LABELS[method] ?? method}${old ? `, thread old generation capped at ${old} MiB` : ''}`,
-					{
-						CLOUD_STORAGE_BENCH_HANDOVER: method,
-						...(old ? { CLOUD_STORAGE_BENCH_THREAD_OLD_MB: old } : {}),
-					},
-				];
-			}),
+			.map((name): [string, Record<string, string>] => [
+				`Download: Cloud Storage node, worker thread, ${HANDOVER_LABELS[name.trim()] ?? name}`,
+				{ CLOUD_STORAGE_BENCH_HANDOVER: name.trim() },
+			]),
 	];
 	const best = new Map<string, Awaited<ReturnType<Timed>>>();
 	let curlBest = Infinity;

@@ -13,17 +13,11 @@ function workerFile(): string {
 /**
  * Each socket read in the thread is a fresh buffer; V8 frees them when it collects, and by default lets about
  * 64 MiB of them pile up first, all counted in n8n's resident memory. A 1 MiB young generation collects them
- * far more often (1 GiB download alone: about 76 instead of 115 MiB of RSS growth, no slower).
- * CLOUD_STORAGE_BENCH_THREAD_OLD_MB also caps the old generation, for the benchmark's comparison only: it
- * saves a further 20 MiB but slows the thread, and a cap too tight would end it with an out-of-memory error.
+ * far more often (1 GiB download alone: about 76 instead of 115 MiB of RSS growth, no slower). Capping the old
+ * generation too saved a further 20 MiB in the benchmark but slowed the thread, and a cap too tight would end
+ * it with an out-of-memory error.
  */
-function threadLimits(): ResourceLimits {
-	const oldMb = Number(process.env.CLOUD_STORAGE_BENCH_THREAD_OLD_MB);
-	return {
-		maxYoungGenerationSizeMb: 1,
-		...(Number.isFinite(oldMb) && oldMb >= 16 ? { maxOldGenerationSizeMb: oldMb } : {}),
-	};
-}
+const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 1 };
 
 export function failure(code: string, message: string, name?: string): Error {
 	const error = new Error(message) as Error & { code: string };
@@ -47,7 +41,7 @@ export interface TransferThread<M> {
  */
 export function startTransferThread<M>(job: TransferJob, cancel?: AbortSignal): TransferThread<M> {
 	if (cancel?.aborted) throw cancelled();
-	const worker = new Worker(workerFile(), { workerData: job, resourceLimits: threadLimits() });
+	const worker = new Worker(workerFile(), { workerData: job, resourceLimits: THREAD_LIMITS });
 	const queue: M[] = [];
 	let ended: Error | undefined;
 	let waiting: { resolve: (message: M) => void; reject: (error: Error) => void } | undefined;
