@@ -10,6 +10,8 @@ import { rl, runStorage, unexpectedRequests } from '../storage/run-storage';
 
 const seen = unexpectedRequests();
 afterEach(() => nock.cleanAll());
+// nock patches Node's http module for the whole Jest worker; later files in it need the real one back.
+afterAll(() => nock.restore());
 
 describe('example placeholders', () => {
 	it('are refused before any request, with the parameter and what to set', async () => {

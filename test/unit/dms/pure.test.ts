@@ -9,7 +9,7 @@ import { mapperFields } from '../../../nodes/shared/dms/mapper';
 import { updateApplied } from '../../../nodes/shared/dms/operations';
 import type { FieldDescriptor } from '../../../nodes/shared/dms/types';
 import { collectByOffsetTotal } from '../../../nodes/shared/transport/paging';
-import { TASK_FIELDS } from './run-dms';
+import { TASK_FIELDS } from './task-fields';
 
 const schema = [
 	...TASK_FIELDS,

@@ -1,7 +1,13 @@
 // Uploads of a file on disk (n8n's filesystem binary mode), from a worker thread and from the main thread
 // through reused buffers, against a real loopback server (nock cannot see into a worker thread).
 import FormData from 'form-data';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	request,
+	type IncomingMessage,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +32,21 @@ beforeAll(async () => {
 	server = createServer((req, res) => answer(req, res));
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api_v2/upload_file`;
+	// nock patches Node's http module for the whole Jest worker. Its mock socket answers write callbacks
+	// before the bytes reach the real socket, which a sender of reused buffers must not be tested through.
+	const socket = await new Promise<string>((resolve) => {
+		answer = (_req, res) => res.end();
+		const req = request(url, { agent: false }, (res) => {
+			res.resume();
+			resolve(req.socket?.constructor.name ?? 'none');
+		});
+		req.on('error', () => resolve('refused'));
+		req.end();
+	});
+	if (socket !== 'Socket')
+		throw new Error(
+			`An earlier test file in this Jest worker left nock's interceptor on (${socket}): it must call nock.restore() in afterAll.`,
+		);
 });
 afterAll(async () => {
 	server.closeAllConnections();

@@ -1,0 +1,51 @@
+// The task register's fields as the sandbox's DMS describes them; no nock here, so pure tests can use them.
+export const TASK_FIELDS = [
+	{
+		name: 'dvs_project_id',
+		label: 'Project',
+		type: 'relation',
+		required: true,
+		filter: true,
+		section: 'project_2',
+		list_action: 'get_documents',
+	},
+	{ name: 'name', label: 'Name', type: 'text', required: true, filter: false },
+	{ name: 'description', label: 'Description', type: 'html', required: false, filter: false },
+	{
+		name: 'dropdown_status',
+		label: 'Status',
+		type: 'dropdown',
+		required: false,
+		filter: true,
+		options: [
+			{ id: 31, display_name: 'Open' },
+			{ id: 33, display_name: 'Done' },
+		],
+	},
+	{
+		name: 'responsible',
+		label: 'Responsible',
+		type: 'user_id',
+		required: false,
+		filter: false,
+		list_action: 'get_users',
+		depends_on: 'dvs_project_id',
+	},
+	{
+		name: 'followers',
+		label: 'Followers',
+		type: 'user_ids',
+		required: false,
+		filter: false,
+		list_action: 'get_users',
+		depends_on: 'dvs_project_id',
+	},
+	{
+		name: 'estimated_hours',
+		label: 'Estimated hours',
+		type: 'text',
+		required: false,
+		filter: false,
+	},
+	{ name: 'date_due', label: 'Due date', type: 'date', required: false, filter: false },
+];
