@@ -18,6 +18,7 @@ import { sendUploadFromDisk } from '../../../nodes/shared/transport/disk-upload'
 import { sendUploadInWorker, type DiskUpload } from '../../../nodes/shared/transport/worker-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
+import { fieldsAuthentication } from './transfer-fixtures';
 
 let server: Server;
 let url: string;
@@ -106,20 +107,7 @@ describe.each(senders)('Upload of a file on disk from %s', (_, send) => {
 				received = { body: await collect(req, slowly), headers: req.headers, url: req.url };
 				res.writeHead(200, { 'content-type': 'application/json' }).end('{"file_hash":"H1"}');
 			};
-			const response = await send(
-				url,
-				upload({
-					authenticate: async () => ({
-						fields: [
-							['user', 'u'],
-							['user_access_token', 'secret'],
-						],
-						headers: { 'x-extra': '1' },
-					}),
-				}),
-				{},
-				5000,
-			);
+			const response = await send(url, upload({ authenticate: fieldsAuthentication }), {}, 5000);
 			if (response instanceof AnswerTimeoutError) throw response;
 			expect(response.statusCode).toBe(200);
 			expect(Buffer.concat(await response.body.toArray()).toString()).toBe('{"file_hash":"H1"}');

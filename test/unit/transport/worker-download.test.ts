@@ -14,6 +14,7 @@ import {
 import type { WorkerResponse } from '../../../nodes/shared/transport/worker-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
+import { fieldsAuthentication } from './transfer-fixtures';
 
 let server: Server;
 let url: string;
@@ -68,13 +69,7 @@ it('writes the answer to a private temporary file byte for byte, with the authen
 			form,
 			{
 				...download,
-				authenticate: async () => ({
-					fields: [
-						['user', 'u'],
-						['user_access_token', 'secret'],
-					],
-					headers: { 'x-extra': '1' },
-				}),
+				authenticate: fieldsAuthentication,
 			},
 			{},
 			5000,
