@@ -4,10 +4,17 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 
 import type { TransferJob } from './transfer-worker';
 
-/** The compiled worker next to this module (dist), or its source when run from TypeScript (tests). */
-function workerFile(): string {
+/**
+ * The compiled worker next to this module (dist), or its source when run from TypeScript (tests). Node loads
+ * the source as an ES module, warning each time that package.json names no module type; that warning is off.
+ */
+function workerScript(): { file: string; execArgv?: string[] } {
 	const compiled = join(__dirname, 'transfer-worker.js');
-	return existsSync(compiled) ? compiled : join(__dirname, 'transfer-worker.ts');
+	if (existsSync(compiled)) return { file: compiled };
+	return {
+		file: join(__dirname, 'transfer-worker.ts'),
+		execArgv: ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON'],
+	};
 }
 
 /**
@@ -41,7 +48,12 @@ export interface TransferThread<M> {
  */
 export function startTransferThread<M>(job: TransferJob, cancel?: AbortSignal): TransferThread<M> {
 	if (cancel?.aborted) throw cancelled();
-	const worker = new Worker(workerFile(), { workerData: job, resourceLimits: THREAD_LIMITS });
+	const script = workerScript();
+	const worker = new Worker(script.file, {
+		workerData: job,
+		resourceLimits: THREAD_LIMITS,
+		execArgv: script.execArgv,
+	});
 	const queue: M[] = [];
 	let ended: Error | undefined;
 	let waiting: { resolve: (message: M) => void; reject: (error: Error) => void } | undefined;
