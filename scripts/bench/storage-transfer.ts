@@ -182,31 +182,23 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		`${sandbox.baseUrl}/api_v2/upload_file`,
 	]);
 	const fileHash = String(storageUp.items[0]?.json.hash);
-	// The download, A/B side by side: the streaming path (switched off), then the worker thread with its default
-	// hand-over into n8n's store (reading the file as the thread writes it), then two other hand-overs a node can
-	// use, after the transfer (see download.ts; BENCH_TRANSFER=download compares them all in rounds).
+	// The three ways a download into n8n's filesystem store can go (see diskDownloadPath).
 	const storageDown = await timed(
 		'Storage node download, streaming',
 		(flows) => flows.storageDownload(fileHash),
 		'Download',
 		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
 	);
+	const mainDown = await timed(
+		'Storage node download',
+		(flows) => flows.storageDownload(fileHash),
+		'Download',
+	);
 	const workerDown = await timed(
 		'Storage node download, worker thread',
 		(flows) => flows.storageDownload(fileHash),
 		'Download',
-	);
-	const workerDownCopy = await timed(
-		'Storage node download, worker thread (copyBinaryFile after the transfer)',
-		(flows) => flows.storageDownload(fileHash),
-		'Download',
-		{ CLOUD_STORAGE_BENCH_HANDOVER: 'copy' },
-	);
-	const workerDownReuse = await timed(
-		'Storage node download, worker thread (reused buffer after the transfer)',
-		(flows) => flows.storageDownload(fileHash),
-		'Download',
-		{ CLOUD_STORAGE_BENCH_HANDOVER: 'reuse' },
+		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
 	);
 	const httpDown = await timed(
 		'HTTP Request node download',
@@ -261,9 +253,6 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	const bytes = statSync(file).size;
 	rmSync(file);
 
-	const handOver = (label: string, run: Awaited<ReturnType<typeof timed>>) =>
-		`${(storageDown.ms / run.ms).toFixed(2)}× the streaming path ${label} (${(run.ms / 1000).toFixed(2)} s, ${((curlDown / run.ms) * 100).toFixed(0)} % of curl, ` +
-		`RSS growth ${(run.peakGrowth / MB).toFixed(1)} MiB (${(run.nodeGrowth / MB).toFixed(1)} MiB during the node), event loop max ${run.loop ? run.loop.maxMs.toFixed(0) : '—'} ms)`;
 	const row = (
 		label: string,
 		ms: number,
@@ -325,13 +314,19 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 					curlUp,
 				),
 				row(
-					'Download: Cloud Storage node, streaming (CLOUD_STORAGE_WORKER_TRANSFERS=false)',
+					'Download: Cloud Storage node, main thread through reused buffers (the default in filesystem mode)',
+					mainDown.ms,
+					curlDown,
+					mainDown,
+				),
+				row(
+					"Download: Cloud Storage node, n8n's request helper (CLOUD_STORAGE_WORKER_TRANSFERS=false; the other binary modes)",
 					storageDown.ms,
 					curlDown,
 					storageDown,
 				),
 				row(
-					'Download: Cloud Storage node, worker thread (undici; the default in filesystem mode)',
+					'Download: Cloud Storage node, worker thread (undici into a temporary file; CLOUD_STORAGE_WORKER_TRANSFERS=true)',
 					workerDown.ms,
 					curlDown,
 					workerDown,
@@ -355,10 +350,10 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			`A worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true) moves the same bytes with undici in its own heap: ${(workerUp.ms / storageUp.ms).toFixed(2)}× the default's time here, and its isolate adds memory; it stays available because it honours proxy settings, where the default path hands over to n8n's helper. ` +
 			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored.",
 		'',
-		`Download through a worker thread (filesystem mode; CLOUD_STORAGE_WORKER_TRANSFERS=false turns it off): undici writes the answer to a temporary file in the thread while n8n's \`prepareBinaryData\` takes it into its binary store, read into one reused 1 MiB buffer: ${(storageDown.ms / workerDown.ms).toFixed(2)}× the speed of the streaming path in this run. ` +
-			`The other hand-overs a node can use, after the transfer: ${handOver('with `nodeHelpers.copyBinaryFile` (n8n reads the file in fresh 64 KiB chunks)', workerDownCopy)}; ` +
-			`${handOver('with `prepareBinaryData` reading into one reused buffer', workerDownReuse)}. ` +
-			"Every hand-over copies the file once more, disk to disk, since the helpers n8n gives nodes only copy; fresh buffers for that copy cost n8n's big heap the same collections as socket buffers, which the reused buffer avoids. It is safe because n8n's filesystem store writes each chunk before it asks for the next; a thread compares the whole stored copy with the temporary file (included in the time above) and the node copies plainly on any difference. Downloads ship through the thread by default because this is at least twice as fast as streaming.",
+		`Download into n8n's filesystem store, by default: the node reads the answer on its own connection straight into two reused 1 MiB buffers (Node's \`onread\`), parses HTTP/1.1 itself, and hands each filled part to n8n's \`prepareBinaryData\`, pausing the socket while n8n still writes both; no chunk is a fresh buffer, and there is no thread, temporary file or second copy: ${(storageDown.ms / mainDown.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run. ` +
+			"It is safe because n8n's filesystem store writes each chunk before it asks for the next; the node checks the stored copy afterwards (its size, and bytes sampled in every MiB, included in the time above) and downloads again through the worker thread if n8n kept other bytes. " +
+			`The worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true, or with a proxy configured) writes the answer with undici to a temporary file that n8n takes in as it is written, then compares the whole stored copy: ${(mainDown.ms / workerDown.ms).toFixed(2)}× the default's speed here. ` +
+			"Earlier hand-overs of the thread's file, measured in previous reports and dropped: `nodeHelpers.copyBinaryFile` after the transfer (n8n reads the file in fresh 64 KiB chunks) and `prepareBinaryData` with a read stream after it were slower than taking the file in while it is written.",
 		'',
 		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n (its main thread only: Node loads the preload into worker threads too, and a transfer thread's own busy loop delays nothing else), over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too.",
 		...(queue ? ['', queue] : []),
@@ -369,13 +364,6 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	};
 }
 
-const HANDOVER_LABELS: Record<string, string> = {
-	copy: 'nodeHelpers.copyBinaryFile after the transfer',
-	stream: 'prepareBinaryData with a 1 MiB read stream after the transfer',
-	reuse: 'prepareBinaryData reading into one reused 1 MiB buffer after the transfer',
-	follow: 'prepareBinaryData reading into one reused 1 MiB buffer while the thread writes',
-};
-
 type Timed = (
 	label: string,
 	build: (flows: ReturnType<typeof transferWorkflows>) => Record<string, unknown>,
@@ -384,15 +372,15 @@ type Timed = (
 ) => Promise<{
 	ms: number;
 	peakGrowth: number;
+	nodeGrowth: number;
 	items: Array<{ json: Record<string, unknown> }>;
 	loop?: LoopDelay;
 }>;
 
 /**
  * BENCH_TRANSFER=download: the download paths only, A/B in rounds (BENCH_REPEAT, default 2), best of each,
- * for a loaded machine: today's streaming path and the worker thread with each hand-over into n8n's store
- * (BENCH_HANDOVERS, see download.ts). The file is put into
- * the sandbox with curl.
+ * for a loaded machine: n8n's request helper, the main thread through reused buffers and the worker thread
+ * (see diskDownloadPath). The file is put into the sandbox with curl.
  */
 async function downloadsSideBySide(
 	ctx: BenchContext,
@@ -426,12 +414,8 @@ async function downloadsSideBySide(
 	const fileHash = String(answer.file_hash ?? answer.hash);
 	const variants: Array<[string, Record<string, string>]> = [
 		['Download: Cloud Storage node, streaming', { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' }],
-		...(process.env.BENCH_HANDOVERS ?? 'copy,stream,reuse,follow')
-			.split(',')
-			.map((name): [string, Record<string, string>] => [
-				`Download: Cloud Storage node, worker thread, ${HANDOVER_LABELS[name.trim()] ?? name}`,
-				{ CLOUD_STORAGE_BENCH_HANDOVER: name.trim() },
-			]),
+		['Download: Cloud Storage node, main thread through reused buffers (the default)', {}],
+		['Download: Cloud Storage node, worker thread', { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }],
 	];
 	const best = new Map<string, Awaited<ReturnType<Timed>>>();
 	let curlBest = Infinity;
@@ -461,6 +445,7 @@ async function downloadsSideBySide(
 			`${((curlBest / run.ms) * 100).toFixed(0)} %`,
 			`${(base.ms / run.ms).toFixed(2)}×`,
 			`${(run.peakGrowth / MB).toFixed(1)} MiB`,
+			`${(run.nodeGrowth / MB).toFixed(1)} MiB`,
 			run.loop ? `${run.loop.maxMs.toFixed(0)} ms` : '—',
 			run.loop ? `${run.loop.p99Ms.toFixed(0)} ms` : '—',
 		];
@@ -470,6 +455,7 @@ async function downloadsSideBySide(
 		`${(curlBest / 1000).toFixed(2)} s`,
 		`${((sizeMb / curlBest) * 1000).toFixed(1)} MiB/s`,
 		'100 %',
+		'—',
 		'—',
 		'—',
 		'—',

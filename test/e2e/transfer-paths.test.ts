@@ -1,9 +1,10 @@
 /**
  * Upload, Replace Content and Download move bytes on three paths. In n8n's filesystem binary mode (a single
- * n8n's default) downloads are received by a worker thread (into a temporary file that n8n copies into its
- * binary store as it is written), and uploads are sent from n8n's main thread through reused buffers (its own
- * connection, no client name); CLOUD_STORAGE_WORKER_TRANSFERS=true sends uploads from the worker thread too, and
- * =false sends both through n8n's request helper, which the database mode (queue mode's default) always uses.
+ * n8n's default) both go from n8n's main thread through reused buffers, on connections of their own without a
+ * client name (the download reads its answer straight into n8n's binary store);
+ * CLOUD_STORAGE_WORKER_TRANSFERS=true moves them to a worker thread (the download into a temporary file that
+ * n8n copies into its store as it is written), and =false sends both through n8n's request helper, which the
+ * database mode (queue mode's default) always uses.
  * Each path, in a real n8n against the sandbox, must give back exactly the bytes it was given.
  */
 import { randomBytes } from 'node:crypto';
@@ -197,8 +198,8 @@ type Path = 'worker' | 'main thread' | 'streaming';
 
 /**
  * Which client sent a request: n8n's helper names itself (User-Agent: n8n); undici (the worker thread) and
- * node:http (the main-thread upload) send no name, and tell apart by where they put the Host header (undici
- * first, node:http after the headers it was given).
+ * the main-thread transfers send no name, and tell apart by where they put the Host header (undici first,
+ * node:http after the headers it was given, the main-thread download after Content-Type).
  */
 function client(req: IncomingMessage): Path {
 	if (req.headers['user-agent'] !== undefined) return 'streaming';
@@ -277,11 +278,11 @@ it.each<[string, 'regular' | 'queue', 'true' | 'false' | undefined, Path, Path]>
 		'worker',
 	],
 	[
-		'filesystem mode by default: uploads go from the main thread through reused buffers, downloads through the worker thread',
+		'filesystem mode by default: uploads and downloads on the main thread through reused buffers',
 		'regular',
 		undefined,
 		'main thread',
-		'worker',
+		'main thread',
 	],
 	[
 		'filesystem mode with worker transfers off: the streaming path',
@@ -304,27 +305,33 @@ it.each<[string, 'regular' | 'queue', 'true' | 'false' | undefined, Path, Path]>
 	});
 });
 
-it('filesystem mode with worker transfers on: a download cut short fails with the transport’s message and leaves no temporary file', async () => {
-	await withN8n('regular', 'true', async (n8n) => {
-		try {
-			const flow = roundTrip((await tokenCredential(n8n)).id);
-			// Create Folder, Read First, Upload, Download First.
-			flow.nodes = flow.nodes.slice(0, 5);
-			const kept = flow.nodes.slice(0, -1).map((node) => node.name);
-			flow.connections = Object.fromEntries(
-				Object.entries(flow.connections).filter(([source]) => kept.includes(source)),
-			);
-			const workflow = await n8n.client.importWorkflow(flow);
-			downloadClients.length = 0;
-			cutDownloadsAfter = 1024 * 1024;
-			const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
-			expect(describeErrors(execution)).toMatch(
-				/^Download First: The download of first\.bin failed: download failed \((UND_ERR_SOCKET|ECONNRESET)\)/,
-			);
-			expect(paths(downloadClients)).toEqual(['worker']);
-			expect(leftovers()).toEqual([]);
-		} finally {
-			cutDownloadsAfter = undefined;
-		}
-	});
-});
+it.each<[string, 'true' | undefined, Path]>([
+	['with worker transfers on', 'true', 'worker'],
+	['by default', undefined, 'main thread'],
+])(
+	'filesystem mode %s: a download cut short fails with the transport’s message and leaves no temporary file',
+	async (_title, workers, path) => {
+		await withN8n('regular', workers, async (n8n) => {
+			try {
+				const flow = roundTrip((await tokenCredential(n8n)).id);
+				// Create Folder, Read First, Upload, Download First.
+				flow.nodes = flow.nodes.slice(0, 5);
+				const kept = flow.nodes.slice(0, -1).map((node) => node.name);
+				flow.connections = Object.fromEntries(
+					Object.entries(flow.connections).filter(([source]) => kept.includes(source)),
+				);
+				const workflow = await n8n.client.importWorkflow(flow);
+				downloadClients.length = 0;
+				cutDownloadsAfter = 1024 * 1024;
+				const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
+				expect(describeErrors(execution)).toMatch(
+					/^Download First: The download of first\.bin failed: (download failed \((UND_ERR_SOCKET|ECONNRESET)\)|the connection closed before the whole answer arrived)/,
+				);
+				expect(paths(downloadClients)).toEqual([path]);
+				expect(leftovers()).toEqual([]);
+			} finally {
+				cutDownloadsAfter = undefined;
+			}
+		});
+	},
+);

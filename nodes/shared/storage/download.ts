@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
@@ -7,8 +6,13 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { fieldAuthentication, v2, type StorageAccount } from './client';
 import { countingStream } from '../transport/binary';
-import { assertFitsBinaryStore, binaryStoreProblem } from '../transport/binary-mode';
+import {
+	assertFitsBinaryStore,
+	binaryStoreProblem,
+	diskDownloadPath,
+} from '../transport/binary-mode';
 import type { CompareOutcome } from '../transport/transfer-worker';
+import { SocketBody } from '../transport/socket-download';
 import { WorkerFileBody } from '../transport/worker-download';
 import { startTransferThread } from '../transport/worker-thread';
 
@@ -31,10 +35,11 @@ export interface DownloadOptions {
 	/** Statuses that mean "the file is not there any more" for this caller, answered as `missing`. */
 	missingStatuses?: number[];
 	/**
-	 * Download in a worker thread into a temporary file, then hand that file to n8n's binary store (n8n's
-	 * filesystem binary mode; the caller decides, see `workerDownloadsEnabled`).
+	 * How the bytes reach n8n's binary store: through n8n's request helper, or (filesystem binary mode only)
+	 * read on the main thread into a reused buffer, or by a worker thread into a temporary file. By default
+	 * as `diskDownloadPath` says.
 	 */
-	viaWorker?: boolean;
+	via?: 'main thread' | 'worker thread' | 'helper';
 }
 
 export type DownloadResult =
@@ -53,6 +58,7 @@ export async function downloadFile(
 	options: DownloadOptions = {},
 ): Promise<DownloadResult> {
 	const { itemIndex, maxBytes } = options;
+	const via = options.via ?? diskDownloadPath();
 	// A size known in advance is checked before the request; otherwise the announced length, before the body.
 	assertFitsBinaryStore(options.expectedSize, options.fileName ?? fileHash, itemIndex);
 	const response = await v2<Readable>(
@@ -64,19 +70,21 @@ export async function downloadFile(
 			itemIndex,
 			responseType: 'stream',
 			acceptStatuses: options.missingStatuses,
-			workerDownload: options.viaWorker
-				? {
-						authenticate: account.credentialType
-							? async () =>
-									await fieldAuthentication(
-										ctx,
-										account.credentialType!,
-										account.baseUrl,
-										itemIndex ?? 0,
-									)
-							: undefined,
-					}
-				: undefined,
+			diskDownload:
+				via !== 'helper'
+					? {
+							via,
+							authenticate: account.credentialType
+								? async () =>
+										await fieldAuthentication(
+											ctx,
+											account.credentialType!,
+											account.baseUrl,
+											itemIndex ?? 0,
+										)
+								: undefined,
+						}
+					: undefined,
 		},
 	);
 	if (response.status >= 400) {
@@ -108,6 +116,16 @@ export async function downloadFile(
 		} finally {
 			await response.body.dispose();
 		}
+	}
+	if (response.body instanceof SocketBody) {
+		const stored = await storeSocketBody(ctx, response.body, fileName, contentType, options);
+		// n8n's store kept other bytes than were read (see `storeSocketBody`): fetched again by the thread,
+		// which hands its file over by a checked copy. A download may be repeated; nothing was written.
+		if (stored && 'binary' in stored && Number.isFinite(announced) && stored.bytes !== announced)
+			throw cutShort(ctx, stored.bytes, announced, itemIndex);
+		return (
+			stored ?? (await downloadFile(ctx, account, fileHash, { ...options, via: 'worker thread' }))
+		);
 	}
 	// Without an announced length the cap is enforced while streaming, which needs a counting stage in
 	// between; otherwise the answer goes to the binary store untouched (an extra stage costs memory).
@@ -162,6 +180,43 @@ function cutShort(
 	);
 }
 
+/**
+ * The answer read into one reused buffer, straight into n8n's store. Only safe with a store that writes
+ * each chunk before it asks for the next, as n8n's filesystem store does; so what n8n stored is checked (size,
+ * and bytes sampled in every MiB). Undefined when the store is not a file on this machine or does not hold
+ * what was read.
+ */
+async function storeSocketBody(
+	ctx: IExecuteFunctions | IPollFunctions,
+	body: SocketBody,
+	fileName: string,
+	contentType: string,
+	options: DownloadOptions,
+): Promise<DownloadResult | undefined> {
+	const { itemIndex, maxBytes } = options;
+	const overCap = new Error('over the size cap');
+	if (maxBytes !== undefined) body.cap(maxBytes, overCap);
+	let binary: IBinaryData;
+	try {
+		binary = await ctx.helpers.prepareBinaryData(body, fileName, contentType);
+	} catch (error) {
+		if (error === overCap || (error as Error)?.cause === overCap)
+			return { skipped: 'tooLarge', bytes: body.bytes };
+		throw downloadFailed(ctx, error, fileName, itemIndex);
+	} finally {
+		body.destroy();
+	}
+	let storedPath: string | undefined;
+	try {
+		storedPath = binary.id ? await ctx.helpers.getBinaryPath(binary.id) : undefined;
+	} catch {
+		return undefined;
+	}
+	if (typeof storedPath !== 'string' || !isAbsolute(storedPath)) return undefined;
+	if (!(await body.storedAs(storedPath).catch(() => false))) return undefined;
+	return { binary, fileName, bytes: body.bytes };
+}
+
 /** Lets go of an answer's body; a worker's temporary file is gone once this resolves. */
 async function release(body: Readable): Promise<void> {
 	if (body instanceof WorkerFileBody) await body.dispose();
@@ -169,25 +224,10 @@ async function release(body: Readable): Promise<void> {
 }
 
 /**
- * How the worker's temporary file reaches n8n's binary store. Only the helpers n8n gives nodes are used, so
- * n8n writes its own file and metadata. `follow` (the default): `prepareBinaryData` with a stream that reads the
- * file while the thread still writes it, into one reused buffer, so the copy overlaps the transfer and makes no
- * garbage for n8n's big heap. The others, measured in the benchmark (CLOUD_STORAGE_BENCH_HANDOVER picks one):
- * `copy` is `nodeHelpers.copyBinaryFile` after the transfer (n8n reads the file in fresh 64 KiB chunks),
- * `stream` is `prepareBinaryData` with a 1 MiB read stream after it, `reuse` the reused buffer after it.
- */
-export type HandOver = 'copy' | 'stream' | 'reuse' | 'follow';
-
-export function handOverMethod(env: Record<string, string | undefined> = process.env): HandOver {
-	const chosen = env.CLOUD_STORAGE_BENCH_HANDOVER;
-	return chosen === 'copy' || chosen === 'stream' || chosen === 'reuse' ? chosen : 'follow';
-}
-
-/**
- * Experiments (`reuse`, `follow`): a stream whose async iterator reads the file into one buffer over and
- * over, so the copy allocates no fresh memory for V8 to collect; `follow` starts while the thread is still
- * writing. Safe only for a consumer that is done with a chunk before it asks for the next, as n8n's filesystem
- * store is (fs.promises.writeFile on an iterable, n8n 2.41); piped, it falls back to fresh buffers.
+ * A stream whose async iterator reads the worker's file while the thread still writes it, into one reused
+ * buffer, so the copy into n8n's store overlaps the transfer and makes no garbage for n8n's big heap. Safe only
+ * for a consumer that is done with a chunk before it asks for the next, as n8n's filesystem store is
+ * (fs.promises.writeFile on an iterable, n8n 2.41); piped, it falls back to fresh buffers.
  */
 class ReusedBufferStream extends Readable {
 	private fallback?: Readable;
@@ -213,20 +253,6 @@ class ReusedBufferStream extends Readable {
 
 	override [Symbol.asyncIterator](): AsyncGenerator<Buffer, undefined, unknown> {
 		return this.chunks();
-	}
-}
-
-async function* reusedBuffer(path: string): AsyncGenerator<Buffer, undefined, unknown> {
-	const handle = await open(path, 'r');
-	const buffer = Buffer.allocUnsafeSlow(1 << 20);
-	try {
-		for (;;) {
-			const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-			if (bytesRead === 0) return undefined;
-			yield buffer.subarray(0, bytesRead);
-		}
-	} finally {
-		await handle.close();
 	}
 }
 
@@ -257,22 +283,19 @@ async function storeWorkerFile(
 	options: DownloadOptions,
 ): Promise<DownloadResult> {
 	const { itemIndex, maxBytes } = options;
-	const method = handOverMethod();
 	let binary: IBinaryData | undefined;
-	if (method === 'follow') {
-		// Into n8n's store while the thread still writes; a broken transfer fails n8n's write too.
-		try {
-			binary = await ctx.helpers.prepareBinaryData(
-				new ReusedBufferStream(
-					() => body.follow(),
-					() => body,
-				),
-				fileName,
-				contentType,
-			);
-		} catch (error) {
-			throw downloadFailed(ctx, error, fileName, itemIndex);
-		}
+	// Into n8n's store while the thread still writes; a broken transfer fails n8n's write too.
+	try {
+		binary = await ctx.helpers.prepareBinaryData(
+			new ReusedBufferStream(
+				() => body.follow(),
+				() => body,
+			),
+			fileName,
+			contentType,
+		);
+	} catch (error) {
+		throw downloadFailed(ctx, error, fileName, itemIndex);
 	}
 	let bytes: number;
 	try {
@@ -280,29 +303,17 @@ async function storeWorkerFile(
 	} catch (error) {
 		throw downloadFailed(ctx, error, fileName, itemIndex);
 	}
-	// Checked before n8n copies the file, where the copy comes after the transfer.
+	// A transfer cut short fails before the stored copy is compared.
 	if (Number.isFinite(announced) && bytes !== announced)
 		throw cutShort(ctx, bytes, announced, itemIndex);
 	if (maxBytes !== undefined && bytes > maxBytes) return { skipped: 'tooLarge', bytes };
-	if (method === 'reuse')
-		binary = await ctx.helpers.prepareBinaryData(
-			new ReusedBufferStream(
-				() => reusedBuffer(body.path),
-				() => createReadStream(body.path, { highWaterMark: 1 << 20 }),
-			),
-			fileName,
-			contentType,
-		);
-	if (binary && !(await storedIntact(ctx, binary, body.path))) binary = undefined;
-	// The plain copies: chosen, or after a reused-buffer hand-over that n8n did not store as it was read.
-	binary ??=
-		method === 'copy' && 'nodeHelpers' in ctx
-			? await ctx.nodeHelpers.copyBinaryFile(body.path, fileName, contentType)
-			: await ctx.helpers.prepareBinaryData(
-					createReadStream(body.path, { highWaterMark: 1 << 20 }),
-					fileName,
-					contentType,
-				);
+	if (!(await storedIntact(ctx, binary, body.path))) binary = undefined;
+	// A plain copy after a hand-over that n8n did not store as it was read.
+	binary ??= await ctx.helpers.prepareBinaryData(
+		createReadStream(body.path, { highWaterMark: 1 << 20 }),
+		fileName,
+		contentType,
+	);
 	return { binary, fileName, bytes };
 }
 

@@ -47,7 +47,8 @@ import {
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendUploadInWorker, type DiskUpload } from './worker-upload';
-import { sendDownloadInWorker, type WorkerDownload } from './worker-download';
+import { sendDownloadInWorker, type DiskDownload } from './worker-download';
+import { sendDownloadOnSocket } from './socket-download';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -103,10 +104,11 @@ export interface ApiRequestOptions {
 	 */
 	diskUpload?: DiskUpload;
 	/**
-	 * Send this form-encoded request from a worker thread, which writes a 2xx answer to a temporary file
-	 * (n8n's filesystem binary mode); the answer's body is then a `WorkerFileBody`. Needs `responseType: 'stream'`.
+	 * Send this form-encoded download without n8n's helper (n8n's filesystem binary mode): read on the main
+	 * thread into one reused buffer (the body is then a `SocketBody`), or written to a temporary file by a
+	 * worker thread (a `WorkerFileBody`). Needs `responseType: 'stream'`.
 	 */
-	workerDownload?: WorkerDownload;
+	diskDownload?: DiskDownload;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -174,12 +176,14 @@ async function send(
 					cancel,
 				);
 	}
-	if (opts.workerDownload) {
+	if (opts.diskDownload) {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-		return await sendDownloadInWorker(
+		const sender =
+			opts.diskDownload.via === 'main thread' ? sendDownloadOnSocket : sendDownloadInWorker;
+		return await sender(
 			opts.url,
 			toUrlEncoded(opts.form ?? {}),
-			opts.workerDownload,
+			opts.diskDownload,
 			{ ...opts.headers },
 			timeoutMs,
 			opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,

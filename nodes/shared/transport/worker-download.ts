@@ -10,8 +10,13 @@ import type { DownloadMessage } from './transfer-worker';
 import { failure, startTransferThread } from './worker-thread';
 import type { WorkerResponse } from './worker-upload';
 
-/** A form-encoded POST whose 2xx answer a worker thread writes to a temporary file (filesystem binary mode). */
-export interface WorkerDownload {
+/**
+ * A form-encoded POST whose 2xx answer goes to n8n's filesystem binary store without n8n's request helper:
+ * read on the main thread into a reused buffer (`sendDownloadOnSocket`), or by a worker thread into a
+ * temporary file (`sendDownloadInWorker`); `diskDownloadPath` chooses.
+ */
+export interface DiskDownload {
+	via: 'main thread' | 'worker thread';
 	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
 	authenticate?: () => Promise<{
 		fields: Array<[string, string]>;
@@ -134,6 +139,18 @@ async function removeFile(path: string): Promise<void> {
 	await rm(path, { force: true }).catch(() => undefined);
 }
 
+/** The form with the credential's fields added, and the headers with its headers: asked for each attempt. */
+export async function authenticatedForm(
+	form: URLSearchParams,
+	download: DiskDownload,
+	headers: Record<string, string>,
+): Promise<{ body: string; headers: Record<string, string> }> {
+	const auth = (await download.authenticate?.()) ?? { fields: [], headers: {} };
+	const body = new URLSearchParams(form);
+	for (const [name, value] of auth.fields) body.append(name, value);
+	return { body: body.toString(), headers: { ...headers, ...auth.headers } };
+}
+
 /**
  * Sends a form-encoded POST from a worker thread and answers as n8n's request helper would, so the transport
  * interprets it like any other answer: statuses first, retries, the timeout until the answer starts (a body
@@ -144,23 +161,21 @@ async function removeFile(path: string): Promise<void> {
 export async function sendDownloadInWorker(
 	url: string,
 	form: URLSearchParams,
-	download: WorkerDownload,
+	download: DiskDownload,
 	headers: Record<string, string>,
 	timeoutMs: number,
 	maxResponseBytes: number,
 	cancel?: AbortSignal,
 ): Promise<WorkerResponse | AnswerTimeoutError> {
 	if (cancel?.aborted) throw failure('ERR_CANCELED', 'The execution was cancelled', 'AbortError');
-	const auth = (await download.authenticate?.()) ?? { fields: [], headers: {} };
-	const body = new URLSearchParams(form);
-	for (const [name, value] of auth.fields) body.append(name, value);
+	const { body, headers: all } = await authenticatedForm(form, download, headers);
 	const path = join(download.directory ?? tmpdir(), `n8n-cloud-storage-${randomUUID()}.part`);
 	const thread = startTransferThread<DownloadMessage>(
 		{
 			kind: 'download',
 			url,
-			headers: { ...headers, ...auth.headers },
-			body: body.toString(),
+			headers: all,
+			body,
 			path,
 			timeoutMs,
 			maxResponseBytes: maxResponseBytes + 1,

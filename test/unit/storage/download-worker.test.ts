@@ -72,37 +72,86 @@ function context(store: 'writes' | 'keepChunks' | 'lagging' = 'writes') {
 	return { ctx: ctx as unknown as IExecuteFunctions, bytesOf, calls: () => calls };
 }
 
-it('hands the file to n8n as the thread writes it: the same bytes, one store call', async () => {
-	const { ctx, bytesOf, calls } = context();
-	const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
-		fileName: 'report.csv',
-		viaWorker: true,
+describe('through a worker thread', () => {
+	it('hands the file to n8n as the thread writes it: the same bytes, one store call', async () => {
+		const { ctx, bytesOf, calls } = context();
+		const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+			fileName: 'report.csv',
+			via: 'worker thread',
+		});
+		if (!('binary' in result)) throw new Error('skipped');
+		expect(result.bytes).toBe(content.length);
+		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+		expect(result.binary).toMatchObject({ fileName: 'report.csv', mimeType: 'text/csv' });
+		expect(calls()).toBe(1);
 	});
-	if (!('binary' in result)) throw new Error('skipped');
-	expect(result.bytes).toBe(content.length);
-	expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
-	expect(result.binary).toMatchObject({ fileName: 'report.csv', mimeType: 'text/csv' });
-	expect(calls()).toBe(1);
+
+	it('a store that keeps chunks instead of writing each is noticed, and the file is handed over again by a plain copy', async () => {
+		const { ctx, bytesOf, calls } = context('keepChunks');
+		const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+			fileName: 'report.csv',
+			via: 'worker thread',
+		});
+		if (!('binary' in result)) throw new Error('skipped');
+		expect(calls()).toBe(2);
+		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+	});
+
+	it('a store that holds a chunk back only after the first MiB is noticed too: the whole stored copy is compared', async () => {
+		const { ctx, bytesOf, calls } = context('lagging');
+		const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+			fileName: 'report.csv',
+			via: 'worker thread',
+		});
+		if (!('binary' in result)) throw new Error('skipped');
+		expect(calls()).toBe(2);
+		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+	});
 });
 
-it('a store that keeps chunks instead of writing each is noticed, and the file is handed over again by a plain copy', async () => {
-	const { ctx, bytesOf, calls } = context('keepChunks');
-	const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
-		fileName: 'report.csv',
-		viaWorker: true,
+describe('read on the main thread into reused buffers', () => {
+	it('hands the answer straight to n8n: the same bytes, one store call, no temporary file', async () => {
+		const { ctx, bytesOf, calls } = context();
+		const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+			fileName: 'report.csv',
+			via: 'main thread',
+		});
+		if (!('binary' in result)) throw new Error('skipped');
+		expect(result.bytes).toBe(content.length);
+		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+		expect(result.binary).toMatchObject({ fileName: 'report.csv', mimeType: 'text/csv' });
+		expect(calls()).toBe(1);
 	});
-	if (!('binary' in result)) throw new Error('skipped');
-	expect(calls()).toBe(2);
-	expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
-});
 
-it('a store that holds a chunk back only after the first MiB is noticed too: the whole stored copy is compared', async () => {
-	const { ctx, bytesOf, calls } = context('lagging');
-	const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
-		fileName: 'report.csv',
-		viaWorker: true,
+	it('a store that keeps chunks is noticed by the sampled check: downloaded again by the thread, stored intact', async () => {
+		const { ctx, bytesOf, calls } = context('keepChunks');
+		const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+			fileName: 'report.csv',
+			via: 'main thread',
+		});
+		if (!('binary' in result)) throw new Error('skipped');
+		// The kept chunks, the thread's follow (kept too), its plain copy.
+		expect(calls()).toBe(3);
+		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
 	});
-	if (!('binary' in result)) throw new Error('skipped');
-	expect(calls()).toBe(2);
-	expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+
+	it('a store that lags a chunk behind ends with the right bytes, checked or downloaded again', async () => {
+		const { ctx, bytesOf } = context('lagging');
+		const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+			fileName: 'report.csv',
+			via: 'main thread',
+		});
+		if (!('binary' in result)) throw new Error('skipped');
+		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
+	});
+
+	it('skips a download announced larger than the limit before its body', async () => {
+		const { ctx } = context();
+		const result = await downloadFile(ctx, { baseUrl, webUrl: baseUrl }, 'H4sh', {
+			fileName: 'report.csv',
+			maxBytes: 1000,
+			via: 'main thread',
+		});
+		expect(result).toEqual({ skipped: 'tooLarge', bytes: content.length });
+	});
 });

@@ -4,7 +4,7 @@ import {
 	binaryStoreMode,
 	databaseModeMaxBytes,
 	diskUploadPath,
-	workerDownloadsEnabled,
+	diskDownloadPath,
 } from '../../../nodes/shared/transport/binary-mode';
 
 const MIB = 1024 * 1024;
@@ -78,24 +78,24 @@ describe('uploads of a file on disk', () => {
 	});
 });
 
-describe('worker-thread downloads', () => {
+describe('downloads into the filesystem store (diskDownloadPath)', () => {
 	const start = ['node', 'n8n', 'start'];
-	it('are on in filesystem mode unless CLOUD_STORAGE_WORKER_TRANSFERS=false', () => {
-		expect(workerDownloadsEnabled({}, start)).toBe(true);
-		expect(workerDownloadsEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }, start)).toBe(true);
-		expect(workerDownloadsEnabled({ CLOUD_STORAGE_WORKER_TRANSFERS: ' False ' }, start)).toBe(
-			false,
+	it('read on the main thread by default, in a worker thread with the switch on or a proxy, else the helper', () => {
+		expect(diskDownloadPath({}, start)).toBe('main thread');
+		expect(diskDownloadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }, start)).toBe(
+			'worker thread',
 		);
+		expect(diskDownloadPath({ https_proxy: 'http://proxy:3128' }, start)).toBe('worker thread');
+		expect(diskDownloadPath({ ALL_PROXY: 'http://proxy:3128' }, start)).toBe('worker thread');
+		expect(diskDownloadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: ' False ' }, start)).toBe('helper');
 	});
 	it('never in the other binary modes, whatever the switch says', () => {
 		const on = { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' };
-		expect(workerDownloadsEnabled({ ...on, EXECUTIONS_MODE: 'queue' }, start)).toBe(false);
-		expect(workerDownloadsEnabled(on, ['node', 'n8n', 'worker'])).toBe(false);
-		expect(workerDownloadsEnabled({ ...on, N8N_DEFAULT_BINARY_DATA_MODE: 'database' }, start)).toBe(
-			false,
+		expect(diskDownloadPath({ ...on, EXECUTIONS_MODE: 'queue' }, start)).toBe('helper');
+		expect(diskDownloadPath(on, ['node', 'n8n', 'worker'])).toBe('helper');
+		expect(diskDownloadPath({ ...on, N8N_DEFAULT_BINARY_DATA_MODE: 'database' }, start)).toBe(
+			'helper',
 		);
-		expect(workerDownloadsEnabled({ ...on, N8N_DEFAULT_BINARY_DATA_MODE: 's3' }, start)).toBe(
-			false,
-		);
+		expect(diskDownloadPath({ N8N_DEFAULT_BINARY_DATA_MODE: 's3' }, start)).toBe('helper');
 	});
 });

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import {
 	sendDownloadInWorker,
 	WorkerFileBody,
-	type WorkerDownload,
+	type DiskDownload,
 } from '../../../nodes/shared/transport/worker-download';
 import type { WorkerResponse } from '../../../nodes/shared/transport/worker-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
@@ -22,7 +22,7 @@ let received: { body: string; headers: IncomingMessage['headers']; url?: string 
 let answer: (req: IncomingMessage, res: ServerResponse) => void;
 const dir = mkdtempSync(join(tmpdir(), 'worker-download-'));
 const content = randomBytes(5 * 1024 * 1024 + 17);
-const download: WorkerDownload = { directory: dir };
+const download: DiskDownload = { via: 'worker thread', directory: dir };
 const form = new URLSearchParams({ file_hash: 'H4sh' });
 
 function collect(req: IncomingMessage): Promise<string> {

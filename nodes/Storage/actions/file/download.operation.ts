@@ -8,7 +8,6 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { storageAccount, v2 } from '../../../shared/storage/client';
 import { downloadFile } from '../../../shared/storage/download';
-import { workerDownloadsEnabled } from '../../../shared/transport/binary-mode';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
@@ -57,8 +56,6 @@ export async function execute(
 		itemIndex,
 		fileName: info.name === undefined ? undefined : String(info.name),
 		expectedSize: info.size === undefined ? undefined : Number(info.size),
-		// In n8n's filesystem binary mode a worker thread writes the file to disk while n8n copies it in.
-		viaWorker: workerDownloadsEnabled(),
 	});
 	if (!('binary' in result)) throw new Error('The download was skipped');
 	return [

@@ -1,0 +1,356 @@
+import { open } from 'node:fs/promises';
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
+import { connect as tlsConnect } from 'node:tls';
+
+import { ResponseFormatError, ResponseParser } from './http1-response';
+import { ReadRegions } from './read-regions';
+import { AnswerTimeoutError } from './timeout';
+import { cancelled, failure } from './worker-thread';
+import { authenticatedForm, type DiskDownload } from './worker-download';
+import type { WorkerResponse } from './worker-upload';
+
+/** One sample of the body per MiB, to check afterwards that the store wrote what was read. */
+const SAMPLE_EVERY = 1 << 20;
+const SAMPLE_BYTES = 16;
+
+/** Refuses a header that would split the request: its name or value is sent as written. */
+function headerLine(name: string, value: string): string {
+	if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) || /[\r\n\0]/.test(value))
+		throw failure('ERR_INVALID_CHAR', 'A request header holds a character HTTP forbids');
+	return `${name}: ${value}\r\n`;
+}
+
+function requestBytes(target: URL, headers: Record<string, string>, body: Buffer): Buffer {
+	const own = new Set([
+		'host',
+		'content-type',
+		'content-length',
+		'connection',
+		'transfer-encoding',
+	]);
+	let head =
+		`POST ${target.pathname}${target.search} HTTP/1.1\r\n` +
+		headerLine('content-type', 'application/x-www-form-urlencoded') +
+		headerLine('host', target.host);
+	for (const [name, value] of Object.entries(headers))
+		if (!own.has(name.toLowerCase())) head += headerLine(name, value);
+	head += headerLine('content-length', String(body.length)) + 'connection: close\r\n\r\n';
+	return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+}
+
+/**
+ * The body of a 2xx answer read from the socket into two reused 1 MiB buffers (`ReadRegions`). Its async
+ * iterator yields slices of them, each valid only until the next is asked for; reads that arrived meanwhile
+ * side by side come as one slice. The socket pauses while both buffers are in use, so the transfer runs at the
+ * pace of a consumer that writes each chunk before it asks again (n8n's filesystem store) and makes no garbage
+ * for n8n's big heap. Read any other way (piped, `data` events) it gives copies.
+ */
+export class SocketBody extends Readable {
+	private queue: Buffer[] = [];
+	private ended = false;
+	private failed?: Error;
+	private wake?: () => void;
+	private reader?: AsyncGenerator<Buffer, undefined, unknown>;
+	private delivered = 0;
+	private limit?: { bytes: number; error: Error };
+	private readonly samples: Array<{ position: number; bytes: Buffer }> = [];
+
+	constructor(
+		private readonly socket: Socket,
+		private readonly regions: ReadRegions,
+		/** A slice is no longer in use: the socket may read again if it waited for room. */
+		private readonly released: () => void,
+	) {
+		super();
+	}
+
+	/** Bytes handed to the consumer so far. */
+	get bytes(): number {
+		return this.delivered;
+	}
+
+	/** Bytes that went to fresh memory because the consumer still used both reused buffers (TLS only). */
+	get spilled(): number {
+		return this.regions.spilled;
+	}
+
+	/** Fails the read with `error` once more than `bytes` have arrived. */
+	cap(bytes: number, error: Error): void {
+		this.limit = { bytes, error };
+	}
+
+	/** The socket's latest read: the consumer gets these before the socket reads again. */
+	deliver(slices: Buffer[]): void {
+		for (const slice of slices) {
+			if (slice.length === 0) continue;
+			const last = this.queue.at(-1);
+			if (last?.buffer === slice.buffer && last.byteOffset + last.length === slice.byteOffset)
+				this.queue[this.queue.length - 1] = Buffer.from(
+					last.buffer,
+					last.byteOffset,
+					last.length + slice.length,
+				);
+			else {
+				this.regions.hold(slice);
+				this.queue.push(slice);
+			}
+		}
+		this.signal();
+	}
+
+	finish(error?: Error): void {
+		if (this.ended) return;
+		this.ended = true;
+		this.failed = error;
+		this.signal();
+	}
+
+	private signal(): void {
+		const wake = this.wake;
+		this.wake = undefined;
+		wake?.();
+	}
+
+	private sample(slice: Buffer): void {
+		const start = this.delivered;
+		const end = start + slice.length;
+		let next = this.samples.length * SAMPLE_EVERY;
+		while (next < end) {
+			const from = Math.max(next, start) - start;
+			this.samples.push({
+				position: start + from,
+				bytes: Buffer.from(slice.subarray(from, from + SAMPLE_BYTES)),
+			});
+			next = this.samples.length * SAMPLE_EVERY;
+		}
+	}
+
+	private async *chunks(): AsyncGenerator<Buffer, undefined, unknown> {
+		try {
+			for (;;) {
+				const slice = this.queue.shift();
+				if (slice) {
+					this.sample(slice);
+					this.delivered += slice.length;
+					if (this.limit && this.delivered > this.limit.bytes) throw this.limit.error;
+					yield slice;
+					// Asked for the next: the consumer is done with this one.
+					this.regions.release(slice);
+					this.released();
+				} else if (this.ended) {
+					if (this.failed) throw this.failed;
+					return undefined;
+				} else {
+					await new Promise<void>((resolve) => (this.wake = resolve));
+				}
+			}
+		} finally {
+			// Stopped before the end (an error, the cap, a consumer that gave up): nothing else reads it.
+			if (!this.ended || this.failed) this.socket.destroy();
+		}
+	}
+
+	override [Symbol.asyncIterator](): AsyncGenerator<Buffer, undefined, unknown> {
+		return this.chunks();
+	}
+
+	override _read(): void {
+		this.reader ??= this.chunks();
+		this.reader.next().then(
+			({ value, done }) => this.push(done ? null : Buffer.from(value)),
+			(error: Error) => this.destroy(error),
+		);
+	}
+
+	override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+		this.socket.destroy();
+		this.finish(error ?? undefined);
+		callback(error);
+	}
+
+	/**
+	 * Whether the file at `path` is what this body delivered: the same size, and the same bytes at one
+	 * place in every MiB. A store that kept a slice after asking for the next (so wrote later bytes in its
+	 * place) fails this.
+	 */
+	async storedAs(path: string): Promise<boolean> {
+		const file = await open(path, 'r');
+		try {
+			if ((await file.stat()).size !== this.delivered) return false;
+			const read = Buffer.alloc(SAMPLE_BYTES);
+			for (const { position, bytes } of this.samples) {
+				const { bytesRead } = await file.read(read, 0, bytes.length, position);
+				if (bytesRead !== bytes.length || !read.subarray(0, bytesRead).equals(bytes)) return false;
+			}
+			return true;
+		} finally {
+			await file.close();
+		}
+	}
+}
+
+/**
+ * Sends the form-encoded POST of a download from n8n's main thread on a socket of its own, reading the answer
+ * into one reused buffer (Node's `onread`): no fresh buffer per chunk, so V8 never has to collect n8n's whole
+ * heap during a large download, and no thread, temporary file or second copy. Answers as `sendDownloadInWorker`
+ * does, for the transport to interpret: a 2xx answer's body is a `SocketBody`, any other answer comes back with
+ * its capped body; the timeout counts until the answer starts; cancelling the execution closes the socket.
+ * HTTP/1.1 only, without a proxy (`diskDownloadPath` chooses it only then).
+ */
+export async function sendDownloadOnSocket(
+	url: string,
+	form: URLSearchParams,
+	download: DiskDownload,
+	headers: Record<string, string>,
+	timeoutMs: number,
+	maxResponseBytes: number,
+	cancel?: AbortSignal,
+): Promise<WorkerResponse | AnswerTimeoutError> {
+	if (cancel?.aborted) throw cancelled();
+	const { body, headers: all } = await authenticatedForm(form, download, headers);
+	const target = new URL(url);
+	const request = requestBytes(target, all, Buffer.from(body));
+	if (cancel?.aborted) throw cancelled();
+
+	const regions = new ReadRegions();
+	const parser = new ResponseParser();
+	const https = target.protocol === 'https:';
+	const host = target.hostname.replace(/^\[|\]$/g, '');
+	const port = Number(target.port) || (https ? 443 : 80);
+	let onRead: (bytes: Buffer) => boolean = () => true;
+	const onread = {
+		buffer: () => regions.next(),
+		callback: (length: number, region: Buffer) => {
+			regions.read(region, length);
+			return onRead(region.subarray(0, length));
+		},
+	};
+	const socket = https
+		? tlsConnect({
+				// Node reads a TLS socket into the `onread` buffer too (checked on Node 24); its types omit it.
+				...({ onread } as object),
+				host,
+				port,
+				servername: isIP(host) ? undefined : host,
+				ALPNProtocols: ['http/1.1'],
+			})
+		: netConnect({ host, port, onread });
+	socket.setNoDelay(true);
+
+	return await new Promise<WorkerResponse | AnswerTimeoutError>((resolve, reject) => {
+		let answered: SocketBody | Buffer[] | undefined;
+		let paused = false;
+		let errorBodyBytes = 0;
+		const timer =
+			timeoutMs > 0
+				? setTimeout(() => {
+						socket.destroy();
+						settle(new AnswerTimeoutError(timeoutMs));
+					}, timeoutMs)
+				: undefined;
+		const onCancel = () => {
+			socket.destroy();
+			if (answered instanceof SocketBody) answered.finish(cancelled());
+			settle(cancelled());
+		};
+		cancel?.addEventListener('abort', onCancel, { once: true });
+		let settled = false;
+		function settle(outcome: WorkerResponse | AnswerTimeoutError | Error): void {
+			if (settled) return;
+			settled = true;
+			clearTimeout(timer);
+			if (!(answered instanceof SocketBody)) cancel?.removeEventListener('abort', onCancel);
+			if (outcome instanceof Error && !(outcome instanceof AnswerTimeoutError)) reject(outcome);
+			else resolve(outcome);
+		}
+		const errorBody = (chunks: Buffer[]) =>
+			settle({
+				statusCode: parser.head!.status,
+				headers: parser.head!.headers,
+				body: Readable.from([Buffer.concat(chunks)]),
+			});
+		const broken = (error: unknown) => {
+			const code =
+				(error as NodeJS.ErrnoException).code ??
+				(error instanceof ResponseFormatError ? error.code : 'ECONNRESET');
+			// Only the code: Node's messages may quote the address. n8n would replace a message that names
+			// ECONNRESET with its generic one, which no longer says that this download failed.
+			const failed = failure(
+				code,
+				code === 'ECONNRESET'
+					? 'the connection closed before the whole answer arrived'
+					: `download failed (${code})`,
+			);
+			socket.destroy();
+			if (answered instanceof SocketBody) answered.finish(failed);
+			else if (answered) errorBody(answered);
+			else settle(failed);
+		};
+
+		onRead = (bytes) => {
+			let slices: Buffer[];
+			try {
+				slices = parser.push(bytes);
+			} catch (error) {
+				broken(error);
+				return false;
+			}
+			if (!parser.head) return true;
+			if (!answered) {
+				const { status, headers: answerHeaders } = parser.head;
+				if (status >= 200 && status < 300) {
+					answered = new SocketBody(socket, regions, () => {
+						if (paused && !regions.full) {
+							paused = false;
+							socket.resume();
+						}
+					});
+					answered.once('close', () => cancel?.removeEventListener('abort', onCancel));
+					settle({ statusCode: status, headers: answerHeaders, body: answered });
+				} else answered = [];
+			}
+			if (Array.isArray(answered)) {
+				// One byte over the cap is enough for the transport to call the answer too large.
+				for (const slice of slices) {
+					const kept = slice.subarray(0, maxResponseBytes + 1 - errorBodyBytes);
+					errorBodyBytes += kept.length;
+					answered.push(Buffer.from(kept));
+				}
+				if (parser.done || errorBodyBytes > maxResponseBytes) {
+					socket.destroy();
+					errorBody(answered);
+				}
+				return true;
+			}
+			answered.deliver(slices);
+			if (parser.done) {
+				answered.finish();
+				// Connection: close; the slices just delivered stay valid, no read follows.
+				socket.destroy();
+			}
+			if (!regions.full) return true;
+			// Until the consumer is done with a buffer (net.Socket's own pause for `onread`).
+			paused = true;
+			socket.pause();
+			return false;
+		};
+
+		socket.once('end', () => {
+			try {
+				parser.end();
+				if (answered instanceof SocketBody) answered.finish();
+				else if (answered) errorBody(answered);
+			} catch (error) {
+				broken(error);
+			}
+		});
+		socket.once('error', broken);
+		// A Node.js that ignored `onread` would hand the bytes here instead: fail rather than lose them.
+		socket.once('data', () => broken(failure('ERR_ONREAD_UNSUPPORTED', 'onread ignored')));
+		socket.once('close', () => broken(failure('ECONNRESET', 'closed')));
+		// Flowing, so that the end of the stream is reported; the bytes themselves only reach `onread`.
+		socket.resume();
+		socket.write(request);
+	});
+}

@@ -1,0 +1,422 @@
+// The main-thread download that reads the answer into one reused buffer, against real loopback servers:
+// Node's HTTP server, and a raw socket server for framings and faults Node's server would not produce.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import tls from 'node:tls';
+
+import { sendDownloadOnSocket, SocketBody } from '../../../nodes/shared/transport/socket-download';
+import type { DiskDownload } from '../../../nodes/shared/transport/worker-download';
+import type { WorkerResponse } from '../../../nodes/shared/transport/worker-upload';
+import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
+import { classifyFailure } from '../../../nodes/shared/transport/failures';
+import { fieldsAuthentication } from './transfer-fixtures';
+
+let server: Server;
+let url: string;
+let received: { body: string; headers: IncomingMessage['headers']; url?: string } | undefined;
+let answer: (req: IncomingMessage, res: ServerResponse) => void;
+const content = randomBytes(5 * 1024 * 1024 + 17);
+const download: DiskDownload = { via: 'main thread' };
+const form = new URLSearchParams({ file_hash: 'H4sh' });
+const dir = mkdtempSync(join(tmpdir(), 'socket-download-'));
+
+function collect(req: IncomingMessage): Promise<string> {
+	return new Promise((resolve) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => resolve(Buffer.concat(chunks).toString()));
+	});
+}
+
+beforeAll(async () => {
+	server = createServer((req, res) => answer(req, res));
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api_v2/download_file`;
+});
+afterAll(async () => {
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+	rmSync(dir, { recursive: true, force: true });
+});
+
+function asResponse(outcome: WorkerResponse | AnswerTimeoutError): WorkerResponse {
+	if (outcome instanceof AnswerTimeoutError) throw outcome;
+	return outcome;
+}
+
+/** Reads the body as n8n's filesystem store does: each chunk written (here: copied) before the next is asked for. */
+async function consume(
+	body: SocketBody,
+	pause = false,
+): Promise<{ bytes: Buffer; buffers: number }> {
+	const copies: Buffer[] = [];
+	const buffers = new Set<ArrayBufferLike>();
+	for await (const chunk of body) {
+		buffers.add(chunk.buffer);
+		copies.push(Buffer.from(chunk));
+		if (pause) await new Promise((resolve) => setImmediate(resolve));
+	}
+	return { bytes: Buffer.concat(copies), buffers: buffers.size };
+}
+
+/** A server that answers every request with these raw bytes, written in the given pieces. */
+async function rawServer(
+	pieces: Array<Buffer | string>,
+	after: (socket: Socket) => void = (socket) => socket.end(),
+): Promise<{ url: string; close: () => Promise<void> }> {
+	const raw = createNetServer((socket) => {
+		let request = Buffer.alloc(0);
+		socket.on('data', (chunk: Buffer) => {
+			request = Buffer.concat([request, chunk]);
+			const end = request.indexOf('\r\n\r\n');
+			const length = Number(/content-length: (\d+)/i.exec(request.toString('latin1'))?.[1] ?? 0);
+			if (end < 0 || request.length < end + 4 + length) return;
+			socket.removeAllListeners('data');
+			void (async () => {
+				for (const piece of pieces)
+					await new Promise<void>((resolve) => socket.write(piece, () => resolve()));
+				after(socket);
+			})();
+		});
+		socket.on('error', () => undefined);
+	});
+	await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/api_v2/download_file`,
+		close: async () => await new Promise<void>((resolve) => raw.close(() => resolve())),
+	};
+}
+
+it('reads the answer byte for byte into reused buffers, with the authentication in the body, never in the URL', async () => {
+	answer = async (req, res) => {
+		received = { body: await collect(req), headers: req.headers, url: req.url };
+		res
+			.writeHead(200, {
+				'content-type': 'application/octet-stream',
+				'content-length': content.length,
+			})
+			.end(content);
+	};
+	const response = asResponse(
+		await sendDownloadOnSocket(
+			`${url}?lang=en`,
+			form,
+			{ ...download, authenticate: fieldsAuthentication },
+			{ 'x-caller': 'n8n' },
+			5000,
+			1024,
+		),
+	);
+	expect(response.statusCode).toBe(200);
+	expect(response.headers['content-length']).toBe(String(content.length));
+	expect(response.body).toBeInstanceOf(SocketBody);
+	const { bytes, buffers } = await consume(response.body as SocketBody, true);
+	expect(bytes.equals(content)).toBe(true);
+	// Two reused buffers, the head's copy, and the odd read that found both in use.
+	expect(buffers).toBeLessThan(20);
+	expect((response.body as SocketBody).spilled).toBeLessThan(content.length / 4);
+	expect((response.body as SocketBody).bytes).toBe(content.length);
+	expect(received!.url).toBe('/api_v2/download_file?lang=en');
+	expect(received!.headers['x-extra']).toBe('1');
+	expect(received!.headers['x-caller']).toBe('n8n');
+	expect(received!.headers['content-type']).toBe('application/x-www-form-urlencoded');
+	expect(received!.headers.host).toBe(new URL(url).host);
+	const sent = new URLSearchParams(received!.body);
+	expect(sent.get('user_access_token')).toBe('secret');
+	expect(sent.get('file_hash')).toBe('H4sh');
+});
+
+it.each([
+	['chunked, split inside sizes, data and line ends', chunked(content, 100_003), 997],
+	[
+		'chunked with extensions and a trailer',
+		chunked(content, 1 << 20, ';ext=1', 'x-check: 1\r\n'),
+		65_536,
+	],
+	['until the connection closes', Buffer.from(content), 300_001],
+])('reads a body framed %s', async (name, framed, piece) => {
+	const pieces: Buffer[] = [];
+	for (let at = 0; at < framed.length; at += piece) pieces.push(framed.subarray(at, at + piece));
+	const head = name.startsWith('until')
+		? 'HTTP/1.1 200 OK\r\nconnection: close\r\n\r\n'
+		: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n';
+	const raw = await rawServer([head, ...pieces]);
+	try {
+		const response = asResponse(
+			await sendDownloadOnSocket(raw.url, form, download, {}, 5000, 1024),
+		);
+		expect((await consume(response.body as SocketBody)).bytes.equals(content)).toBe(true);
+	} finally {
+		await raw.close();
+	}
+});
+
+function chunked(data: Buffer, size: number, extension = '', trailer = ''): Buffer {
+	const parts: Buffer[] = [];
+	for (let at = 0; at < data.length; at += size) {
+		const part = data.subarray(at, at + size);
+		parts.push(
+			Buffer.from(`${part.length.toString(16)}${extension}\r\n`),
+			part,
+			Buffer.from('\r\n'),
+		);
+	}
+	parts.push(Buffer.from(`0\r\n${trailer}\r\n`));
+	return Buffer.concat(parts);
+}
+
+it('skips interim answers and reads the head and body even when they share one read', async () => {
+	const raw = await rawServer([
+		'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nlink: </a>\r\n\r\n' +
+			'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nX-A: 1\r\nX-A: 2\r\n\r\nhello',
+	]);
+	try {
+		const response = asResponse(
+			await sendDownloadOnSocket(raw.url, form, download, {}, 5000, 1024),
+		);
+		expect(response.statusCode).toBe(200);
+		expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+		expect(response.headers['x-a']).toBe('1, 2');
+		expect((await consume(response.body as SocketBody)).bytes.toString()).toBe('hello');
+	} finally {
+		await raw.close();
+	}
+});
+
+it('hands back other statuses with their capped body for the transport to interpret', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(429, { 'retry-after': '3' }).end('x'.repeat(5000));
+	};
+	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	expect(response.statusCode).toBe(429);
+	expect(response.headers['retry-after']).toBe('3');
+	expect(response.body).not.toBeInstanceOf(SocketBody);
+	// One byte over the cap, for the transport to call it too large.
+	expect(Buffer.concat(await response.body.toArray()).length).toBe(1025);
+
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"gone"}');
+	};
+	const small = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	expect(Buffer.concat(await small.body.toArray()).toString()).toBe('{"error":"gone"}');
+});
+
+it('fails the read with a dropped-connection code when the body is cut short', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length });
+		res.write(content.subarray(0, 1024 * 1024), () => res.socket?.destroy());
+	};
+	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	const error = await consume(response.body as SocketBody).catch((caught: unknown) => caught);
+	expect(classifyFailure(error).kind).toBe('dropped');
+});
+
+it.each([
+	['a status line that is not HTTP', 'SSH-2.0-OpenSSH\r\n\r\n'],
+	[
+		'two different lengths',
+		'HTTP/1.1 200 OK\r\ncontent-length: 5\r\ncontent-length: 6\r\n\r\nhello',
+	],
+	[
+		'an invalid chunk size',
+		'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n',
+	],
+])('refuses an answer with %s, naming no address', async (_name, bytes) => {
+	const raw = await rawServer([bytes]);
+	try {
+		const outcome = await sendDownloadOnSocket(raw.url, form, download, {}, 5000, 1024)
+			.then(async (response) => await consume(asResponse(response).body as SocketBody))
+			.catch((caught: unknown) => caught);
+		expect(outcome).toBeInstanceOf(Error);
+		expect((outcome as Error).message).toMatch(/^download failed \(HPE_INVALID\)$/);
+	} finally {
+		await raw.close();
+	}
+});
+
+it('refuses headers that would split the request before connecting', async () => {
+	const error = await sendDownloadOnSocket(
+		url,
+		form,
+		download,
+		{ 'x-a': 'b\r\nx-injected: 1' },
+		5000,
+		1024,
+	).catch((caught: unknown) => caught);
+	expect((error as NodeJS.ErrnoException).code).toBe('ERR_INVALID_CHAR');
+});
+
+it('counts the timeout until the answer starts, as the transport’s answer timeout', async () => {
+	answer = async (req) => {
+		await collect(req);
+		// never answers
+	};
+	const outcome = await sendDownloadOnSocket(url, form, download, {}, 300, 1024);
+	expect(outcome).toBeInstanceOf(AnswerTimeoutError);
+});
+
+it('does not cut a body that keeps flowing past the timeout', async () => {
+	let rest!: () => void;
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': 3 });
+		res.write('a');
+		rest = () => res.end('bc');
+	};
+	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 200, 1024));
+	// Past the timeout, counted from after the head arrived; only then the rest.
+	await new Promise((resolve) => setTimeout(resolve, 400));
+	rest();
+	expect((await consume(response.body as SocketBody)).bytes.toString()).toBe('abc');
+});
+
+it('reports a refused connection with its code and no address, so the transport may repeat it', async () => {
+	const closed = createServer();
+	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+	const port = (closed.address() as AddressInfo).port;
+	await new Promise((resolve) => closed.close(resolve));
+	const error = await sendDownloadOnSocket(
+		`http://127.0.0.1:${port}/x`,
+		form,
+		download,
+		{},
+		1000,
+		1024,
+	).catch((caught: unknown) => caught);
+	expect(classifyFailure(error).kind).toBe('unreachable');
+	expect(String((error as Error).message)).not.toContain(String(port));
+});
+
+it('stops the read when the execution is cancelled mid-transfer, and before the answer', async () => {
+	let sent!: () => void;
+	const started = new Promise<void>((resolve) => (sent = resolve));
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length });
+		res.write(content.subarray(0, 1024 * 1024), () => sent());
+		// the rest never comes
+	};
+	const controller = new AbortController();
+	const response = asResponse(
+		await sendDownloadOnSocket(url, form, download, {}, 0, 1024, controller.signal),
+	);
+	await started;
+	const reading = consume(response.body as SocketBody).catch((caught: unknown) => caught);
+	controller.abort();
+	expect(classifyFailure(await reading).kind).toBe('aborted');
+
+	answer = () => undefined;
+	const early = new AbortController();
+	const pending = sendDownloadOnSocket(url, form, download, {}, 0, 1024, early.signal);
+	setImmediate(() => early.abort());
+	expect(classifyFailure(await pending.catch((caught: unknown) => caught)).kind).toBe('aborted');
+});
+
+it('fails the read once more than the cap has arrived', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200).end(content);
+	};
+	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	const body = response.body as SocketBody;
+	const overCap = new Error('over the cap');
+	body.cap(1000, overCap);
+	expect(await consume(body).catch((caught: unknown) => caught)).toBe(overCap);
+});
+
+it('gives fresh copies to a consumer that pipes it', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length }).end(content);
+	};
+	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	const kept: Buffer[] = [];
+	await pipeline(
+		response.body,
+		new Writable({
+			write(chunk: Buffer, _encoding, done) {
+				kept.push(chunk);
+				done();
+			},
+		}),
+	);
+	expect(Buffer.concat(kept).equals(content)).toBe(true);
+});
+
+it('tells whether a stored file holds what it delivered: size and bytes sampled in every MiB', async () => {
+	answer = async (req, res) => {
+		await collect(req);
+		res.writeHead(200, { 'content-length': content.length }).end(content);
+	};
+	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	const body = response.body as SocketBody;
+	await consume(body);
+	const path = join(dir, 'stored.bin');
+	writeFileSync(path, content);
+	expect(await body.storedAs(path)).toBe(true);
+	// What a store that kept a chunk after asking for the next would write: later bytes in its place.
+	const wrong = Buffer.from(content);
+	wrong.set(content.subarray(4 * 1024 * 1024, 5 * 1024 * 1024), 2 * 1024 * 1024);
+	writeFileSync(path, wrong);
+	expect(await body.storedAs(path)).toBe(false);
+	writeFileSync(path, content.subarray(1));
+	expect(await body.storedAs(path)).toBe(false);
+	expect(readFileSync(path).length).toBe(content.length - 1);
+});
+
+describe('over HTTPS', () => {
+	let secure: HttpsServer;
+	let secureUrl: string;
+	const defaults = tls.getCACertificates('default');
+	const certificate = readFileSync(join(__dirname, 'fixtures/loopback-cert.pem'), 'utf8');
+
+	beforeAll(async () => {
+		secure = createHttpsServer(
+			{ cert: certificate, key: readFileSync(join(__dirname, 'fixtures/loopback-key.pem')) },
+			(req, res) => answer(req, res),
+		);
+		await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+		secureUrl = `https://localhost:${(secure.address() as AddressInfo).port}/api_v2/download_file`;
+	});
+	afterAll(async () => {
+		tls.setDefaultCACertificates(defaults);
+		secure.closeAllConnections();
+		await new Promise((resolve) => secure.close(resolve));
+	});
+
+	it('refuses a certificate the machine does not trust', async () => {
+		answer = (_req, res) => res.end('never');
+		const error = await sendDownloadOnSocket(secureUrl, form, download, {}, 5000, 1024).catch(
+			(caught: unknown) => caught,
+		);
+		expect((error as Error).message).toMatch(
+			/^download failed \((?:DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)$/,
+		);
+	});
+
+	it('reads a trusted server’s answer byte for byte into the reused buffers', async () => {
+		tls.setDefaultCACertificates([...defaults, certificate]);
+		answer = async (req, res) => {
+			await collect(req);
+			res.writeHead(200, { 'content-length': content.length }).end(content);
+		};
+		const response = asResponse(
+			await sendDownloadOnSocket(secureUrl, form, download, {}, 5000, 1024),
+		);
+		const { bytes, buffers } = await consume(response.body as SocketBody, true);
+		expect(bytes.equals(content)).toBe(true);
+		// TLS hands on what it already decrypted after a pause: the odd read in fresh memory, never in use.
+		expect(buffers).toBeLessThan(20);
+		expect((response.body as SocketBody).spilled).toBeLessThan(content.length / 4);
+	});
+});
