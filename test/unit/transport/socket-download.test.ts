@@ -1,9 +1,10 @@
-// The main-thread download that reads the answer into one reused buffer, against real loopback servers:
-// Node's HTTP server, and a raw socket server for framings and faults Node's server would not produce.
+// The main-thread download that reads the answer into reused buffers, against real loopback servers: Node's
+// HTTP server, and a raw socket server for framings and faults Node's server would not produce. The cases
+// every download sender must pass run against the worker thread too.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,7 +13,11 @@ import { pipeline } from 'node:stream/promises';
 import tls from 'node:tls';
 
 import { sendDownloadOnSocket, SocketBody } from '../../../nodes/shared/transport/socket-download';
-import type { DiskDownload } from '../../../nodes/shared/transport/worker-download';
+import {
+	sendDownloadInWorker,
+	WorkerFileBody,
+	type DiskDownload,
+} from '../../../nodes/shared/transport/worker-download';
 import type { WorkerResponse } from '../../../nodes/shared/transport/worker-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
@@ -190,26 +195,6 @@ it('skips interim answers and reads the head and body even when they share one r
 	}
 });
 
-it('hands back other statuses with their capped body for the transport to interpret', async () => {
-	answer = async (req, res) => {
-		await collect(req);
-		res.writeHead(429, { 'retry-after': '3' }).end('x'.repeat(5000));
-	};
-	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
-	expect(response.statusCode).toBe(429);
-	expect(response.headers['retry-after']).toBe('3');
-	expect(response.body).not.toBeInstanceOf(SocketBody);
-	// One byte over the cap, for the transport to call it too large.
-	expect(Buffer.concat(await response.body.toArray()).length).toBe(1025);
-
-	answer = async (req, res) => {
-		await collect(req);
-		res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"gone"}');
-	};
-	const small = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
-	expect(Buffer.concat(await small.body.toArray()).toString()).toBe('{"error":"gone"}');
-});
-
 it('fails the read with a dropped-connection code when the body is cut short', async () => {
 	answer = async (req, res) => {
 		await collect(req);
@@ -256,15 +241,6 @@ it('refuses headers that would split the request before connecting', async () =>
 	expect((error as NodeJS.ErrnoException).code).toBe('ERR_INVALID_CHAR');
 });
 
-it('counts the timeout until the answer starts, as the transport’s answer timeout', async () => {
-	answer = async (req) => {
-		await collect(req);
-		// never answers
-	};
-	const outcome = await sendDownloadOnSocket(url, form, download, {}, 300, 1024);
-	expect(outcome).toBeInstanceOf(AnswerTimeoutError);
-});
-
 it('does not cut a body that keeps flowing past the timeout', async () => {
 	let rest!: () => void;
 	answer = async (req, res) => {
@@ -280,24 +256,7 @@ it('does not cut a body that keeps flowing past the timeout', async () => {
 	expect((await consume(response.body as SocketBody)).bytes.toString()).toBe('abc');
 });
 
-it('reports a refused connection with its code and no address, so the transport may repeat it', async () => {
-	const closed = createServer();
-	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-	const port = (closed.address() as AddressInfo).port;
-	await new Promise((resolve) => closed.close(resolve));
-	const error = await sendDownloadOnSocket(
-		`http://127.0.0.1:${port}/x`,
-		form,
-		download,
-		{},
-		1000,
-		1024,
-	).catch((caught: unknown) => caught);
-	expect(classifyFailure(error).kind).toBe('unreachable');
-	expect(String((error as Error).message)).not.toContain(String(port));
-});
-
-it('stops the read when the execution is cancelled mid-transfer, and before the answer', async () => {
+it('stops the read when the execution is cancelled mid-transfer', async () => {
 	let sent!: () => void;
 	const started = new Promise<void>((resolve) => (sent = resolve));
 	answer = async (req, res) => {
@@ -314,12 +273,6 @@ it('stops the read when the execution is cancelled mid-transfer, and before the 
 	const reading = consume(response.body as SocketBody).catch((caught: unknown) => caught);
 	controller.abort();
 	expect(classifyFailure(await reading).kind).toBe('aborted');
-
-	answer = () => undefined;
-	const early = new AbortController();
-	const pending = sendDownloadOnSocket(url, form, download, {}, 0, 1024, early.signal);
-	setImmediate(() => early.abort());
-	expect(classifyFailure(await pending.catch((caught: unknown) => caught)).kind).toBe('aborted');
 });
 
 it('fails the read once more than the cap has arrived', async () => {
@@ -372,6 +325,70 @@ it('tells whether a stored file holds what it delivered: size and bytes sampled 
 	writeFileSync(path, content.subarray(1));
 	expect(await body.storedAs(path)).toBe(false);
 	expect(readFileSync(path).length).toBe(content.length - 1);
+	rmSync(path);
+});
+
+describe.each([
+	['the main thread', sendDownloadOnSocket, download],
+	[
+		'a worker thread',
+		sendDownloadInWorker,
+		{ via: 'worker thread', directory: dir } as DiskDownload,
+	],
+])('either sender (%s)', (_name, send, options) => {
+	afterEach(() => {
+		// No outcome leaves a temporary file behind.
+		expect(readdirSync(dir)).toEqual([]);
+	});
+
+	it('hands back other statuses with their capped body for the transport to interpret', async () => {
+		answer = async (req, res) => {
+			await collect(req);
+			res.writeHead(429, { 'retry-after': '3' }).end('x'.repeat(5000));
+		};
+		const response = asResponse(await send(url, form, options, {}, 5000, 1024));
+		expect(response.statusCode).toBe(429);
+		expect(response.headers['retry-after']).toBe('3');
+		expect(response.body).not.toBeInstanceOf(SocketBody);
+		expect(response.body).not.toBeInstanceOf(WorkerFileBody);
+		// One byte over the cap, for the transport to call it too large.
+		expect(Buffer.concat(await response.body.toArray()).length).toBe(1025);
+
+		answer = async (req, res) => {
+			await collect(req);
+			res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"gone"}');
+		};
+		const small = asResponse(await send(url, form, options, {}, 5000, 1024));
+		expect(Buffer.concat(await small.body.toArray()).toString()).toBe('{"error":"gone"}');
+	});
+
+	it('counts the timeout until the answer starts, as the transport’s answer timeout', async () => {
+		answer = async (req) => {
+			await collect(req);
+			// never answers
+		};
+		expect(await send(url, form, options, {}, 300, 1024)).toBeInstanceOf(AnswerTimeoutError);
+	});
+
+	it('reports a refused connection with its code and no address, so the transport may repeat it', async () => {
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const port = (closed.address() as AddressInfo).port;
+		await new Promise((resolve) => closed.close(resolve));
+		const error = await send(`http://127.0.0.1:${port}/x`, form, options, {}, 1000, 1024).catch(
+			(caught: unknown) => caught,
+		);
+		expect(classifyFailure(error).kind).toBe('unreachable');
+		expect(String((error as Error).message)).not.toContain(String(port));
+	});
+
+	it('stops when the execution is cancelled before the answer', async () => {
+		answer = () => undefined;
+		const controller = new AbortController();
+		const pending = send(url, form, options, {}, 0, 1024, controller.signal);
+		setImmediate(() => controller.abort());
+		expect(classifyFailure(await pending.catch((caught: unknown) => caught)).kind).toBe('aborted');
+	});
 });
 
 describe('over HTTPS', () => {
