@@ -1,6 +1,7 @@
 const BUFFER_BYTES = 1 << 20;
 /** Less room than this left in a buffer: the next read goes to the other one. */
 const MIN_READ_BYTES = 64 * 1024;
+const RESERVE_BYTES = 64 * 1024;
 
 /**
  * Where a socket reads next (`onread` with a buffer function): two reused 1 MiB buffers, filled read after
@@ -27,23 +28,25 @@ export class ReadRegions {
 
 	/** The memory the next read goes into. */
 	next(): Buffer {
+		const other = 1 - this.current;
 		if (this.users[this.current] === 0) this.fill[this.current] = 0;
-		else if (this.room(this.current) < MIN_READ_BYTES) {
-			const other = 1 - this.current;
-			if (this.users[other] === 0) {
-				this.current = other;
-				this.fill[other] = 0;
-			}
+		else if (this.room(this.current) < MIN_READ_BYTES + RESERVE_BYTES && this.users[other] === 0) {
+			this.current = other;
+			this.fill[other] = 0;
 		}
 		const room = this.room(this.current);
-		if (room > 0) return this.buffers[this.current].subarray(this.fill[this.current]);
+		const buffer = this.buffers[this.current];
+		// The last part of a buffer is kept for the one read that may still come once the socket is paused.
+		if (room >= MIN_READ_BYTES + RESERVE_BYTES)
+			return buffer.subarray(this.fill[this.current], BUFFER_BYTES - RESERVE_BYTES);
+		if (room > 0) return buffer.subarray(this.fill[this.current]);
 		return this.users[2] === 0 ? this.buffers[2] : Buffer.allocUnsafe(MIN_READ_BYTES);
 	}
 
-	/** Whether the next read could not go into a free part of the buffers: time to pause the socket. */
+	/** Whether both buffers are in use and the current one has only its reserve left: time to pause the socket. */
 	get full(): boolean {
 		return (
-			this.room(this.current) < MIN_READ_BYTES &&
+			this.room(this.current) < MIN_READ_BYTES + RESERVE_BYTES &&
 			this.users[this.current] > 0 &&
 			this.users[1 - this.current] > 0
 		);

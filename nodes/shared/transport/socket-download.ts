@@ -13,6 +13,8 @@ import type { WorkerResponse } from './worker-upload';
 /** One sample of the body per MiB, to check afterwards that the store wrote what was read. */
 const SAMPLE_EVERY = 1 << 20;
 const SAMPLE_BYTES = 16;
+/** A chunk smaller than this waits for the next read, unless nothing more can come before it is taken. */
+const BATCH_BYTES = 512 * 1024;
 
 /** Refuses a header that would split the request: its name or value is sent as written. */
 function headerLine(name: string, value: string): string {
@@ -126,10 +128,18 @@ export class SocketBody extends Readable {
 		}
 	}
 
+	/** Whether to hand on the first queued slice now, or wait for more bytes to arrive beside it. */
+	private ready(): boolean {
+		if (this.queue.length === 0) return false;
+		if (this.ended || this.queue.length > 1 || this.regions.full) return true;
+		return this.queue[0].length >= BATCH_BYTES;
+	}
+
 	private async *chunks(): AsyncGenerator<Buffer, undefined, unknown> {
 		try {
 			for (;;) {
-				const slice = this.queue.shift();
+				// Small reads are gathered first: each chunk costs n8n's store one write, so fewer, larger ones.
+				const slice = this.ready() ? this.queue.shift() : undefined;
 				if (slice) {
 					this.sample(slice);
 					this.delivered += slice.length;
@@ -138,7 +148,7 @@ export class SocketBody extends Readable {
 					// Asked for the next: the consumer is done with this one.
 					this.regions.release(slice);
 					this.released();
-				} else if (this.ended) {
+				} else if (this.ended && this.queue.length === 0) {
 					if (this.failed) throw this.failed;
 					return undefined;
 				} else {
