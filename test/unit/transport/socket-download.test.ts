@@ -242,18 +242,24 @@ it('refuses headers that would split the request before connecting', async () =>
 });
 
 it('does not cut a body that keeps flowing past the timeout', async () => {
-	let rest!: () => void;
-	answer = async (req, res) => {
-		await collect(req);
-		res.writeHead(200, { 'content-length': 3 });
-		res.write('a');
-		rest = () => res.end('bc');
-	};
-	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 200, 1024));
-	// Past the timeout, counted from after the head arrived; only then the rest.
-	await new Promise((resolve) => setTimeout(resolve, 400));
-	rest();
-	expect((await consume(response.body as SocketBody)).bytes.toString()).toBe('abc');
+	// The sender's timer on a controlled clock, the sockets real: however late the head comes, no race.
+	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	try {
+		let rest!: () => void;
+		answer = async (req, res) => {
+			await collect(req);
+			res.writeHead(200, { 'content-length': 3 });
+			res.write('a');
+			rest = () => res.end('bc');
+		};
+		const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 200, 1024));
+		// Long past the timeout, counted until the head arrived; only then the rest.
+		jest.advanceTimersByTime(10_000);
+		rest();
+		expect((await consume(response.body as SocketBody)).bytes.toString()).toBe('abc');
+	} finally {
+		jest.useRealTimers();
+	}
 });
 
 it('stops the read when the execution is cancelled mid-transfer', async () => {
