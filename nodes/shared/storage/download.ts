@@ -181,7 +181,7 @@ function cutShort(
 }
 
 /**
- * The answer read into one reused buffer, straight into n8n's store. Only safe with a store that writes
+ * The answer read into reused buffers, straight into n8n's store. Only safe with a store that writes
  * each chunk before it asks for the next, as n8n's filesystem store does; so what n8n stored is checked (size,
  * and bytes sampled in every MiB). Undefined when the store is not a file on this machine or does not hold
  * what was read.

@@ -100,8 +100,8 @@ export function proxyConfigured(env: Env = process.env): boolean {
 }
 
 /**
- * How a download reaches n8n's filesystem binary store. By default read on n8n's main thread into one reused
- * buffer (`sendDownloadOnSocket`), which makes no garbage for n8n's big heap: on the benchmark machine faster
+ * How a download reaches n8n's filesystem binary store. By default read on n8n's main thread into two reused
+ * buffers (`sendDownloadOnSocket`), which makes no garbage for n8n's big heap: on the benchmark machine faster
  * than the worker thread and far faster than n8n's request helper. That path speaks plain HTTP/1.1 without a
  * proxy, so with a proxy configured the worker thread (undici, proxies honoured) downloads instead, as it does
  * with CLOUD_STORAGE_WORKER_TRANSFERS=true. CLOUD_STORAGE_WORKER_TRANSFERS=false and the other binary modes

@@ -105,7 +105,7 @@ export interface ApiRequestOptions {
 	diskUpload?: DiskUpload;
 	/**
 	 * Send this form-encoded download without n8n's helper (n8n's filesystem binary mode): read on the main
-	 * thread into one reused buffer (the body is then a `SocketBody`), or written to a temporary file by a
+	 * thread into reused buffers (the body is then a `SocketBody`), or written to a temporary file by a
 	 * worker thread (a `WorkerFileBody`). Needs `responseType: 'stream'`.
 	 */
 	diskDownload?: DiskDownload;

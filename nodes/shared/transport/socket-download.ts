@@ -202,7 +202,7 @@ export class SocketBody extends Readable {
 
 /**
  * Sends the form-encoded POST of a download from n8n's main thread on a socket of its own, reading the answer
- * into one reused buffer (Node's `onread`): no fresh buffer per chunk, so V8 never has to collect n8n's whole
+ * into two reused buffers (Node's `onread`): no fresh buffer per chunk, so V8 never has to collect n8n's whole
  * heap during a large download, and no thread, temporary file or second copy. Answers as `sendDownloadInWorker`
  * does, for the transport to interpret: a 2xx answer's body is a `SocketBody`, any other answer comes back with
  * its capped body; the timeout counts until the answer starts; cancelling the execution closes the socket.
