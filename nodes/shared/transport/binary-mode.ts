@@ -87,9 +87,31 @@ export function binaryStoreProblem(
  */
 export function diskUploadPath(env: Env = process.env): 'main thread' | 'worker thread' | 'helper' {
 	const setting = env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase();
+	if (setting === 'false' || ssrfProtectionMayBeOn(env)) return 'helper';
 	if (setting === 'true') return 'worker thread';
-	if (setting === 'false' || proxyConfigured(env)) return 'helper';
+	if (proxyConfigured(env)) return 'helper';
 	return 'main thread';
+}
+
+/**
+ * Whether n8n's SSRF protection may be on (N8N_SSRF_PROTECTION_ENABLED, read as n8n reads it, or set through
+ * a file). Its rules live in n8n's request helper: while it may be on, every request and transfer goes through
+ * that helper.
+ */
+export function ssrfProtectionMayBeOn(env: Env = process.env): boolean {
+	if (env.N8N_SSRF_PROTECTION_ENABLED_FILE?.trim()) return true;
+	const value = env.N8N_SSRF_PROTECTION_ENABLED?.trim().toLowerCase();
+	return value === 'true' || value === '1';
+}
+
+/**
+ * Whether the transport's calls (everything but file transfers) go over its own kept-alive connections
+ * (`sendKeptAlive`) rather than n8n's request helper. Not with a proxy, which only n8n's helper honours, nor
+ * with n8n's SSRF protection possibly on; CLOUD_STORAGE_KEEP_ALIVE=false sends them all through n8n's helper.
+ */
+export function keptAlivePath(env: Env = process.env): 'own connections' | 'helper' {
+	if (env.CLOUD_STORAGE_KEEP_ALIVE?.trim().toLowerCase() === 'false') return 'helper';
+	return proxyConfigured(env) || ssrfProtectionMayBeOn(env) ? 'helper' : 'own connections';
 }
 
 /** Proxies n8n honours from its environment (either case). */
@@ -113,7 +135,7 @@ export function diskDownloadPath(
 ): 'main thread' | 'worker thread' | 'helper' {
 	if (binaryStoreMode(env, argv) !== 'filesystem') return 'helper';
 	const setting = env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase();
-	if (setting === 'false') return 'helper';
+	if (setting === 'false' || ssrfProtectionMayBeOn(env)) return 'helper';
 	if (setting === 'true' || proxyConfigured(env)) return 'worker thread';
 	return 'main thread';
 }

@@ -13,7 +13,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
-import { diskUploadPath } from './binary-mode';
+import { authenticatorOf } from '../auth/authenticators';
+import { diskUploadPath, keptAlivePath } from './binary-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
 	readFailedError,
@@ -49,6 +50,7 @@ import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendUploadInWorker, type DiskUpload } from './worker-upload';
 import { sendDownloadInWorker, type DiskDownload } from './worker-download';
 import { sendDownloadOnSocket } from './socket-download';
+import { sendKeptAlive } from './kept-alive';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -193,6 +195,7 @@ async function send(
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
 	const body = await buildBody(opts, headers);
+	if (keptAlive(opts, body)) return await sendOnKeptAlive(ctx, opts, headers, body, timeoutMs);
 	// n8n's timeout runs from the start of the request: a streamed body gets a deadline of its own instead.
 	const deadline = timeoutMs > 0 && isStream(body) ? answerDeadline(body, timeoutMs) : undefined;
 	const request: IHttpRequestOptions = {
@@ -237,6 +240,72 @@ async function send(
 	} finally {
 		deadline.settle();
 	}
+}
+
+/**
+ * Whether this call goes over the transport's own kept-alive connections: a plain request with a body in
+ * memory and an answer read whole, authenticated (if at all) by one of the pack's credentials with its body
+ * fields or headers. A session-authenticated request stays with n8n's helper, which renews an expired
+ * session; so do uploads from n8n's other binary modes and streamed answers (they have paths of their own).
+ */
+function keptAlive(opts: ApiRequestOptions, body: IHttpRequestOptions['body']): boolean {
+	if (keptAlivePath() !== 'own connections') return false;
+	if (opts.responseType === 'stream' || opts.multipart || isStream(body)) return false;
+	if (opts.credentialType === undefined) return true;
+	return opts.authMode !== 'session' && authenticatorOf(opts.credentialType) !== undefined;
+}
+
+const DEFAULT_HEADERS: Record<string, string> = {
+	accept: 'application/json, text/plain, */*',
+	'accept-encoding': 'gzip, deflate, br',
+	// n8n's helper sends this by default too.
+	'user-agent': 'n8n',
+};
+
+async function sendOnKeptAlive(
+	ctx: RequestContext,
+	opts: ApiRequestOptions,
+	headers: Record<string, string>,
+	body: IHttpRequestOptions['body'],
+	timeoutMs: number,
+): Promise<RawResponse | AnswerTimeoutError> {
+	let request: IHttpRequestOptions = {
+		url: opts.url,
+		method: (opts.method ?? 'POST') as IHttpRequestMethods,
+		headers,
+		body,
+	};
+	if (opts.credentialType) {
+		const authenticate = authenticatorOf(opts.credentialType)!;
+		const credentials = await runCredentials(ctx, opts.credentialType, opts.itemIndex);
+		request = await authenticate(credentials, request);
+	}
+	const sent: Record<string, string> = {};
+	for (const [name, value] of Object.entries(request.headers ?? {}))
+		if (value !== undefined && value !== null) sent[name.toLowerCase()] = String(value);
+	for (const [name, value] of Object.entries(DEFAULT_HEADERS)) sent[name] ??= value;
+	let payload: string | Buffer | undefined;
+	const final = request.body;
+	if (final instanceof URLSearchParams) {
+		payload = final.toString();
+		sent['content-type'] ??= 'application/x-www-form-urlencoded';
+	} else if (typeof final === 'string' || Buffer.isBuffer(final)) {
+		payload = final;
+	} else if (final !== undefined && final !== null) {
+		payload = JSON.stringify(final);
+		sent['content-type'] ??= 'application/json';
+	}
+	const url = new URL(opts.url);
+	for (const [name, value] of Object.entries(opts.qs ?? {}))
+		url.searchParams.append(name, String(value));
+	return await sendKeptAlive(url.toString(), {
+		method: request.method ?? 'POST',
+		headers: sent,
+		body: payload,
+		reuse: !opts.write,
+		timeoutMs,
+		cancel: 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,
+	});
 }
 
 /** Where a redirect points, shown without query string or user info (which may hold secrets). */

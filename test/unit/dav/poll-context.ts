@@ -16,6 +16,10 @@ import { CloudStorageDavApi } from '../../../credentials/CloudStorageDavApi.cred
 import { CloudStorageCalendarTrigger } from '../../../nodes/CalendarTrigger/CloudStorageCalendarTrigger.node';
 import { CloudStorageContactsTrigger } from '../../../nodes/ContactsTrigger/CloudStorageContactsTrigger.node';
 
+// This context logs the requests that pass through its stand-in for n8n's helper, so they are sent there. The
+// transport's own kept-alive connections (the default) carry the same triggers against Radicale in the engine tier.
+process.env.CLOUD_STORAGE_KEEP_ALIVE = 'false';
+
 export const DAV = 'https://dav.example.test';
 export const DAV_CREDENTIAL = { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' };
 

@@ -121,7 +121,6 @@ describe('file operations beyond the first slice', () => {
 	});
 
 	it('Move is reconciled after a 500: no second move when the file is already there', async () => {
-		authenticator();
 		post('/api_v2/move_file', '', 500);
 		post('/api_v2/get_file_info', { hash: 'F', parent_folder_hash: 'T' });
 		const { out, error } = await runStorage({
@@ -170,7 +169,7 @@ describe('file operations beyond the first slice', () => {
 			{ binary: { content: 'x' } },
 		);
 		expect(link.error?.message).toMatch(/directly into ROOT/);
-		authenticator(2);
+		authenticator();
 		const byHash = await runStorage(
 			{
 				resource: 'file',
@@ -447,7 +446,6 @@ describe('account', () => {
 	});
 
 	it('Create Access Token asks for a token and outputs it', async () => {
-		authenticator();
 		const mint = post('/api/authenticate_user.php', {
 			Success: true,
 			UserData: { UserName: 'demo', user_access_token: 'new-token' },
@@ -481,7 +479,7 @@ describe('end-to-end-encryption keys', () => {
 	});
 
 	it('refuses another user id before sending the action', async () => {
-		authenticator(2);
+		authenticator();
 		const { error } = await runStorage({
 			resource: 'encryption',
 			operation: 'getFileKey',
@@ -565,7 +563,6 @@ describe('end-to-end-encryption keys', () => {
 
 describe('delete after a lost answer', () => {
 	it('counts the delete as done when the file is gone, without deleting twice', async () => {
-		authenticator();
 		post('/api_v2/delete_file', '', 500);
 		post('/api_v2/get_file_info', '', 405);
 		const { out, error } = await runStorage({
@@ -579,7 +576,6 @@ describe('delete after a lost answer', () => {
 	});
 
 	it('sends the delete again only when the file is still there', async () => {
-		authenticator();
 		post('/api_v2/delete_file', '', 500);
 		post('/api_v2/get_file_info', { hash: 'F', name: 'still.txt' });
 		post('/api_v2/delete_file', '');

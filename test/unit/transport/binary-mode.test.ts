@@ -5,6 +5,8 @@ import {
 	databaseModeMaxBytes,
 	diskUploadPath,
 	diskDownloadPath,
+	keptAlivePath,
+	ssrfProtectionMayBeOn,
 } from '../../../nodes/shared/transport/binary-mode';
 
 const MIB = 1024 * 1024;
@@ -97,5 +99,41 @@ describe('downloads into the filesystem store (diskDownloadPath)', () => {
 			'helper',
 		);
 		expect(diskDownloadPath({ N8N_DEFAULT_BINARY_DATA_MODE: 's3' }, start)).toBe('helper');
+	});
+});
+
+describe("n8n's SSRF protection, whose rules live in n8n's helper", () => {
+	const start = ['node', 'n8n', 'start'];
+	it('is read as n8n reads N8N_SSRF_PROTECTION_ENABLED (true or 1), and taken as possibly on when set through a file', () => {
+		expect(ssrfProtectionMayBeOn({})).toBe(false);
+		expect(ssrfProtectionMayBeOn({ N8N_SSRF_PROTECTION_ENABLED: 'false' })).toBe(false);
+		expect(ssrfProtectionMayBeOn({ N8N_SSRF_PROTECTION_ENABLED: ' TRUE ' })).toBe(true);
+		expect(ssrfProtectionMayBeOn({ N8N_SSRF_PROTECTION_ENABLED: '1' })).toBe(true);
+		expect(ssrfProtectionMayBeOn({ N8N_SSRF_PROTECTION_ENABLED_FILE: '/run/secrets/ssrf' })).toBe(
+			true,
+		);
+	});
+	it("sends every call and transfer through n8n's helper while it may be on, whatever else is set", () => {
+		for (const on of [
+			{ N8N_SSRF_PROTECTION_ENABLED: 'true' },
+			{ N8N_SSRF_PROTECTION_ENABLED: 'true', CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+		]) {
+			expect(keptAlivePath(on)).toBe('helper');
+			expect(diskUploadPath(on)).toBe('helper');
+			expect(diskDownloadPath(on, start)).toBe('helper');
+		}
+	});
+});
+
+describe('calls other than file transfers (keptAlivePath)', () => {
+	it("go over the transport's own kept-alive connections by default", () => {
+		expect(keptAlivePath({})).toBe('own connections');
+		expect(keptAlivePath({ CLOUD_STORAGE_KEEP_ALIVE: 'true' })).toBe('own connections');
+		expect(keptAlivePath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe('own connections');
+	});
+	it("go through n8n's helper with a proxy configured (only the helper honours it) or CLOUD_STORAGE_KEEP_ALIVE=false", () => {
+		for (const name of ['HTTP_PROXY', 'https_proxy', 'ALL_PROXY'])
+			expect(keptAlivePath({ [name]: 'http://proxy.example:3128' })).toBe('helper');
+		expect(keptAlivePath({ CLOUD_STORAGE_KEEP_ALIVE: ' False ' })).toBe('helper');
 	});
 });

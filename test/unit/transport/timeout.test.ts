@@ -21,7 +21,6 @@ function expectNoStack(error: { message?: string; description?: string | null } 
 
 describe('Timeout on reads', () => {
 	it('asks again after an answer that did not come in time', async () => {
-		sessionLogin();
 		const calls = nock(BASE).post('/api_v2/get_file_info').delay(LATE_MS).reply(200, info);
 		nock(BASE).post('/api_v2/get_file_info').reply(200, info);
 		const { out, error } = await runStorage({
@@ -67,7 +66,6 @@ describe('Timeout on reads', () => {
 
 describe('Timeout on writes', () => {
 	it('reconciles a move whose answer came too late instead of sending it again', async () => {
-		sessionLogin();
 		const move = nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
 		nock(BASE)
 			.post('/api_v2/get_file_info')

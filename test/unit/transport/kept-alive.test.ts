@@ -1,0 +1,241 @@
+// The transport's own kept-alive connections for calls (everything but file transfers), against real
+// loopback servers: Node's HTTP server, and a raw socket server for a connection the server drops as it is
+// reused. Through n8n's engine too: items of one node run share one connection.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+
+import { sendKeptAlive, type KeptAliveResponse } from '../../../nodes/shared/transport/kept-alive';
+import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
+import { classifyFailure } from '../../../nodes/shared/transport/failures';
+import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
+
+let server: Server;
+let url: string;
+let connections: number;
+let answer: (req: IncomingMessage, res: ServerResponse, body: string) => void;
+const seen: Array<{
+	method?: string;
+	url?: string;
+	headers: IncomingMessage['headers'];
+	body: string;
+}> = [];
+
+beforeAll(async () => {
+	server = createServer((req, res) => {
+		const chunks: Buffer[] = [];
+		req.on('data', (chunk: Buffer) => chunks.push(chunk));
+		req.on('end', () => {
+			const body = Buffer.concat(chunks).toString();
+			seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+			answer(req, res, body);
+		});
+	});
+	server.on('connection', () => connections++);
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+});
+beforeEach(() => {
+	// Connections an earlier test left open are not counted against this one.
+	server.closeIdleConnections();
+	connections = 0;
+	seen.length = 0;
+	answer = (_req, res) => res.end(JSON.stringify({ ok: true }));
+});
+
+async function text(response: KeptAliveResponse | AnswerTimeoutError): Promise<string> {
+	if (response instanceof AnswerTimeoutError) throw response;
+	const chunks: Buffer[] = [];
+	for await (const chunk of response.body) chunks.push(chunk as Buffer);
+	return Buffer.concat(chunks).toString();
+}
+
+const read = { method: 'POST', headers: {}, reuse: true, timeoutMs: 5000 };
+
+it('sends reads one after another over one connection, and each write on a connection of its own', async () => {
+	for (let i = 0; i < 5; i++)
+		expect(await text(await sendKeptAlive(`${url}/api_v2/get_file_info`, read))).toBe(
+			'{"ok":true}',
+		);
+	expect(connections).toBe(1);
+	for (let i = 0; i < 3; i++)
+		await text(await sendKeptAlive(`${url}/api_v2/rename_file`, { ...read, reuse: false }));
+	expect(connections).toBe(4);
+});
+
+it('sends the body with its length and the given headers, and nothing in the URL that was not given', async () => {
+	await text(
+		await sendKeptAlive(`${url}/api_v2/get_file_info`, {
+			...read,
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: 'file_hash=H&user=demo&user_access_token=secret',
+		}),
+	);
+	expect(seen[0]).toMatchObject({
+		method: 'POST',
+		url: '/api_v2/get_file_info',
+		body: 'file_hash=H&user=demo&user_access_token=secret',
+	});
+	expect(seen[0].headers['content-length']).toBe('46');
+});
+
+it('inflates gzip, deflate and br answers, as n8n’s helper does', async () => {
+	const payload = JSON.stringify({ name: 'x'.repeat(5000) });
+	for (const [encoding, compress] of [
+		['gzip', gzipSync],
+		['deflate', deflateSync],
+		['br', brotliCompressSync],
+	] as const) {
+		answer = (_req, res) => {
+			res.writeHead(200, { 'content-encoding': encoding });
+			res.end(compress(Buffer.from(payload)));
+		};
+		expect(await text(await sendKeptAlive(`${url}/x`, read))).toBe(payload);
+	}
+	// The connection went back to the pool after each inflated answer.
+	expect(connections).toBe(1);
+});
+
+it('gives up on an answer that does not come in time (controlled clock), and stops the request', async () => {
+	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	try {
+		let arrived!: () => void;
+		const waiting = new Promise<void>((resolve) => (arrived = resolve));
+		let closed!: Promise<void>;
+		answer = (req) => {
+			closed = new Promise((resolve) => req.socket.once('close', resolve));
+			arrived();
+		};
+		const pending = sendKeptAlive(`${url}/slow`, { ...read, timeoutMs: 300 });
+		await waiting;
+		jest.advanceTimersByTime(300);
+		const outcome = await pending;
+		expect(outcome).toBeInstanceOf(AnswerTimeoutError);
+		expect(classifyFailure(outcome).kind).toBe('timeout');
+		// The server sees the connection end: the request is not left running.
+		await closed;
+	} finally {
+		jest.useRealTimers();
+	}
+});
+
+it('stops when the execution is cancelled, with n8n’s cancellation', async () => {
+	const cancel = new AbortController();
+	answer = () => cancel.abort();
+	await expect(sendKeptAlive(`${url}/x`, { ...read, cancel: cancel.signal })).rejects.toMatchObject(
+		{ name: 'AbortError', code: 'ERR_CANCELED' },
+	);
+	cancel.abort();
+	await expect(sendKeptAlive(`${url}/x`, { ...read, cancel: cancel.signal })).rejects.toMatchObject(
+		{ code: 'ERR_CANCELED' },
+	);
+});
+
+it('names a refused connection by its code only', async () => {
+	const closed = createNetServer();
+	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+	const port = (closed.address() as AddressInfo).port;
+	await new Promise((resolve) => closed.close(resolve));
+	const error = await sendKeptAlive(`http://127.0.0.1:${port}/x`, read).catch(
+		(caught: Error) => caught,
+	);
+	expect(error).toMatchObject({
+		code: 'ECONNREFUSED',
+		message: 'the request failed (ECONNREFUSED)',
+	});
+	expect(classifyFailure(error).kind).toBe('unreachable');
+});
+
+describe('a kept connection the server drops just as it is reused', () => {
+	let raw: ReturnType<typeof createNetServer>;
+	let rawUrl: string;
+	let opened: number;
+	const ok = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\nKeep-Alive: timeout=30\r\n\r\nok';
+
+	beforeAll(async () => {
+		// Answers the first request of each connection and drops the connection at the second one's first
+		// byte, as a server closing an idle connection does when a request crosses its close.
+		raw = createNetServer((socket: Socket) => {
+			opened++;
+			let requests = 0;
+			socket.on('data', (data: Buffer) => {
+				if (!data.includes('\r\n\r\n')) return;
+				if (++requests === 1) socket.write(ok);
+				else socket.resetAndDestroy();
+			});
+		});
+		await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+		rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => await new Promise((resolve) => raw.close(resolve)));
+	beforeEach(() => (opened = 0));
+
+	it('sends a read again at once on a fresh connection', async () => {
+		expect(await text(await sendKeptAlive(`${rawUrl}/a`, read))).toBe('ok');
+		expect(await text(await sendKeptAlive(`${rawUrl}/b`, read))).toBe('ok');
+		expect(opened).toBe(2);
+	});
+});
+
+describe('through n8n’s engine', () => {
+	it('sends the Get File Info items of one node run over one connection, authenticated in the body', async () => {
+		answer = (_req, res, body) => {
+			const hash = new URLSearchParams(body).get('file_hash');
+			res.setHeader('content-type', 'application/json');
+			res.end(JSON.stringify({ hash, name: `${hash}.txt`, type: 'file' }));
+		};
+		const hashes = ['A1', 'B2', 'C3', 'D4'];
+		const result = await runWorkflow(
+			{
+				nodes: [
+					{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+					{
+						name: 'Items',
+						type: 'engine-test.jsonItems',
+						parameters: { items: hashes.map((hash) => ({ hash })) },
+					},
+					{
+						name: 'Storage',
+						type: `${PACKAGE_NAME}.cloudStorage`,
+						parameters: {
+							authentication: 'tokenApi',
+							resource: 'file',
+							operation: 'get',
+							file: { __rl: true, mode: 'id', value: '={{ $json.hash }}' },
+						},
+					},
+				],
+				connections: chain('Start', 'Items', 'Storage'),
+			},
+			{
+				credentials: {
+					cloudStorageTokenApi: {
+						baseUrl: url,
+						webUrl: url,
+						user: 'demo',
+						accessToken: 'token-secret-1',
+					},
+				},
+			},
+		);
+		expect(result.error).toBeUndefined();
+		expect(result.nodeOutput('Storage').map((item) => item.json.hash)).toEqual(hashes);
+		expect(connections).toBe(1);
+		expect(seen.map((request) => new URLSearchParams(request.body).get('file_hash'))).toEqual(
+			hashes,
+		);
+		for (const request of seen) {
+			expect(request.url).toBe('/api_v2/get_file_info');
+			expect(new URLSearchParams(request.body).get('user_access_token')).toBe('token-secret-1');
+			expect(request.headers).toMatchObject({
+				'content-type': 'application/x-www-form-urlencoded',
+				'user-agent': 'n8n',
+			});
+			expect(Object.keys(request.headers)).not.toContain('x-n8n-cloud-storage-auth');
+		}
+	});
+});
