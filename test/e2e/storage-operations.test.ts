@@ -360,13 +360,16 @@ describe('Parallel Requests in a real n8n', () => {
 		expect(String(out[5].json.error)).toMatch(/refused the operation \(405\)/);
 		expect(infoRequests()).toBe(hashes.length);
 
-		// Without Continue On Fail the missing file stops the run: no item starts after it.
+		// Without Continue On Fail the missing file fails the run, each item asked at most once. How many items
+		// started before its answer arrived depends on the order the answers come in; that none starts after it
+		// is shown with held answers in the unit tier (test/unit/storage/parallel.test.ts).
 		sandbox.requests.clear();
 		const strict = await n8n.client.importWorkflow(
 			parallelWorkflow('Parallel Get File Info, strict', hashes, credential.id, false),
 		);
 		const failed = await n8n.client.runWorkflow(strict.id);
-		expect(describeErrors(failed)).toMatch(/^Get Info: /);
-		expect(infoRequests()).toBeLessThanOrEqual(5 + 4);
+		expect(describeErrors(failed)).toMatch(/^Get Info: .*\(405\)/);
+		expect(infoRequests()).toBeGreaterThanOrEqual(6);
+		expect(infoRequests()).toBeLessThanOrEqual(hashes.length);
 	});
 });
