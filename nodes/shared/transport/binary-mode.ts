@@ -83,7 +83,8 @@ export function binaryStoreProblem(
  * thread and far faster than n8n's request helper, whose fresh buffer per chunk makes V8 collect n8n's whole
  * heap again and again. That path honours no proxy, so with a proxy configured n8n's helper sends it.
  * CLOUD_STORAGE_WORKER_TRANSFERS=true sends it from a worker thread (undici, proxies honoured) instead, and
- * CLOUD_STORAGE_WORKER_TRANSFERS=false through n8n's request helper, as the other binary modes always do.
+ * CLOUD_STORAGE_WORKER_TRANSFERS=false through n8n's request helper, as the other binary modes always do, and as
+ * every path does while n8n's SSRF protection may be on.
  */
 export function diskUploadPath(env: Env = process.env): 'main thread' | 'worker thread' | 'helper' {
 	const setting = env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase();
@@ -126,8 +127,8 @@ export function proxyConfigured(env: Env = process.env): boolean {
  * buffers (`sendDownloadOnSocket`), which makes no garbage for n8n's big heap: on the benchmark machine faster
  * than the worker thread and far faster than n8n's request helper. That path speaks plain HTTP/1.1 without a
  * proxy, so with a proxy configured the worker thread (undici, proxies honoured) downloads instead, as it does
- * with CLOUD_STORAGE_WORKER_TRANSFERS=true. CLOUD_STORAGE_WORKER_TRANSFERS=false and the other binary modes
- * stream through n8n's request helper.
+ * with CLOUD_STORAGE_WORKER_TRANSFERS=true. CLOUD_STORAGE_WORKER_TRANSFERS=false, n8n's SSRF protection possibly
+ * on and the other binary modes stream through n8n's request helper.
  */
 export function diskDownloadPath(
 	env: Env = process.env,
