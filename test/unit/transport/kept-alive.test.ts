@@ -123,6 +123,31 @@ it('gives up on an answer that does not come in time (controlled clock), and sto
 	}
 });
 
+it('counts the timeout until the whole answer has arrived: a body that stops coming fails its read', async () => {
+	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+	try {
+		answer = (_req, res) => {
+			res.writeHead(200, { 'content-length': 10 });
+			res.write('abc');
+		};
+		const outcome = await sendKeptAlive(`${url}/stalls`, { ...read, timeoutMs: 300 });
+		if (outcome instanceof AnswerTimeoutError) throw outcome;
+		const chunks: Buffer[] = [];
+		const reading = (async () => {
+			for await (const chunk of outcome.body) chunks.push(chunk as Buffer);
+		})();
+		jest.advanceTimersByTime(300);
+		const error = await reading.then(
+			() => undefined,
+			(caught: Error) => caught,
+		);
+		expect(error).toBeInstanceOf(AnswerTimeoutError);
+		expect(classifyFailure(error).kind).toBe('timeout');
+	} finally {
+		jest.useRealTimers();
+	}
+});
+
 it('stops when the execution is cancelled, with n8n’s cancellation', async () => {
 	const cancel = new AbortController();
 	answer = () => cancel.abort();

@@ -110,14 +110,17 @@ it('notices a transfer cut short: the stored promise rejects with a dropped-conn
 });
 
 it('does not cut a body that keeps flowing past the timeout', async () => {
+	// The thread's clock is out of Jest's reach. The thread starts its timer before it sends the request, so once
+	// the server has waited longer than the timeout after sending the head, the timer would have fired by then;
+	// the head itself has the whole timeout (2 s) to arrive, however loaded the machine.
+	const timeoutMs = 2000;
 	answer = async (req, res) => {
 		await collect(req);
 		res.writeHead(200, { 'content-length': 3 });
 		res.write('a');
-		setTimeout(() => res.write('b'), 250);
-		setTimeout(() => res.end('c'), 500);
+		setTimeout(() => res.end('bc'), timeoutMs + 100);
 	};
-	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 300, 1024));
+	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, timeoutMs, 1024));
 	const body = response.body as WorkerFileBody;
 	expect(await body.stored).toBe(3);
 	expect(readFileSync(body.path, 'utf8')).toBe('abc');
