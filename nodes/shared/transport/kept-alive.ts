@@ -17,13 +17,13 @@ import { cancelled, failure } from './worker-thread';
  * closing.
  */
 const IDLE_MS = 4000;
-const MAX_SOCKETS = 32;
+/** Idle connections kept per server. Connections in use are not limited: no call waits for another's to end. */
+const MAX_IDLE = 32;
 
 const agentOptions = {
 	keepAlive: true,
 	timeout: IDLE_MS,
-	maxSockets: MAX_SOCKETS,
-	maxFreeSockets: MAX_SOCKETS,
+	maxFreeSockets: MAX_IDLE,
 	scheduling: 'lifo' as const,
 };
 const pool = { http: new HttpAgent(agentOptions), https: new HttpsAgent(agentOptions) };

@@ -67,6 +67,19 @@ it('sends reads one after another over one connection, and each write on a conne
 	expect(connections).toBe(4);
 });
 
+it('never makes a call wait for another to end: 40 held at once all reach the server', async () => {
+	const held: ServerResponse[] = [];
+	answer = (_req, res) => {
+		held.push(res);
+		// Answered only once all 40 are in: a pool that queued some would never get there.
+		if (held.length === 40) for (const waiting of held) waiting.end('{}');
+	};
+	const answers = await Promise.all(
+		Array.from({ length: 40 }, async () => await text(await sendKeptAlive(`${url}/x`, read))),
+	);
+	expect(answers).toEqual(Array(40).fill('{}'));
+});
+
 it('sends the body with its length and the given headers, and nothing in the URL that was not given', async () => {
 	await text(
 		await sendKeptAlive(`${url}/api_v2/get_file_info`, {
