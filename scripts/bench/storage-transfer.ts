@@ -5,6 +5,7 @@
 // Sizes: BENCH_SIZE_MB (default 1024), BENCH_QUEUE_SIZE_MB (default 256, under the database mode's cap).
 // BENCH_QUEUE=0 skips the queue-mode rows.
 import { execFile } from 'node:child_process';
+import { copyFile, mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import {
 	createWriteStream,
@@ -14,7 +15,7 @@ import {
 	rmSync,
 	statSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 
@@ -82,14 +83,35 @@ async function settleDisk(): Promise<void> {
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_TRANSFER_ROUNDS ?? 2));
 
-/** The fastest of the rounds, each after the disk has written what earlier runs left. */
-async function fastestCurl(args: string[], output = '/dev/null'): Promise<number> {
+/**
+ * The fastest of the rounds, each after the disk has written what earlier runs left (and after `before`, which
+ * prepares the round's file).
+ */
+async function fastestCurl(
+	args: string[],
+	output = '/dev/null',
+	before: () => Promise<void> = settleDisk,
+): Promise<number> {
 	let fastest = Infinity;
 	for (let round = 0; round < ROUNDS; round++) {
-		await settleDisk();
+		await before();
 		fastest = Math.min(fastest, await curl(args, output));
 	}
 	return fastest;
+}
+
+/**
+ * An upload by a node uploads the copy Read/Write Files wrote into n8n's store just before, while the disk is
+ * still writing it (1 GiB of pending writes made curl's own upload about a fifth slower on this machine). The
+ * uploads outside n8n get the same start: a copy of the file written just before, after the disk has settled.
+ */
+async function freshCopy(file: string, dir: string): Promise<string> {
+	await settleDisk();
+	await mkdir(dir, { recursive: true });
+	const copy = join(dir, basename(file));
+	rmSync(copy, { force: true });
+	await copyFile(file, copy);
+	return copy;
 }
 
 /** curl runs asynchronously: the sandbox lives in this process and must keep serving while curl talks to it. */
@@ -197,17 +219,23 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		(flows) => flows.httpUpload,
 		'HTTP Upload',
 	);
-	const curlUp = await fastestCurl([
-		'-F',
-		`folder_hash=${folder.hash}`,
-		'-F',
-		`user=${account.username}`,
-		'-F',
-		`user_access_token=${account.token}`,
-		'-F',
-		`file=@${file}`,
-		`${sandbox.baseUrl}/api_v2/upload_file`,
-	]);
+	const copies = join(ctx.work, 'fresh-copy');
+	const uploaded = join(copies, basename(file));
+	const curlUp = await fastestCurl(
+		[
+			'-F',
+			`folder_hash=${folder.hash}`,
+			'-F',
+			`user=${account.username}`,
+			'-F',
+			`user_access_token=${account.token}`,
+			'-F',
+			`file=@${uploaded}`,
+			`${sandbox.baseUrl}/api_v2/upload_file`,
+		],
+		'/dev/null',
+		async () => void (await freshCopy(file, copies)),
+	);
 	const fileHash = String(storageUp.items[0]?.json.hash);
 	// The three ways a download into n8n's filesystem store can go (see diskDownloadPath).
 	const storageDown = await timed(
@@ -258,13 +286,12 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		['held', heapMb],
 	] as const) {
 		console.error(`transfer: bare Node.js client, ${label} heap...`);
-		await settleDisk();
 		plain[`upload-${label}`] = await plainTransfer(
 			ctx.root,
 			'upload',
 			`${sandbox.baseUrl}/api_v2/upload_file`,
 			uploadForm,
-			file,
+			await freshCopy(file, copies),
 			heap,
 		);
 		plain[`download-${label}`] = await plainTransfer(
@@ -279,6 +306,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	}
 	const bytes = statSync(file).size;
 	rmSync(file);
+	rmSync(copies, { recursive: true, force: true });
 
 	const row = (
 		label: string,
@@ -301,7 +329,8 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		`${sizeMb} MiB (${bytes} bytes) of random bytes, uploaded from a file read by n8n's Read/Write Files node and downloaded into n8n's binary store (filesystem mode). ` +
 			`Node rows: n8n's own execution time of that node. Every node and curl row is the fastest of ${ROUNDS} runs (BENCH_TRANSFER_ROUNDS): this shared virtual machine's speed varies from one minute to the next. ` +
 			"Each transfer runs in a freshly started n8n (after a 1 MiB upload by the same node, which loads its code). RSS growth: that n8n main process's peak resident memory, sampled every 20 ms, over the whole run (the Read/Write Files node included, which copies the file into n8n's binary store through fresh buffers) above its level before the run, and during the node's own run (as n8n records it) above its level when the node started. " +
-			'curl runs on the same machine against the same sandbox, as the ceiling: it uploads the same file and downloads into a file on the same disk.',
+			'curl runs on the same machine against the same sandbox, as the ceiling: it uploads the same file and downloads into a file on the same disk. ' +
+			"Like the node rows, which upload the copy n8n's Read/Write Files node has just written into n8n's store, curl and the bare clients upload a copy of the file written just before (1 GiB of writes the disk has not finished made curl's upload about a fifth slower on this machine).",
 		'',
 		table(
 			[
