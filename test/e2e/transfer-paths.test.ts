@@ -194,15 +194,18 @@ afterAll(async () => {
 	await new Promise((resolve) => proxy?.close(resolve));
 });
 
-type Path = 'worker' | 'main thread' | 'streaming';
+type Path = 'worker' | 'main thread' | 'streaming' | 'unnamed';
 
 /**
- * Which client sent a request: n8n's helper names itself (User-Agent: n8n); undici (the worker thread) and
- * the main-thread transfers send no name, and tell apart by where they put the Host header (undici first,
- * node:http after the headers it was given, the main-thread download after Content-Type).
+ * Which client sent a request: every path names itself n8n (User-Agent), but only n8n's helper (axios) asks
+ * for compressed or typed answers; undici (the worker thread) and the main-thread transfers tell apart by
+ * where they put the Host header (undici first, node:http after the headers it was given, the main-thread
+ * download after Content-Type).
  */
 function client(req: IncomingMessage): Path {
-	if (req.headers['user-agent'] !== undefined) return 'streaming';
+	if (req.headers['user-agent'] !== 'n8n') return 'unnamed';
+	if (req.headers['accept-encoding'] !== undefined || req.headers.accept !== undefined)
+		return 'streaming';
 	return req.rawHeaders[0]?.toLowerCase() === 'host' ? 'worker' : 'main thread';
 }
 

@@ -148,6 +148,9 @@ function isStream(body: unknown): body is NodeJS.ReadableStream {
 	return typeof (body as NodeJS.ReadableStream | undefined)?.pipe === 'function';
 }
 
+/** Every path names its client as n8n's helper does: some servers and firewalls refuse requests without a name. */
+const NAMED: Record<string, string> = { 'user-agent': 'n8n' };
+
 /** The answer, or the timeout error when a streamed body's answer did not start in time. */
 async function send(
 	ctx: RequestContext,
@@ -165,7 +168,7 @@ async function send(
 			? await sendUploadInWorker(
 					url.toString(),
 					opts.diskUpload,
-					{ ...opts.headers },
+					{ ...NAMED, ...opts.headers },
 					timeoutMs,
 					opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
 					cancel,
@@ -173,7 +176,7 @@ async function send(
 			: await sendUploadFromDisk(
 					url.toString(),
 					opts.diskUpload,
-					{ ...opts.headers },
+					{ ...NAMED, ...opts.headers },
 					timeoutMs,
 					cancel,
 				);
@@ -186,7 +189,7 @@ async function send(
 			opts.url,
 			toUrlEncoded(opts.form ?? {}),
 			opts.diskDownload,
-			{ ...opts.headers },
+			{ ...NAMED, ...opts.headers },
 			timeoutMs,
 			opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
 			cancel,
@@ -258,8 +261,7 @@ function keptAlive(opts: ApiRequestOptions, body: IHttpRequestOptions['body']): 
 const DEFAULT_HEADERS: Record<string, string> = {
 	accept: 'application/json, text/plain, */*',
 	'accept-encoding': 'gzip, deflate, br',
-	// n8n's helper sends this by default too.
-	'user-agent': 'n8n',
+	...NAMED,
 };
 
 async function sendOnKeptAlive(

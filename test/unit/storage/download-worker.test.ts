@@ -15,9 +15,13 @@ const content = randomBytes(4 * 1024 * 1024 + 5);
 const folder = mkdtempSync(join(tmpdir(), 'download-worker-test-'));
 let server: Server;
 let baseUrl: string;
+/** The User-Agent of every request, in order. */
+const names: Array<string | undefined> = [];
+beforeEach(() => names.splice(0));
 
 beforeAll(async () => {
 	server = createServer((req, res) => {
+		names.push(req.headers['user-agent']);
 		req.resume();
 		req.on('end', () => {
 			res.writeHead(200, { 'content-length': content.length, 'content-type': 'text/csv' });
@@ -84,6 +88,7 @@ describe('through a worker thread', () => {
 		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
 		expect(result.binary).toMatchObject({ fileName: 'report.csv', mimeType: 'text/csv' });
 		expect(calls()).toBe(1);
+		expect(names.splice(0)).toEqual(['n8n']);
 	});
 
 	it('a store that keeps chunks instead of writing each is noticed, and the file is handed over again by a plain copy', async () => {
@@ -121,6 +126,7 @@ describe('read on the main thread into reused buffers', () => {
 		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
 		expect(result.binary).toMatchObject({ fileName: 'report.csv', mimeType: 'text/csv' });
 		expect(calls()).toBe(1);
+		expect(names.splice(0)).toEqual(['n8n']);
 	});
 
 	it('a store that keeps chunks is noticed by the sampled check: downloaded again by the thread, stored intact', async () => {
@@ -132,6 +138,7 @@ describe('read on the main thread into reused buffers', () => {
 		if (!('binary' in result)) throw new Error('skipped');
 		// The kept chunks, the thread's follow (kept too), its plain copy.
 		expect(calls()).toBe(3);
+		expect(names.slice(-2)).toEqual(['n8n', 'n8n']);
 		expect(bytesOf(result.binary as IBinaryData).equals(content)).toBe(true);
 	});
 
