@@ -81,24 +81,7 @@ async function settleDisk(): Promise<void> {
 	await promisify(execFile)('sync');
 }
 
-const ROUNDS = Math.max(1, Number(process.env.BENCH_TRANSFER_ROUNDS ?? 2));
-
-/**
- * The fastest of the rounds, each after the disk has written what earlier runs left (and after `before`, which
- * prepares the round's file).
- */
-async function fastestCurl(
-	args: string[],
-	output = '/dev/null',
-	before: () => Promise<void> = settleDisk,
-): Promise<number> {
-	let fastest = Infinity;
-	for (let round = 0; round < ROUNDS; round++) {
-		await before();
-		fastest = Math.min(fastest, await curl(args, output));
-	}
-	return fastest;
-}
+const ROUNDS = Math.max(1, Number(process.env.BENCH_TRANSFER_ROUNDS ?? 3));
 
 /**
  * An upload by a node uploads the copy Read/Write Files wrote into n8n's store just before, while the disk is
@@ -174,6 +157,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				result.startTime + result.ms,
 			);
 			const nodeGrowth = growthDuring(samples, result.startTime, result.startTime + result.ms);
+			console.error(`transfer: ${label}: ${(result.ms / 1000).toFixed(2)} s`);
 			return { ms: result.ms, peakGrowth, nodeGrowth, items: result.items, heapBytes, loop };
 		} finally {
 			await fresh.n8n.stop();
@@ -181,100 +165,104 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		}
 	};
 
-	// This machine's speed varies from one minute to the next (a shared virtual machine): every transfer row,
-	// curl's included, is the fastest of BENCH_TRANSFER_ROUNDS runs (default 2), each in a fresh n8n.
-	const timed: typeof timedOnce = async (...args) => {
-		let fastest: Awaited<ReturnType<typeof timedOnce>> | undefined;
-		for (let round = 0; round < ROUNDS; round++) {
-			const run = await timedOnce(...args);
-			if (!fastest || run.ms < fastest.ms) fastest = run;
-		}
-		return fastest!;
-	};
-
-	if (process.env.BENCH_TRANSFER === 'download')
-		return await downloadsSideBySide(ctx, {
+	const direction = process.env.BENCH_TRANSFER;
+	if (direction === 'upload' || direction === 'download')
+		return await pathsSideBySide(ctx, direction, {
 			sizeMb,
 			file,
 			folderHash: folder.hash,
 			timed: timedOnce,
 		});
 
-	// The three ways an upload of a file on disk can go (see diskUploadPath): worker thread, the default, n8n's helper.
-	const workerUp = await timed(
-		'Storage node upload, worker thread',
-		(flows) => flows.storageUpload,
-		'Upload',
-		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
-	);
-	const storageUp = await timed('Storage node upload', (flows) => flows.storageUpload, 'Upload');
-	const helperUp = await timed(
-		"Storage node upload, n8n's request helper",
-		(flows) => flows.storageUpload,
-		'Upload',
-		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
-	);
-	const httpUp = await timed(
-		'HTTP Request node upload',
-		(flows) => flows.httpUpload,
-		'HTTP Upload',
-	);
 	const copies = join(ctx.work, 'fresh-copy');
-	const uploaded = join(copies, basename(file));
-	const curlUp = await fastestCurl(
-		[
-			'-F',
-			`folder_hash=${folder.hash}`,
-			'-F',
-			`user=${account.username}`,
-			'-F',
-			`user_access_token=${account.token}`,
-			'-F',
-			`file=@${uploaded}`,
-			`${sandbox.baseUrl}/api_v2/upload_file`,
-		],
-		'/dev/null',
-		async () => void (await freshCopy(file, copies)),
+	// The three ways an upload of a file on disk can go (see diskUploadPath), and the HTTP Request node.
+	const uploads = await inRounds(
+		{
+			worker: () =>
+				timedOnce('Storage node upload, worker thread', (flows) => flows.storageUpload, 'Upload', {
+					CLOUD_STORAGE_WORKER_TRANSFERS: 'true',
+				}),
+			main: () => timedOnce('Storage node upload', (flows) => flows.storageUpload, 'Upload'),
+			helper: () =>
+				timedOnce(
+					"Storage node upload, n8n's request helper",
+					(flows) => flows.storageUpload,
+					'Upload',
+					{ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
+				),
+			http: () => timedOnce('HTTP Request node upload', (flows) => flows.httpUpload, 'HTTP Upload'),
+		},
+		async () => {
+			const uploaded = await freshCopy(file, copies);
+			return await curl([
+				'-F',
+				`folder_hash=${folder.hash}`,
+				'-F',
+				`user=${account.username}`,
+				'-F',
+				`user_access_token=${account.token}`,
+				'-F',
+				`file=@${uploaded}`,
+				`${sandbox.baseUrl}/api_v2/upload_file`,
+			]);
+		},
 	);
+	const { worker: workerUp, main: storageUp, helper: helperUp, http: httpUp } = uploads.best;
+	const curlUp = uploads.curl;
 	const fileHash = String(storageUp.items[0]?.json.hash);
-	// The three ways a download into n8n's filesystem store can go (see diskDownloadPath).
-	const storageDown = await timed(
-		'Storage node download, streaming',
-		(flows) => flows.storageDownload(fileHash),
-		'Download',
-		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
-	);
-	const mainDown = await timed(
-		'Storage node download',
-		(flows) => flows.storageDownload(fileHash),
-		'Download',
-	);
-	const workerDown = await timed(
-		'Storage node download, worker thread',
-		(flows) => flows.storageDownload(fileHash),
-		'Download',
-		{ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
-	);
-	const httpDown = await timed(
-		'HTTP Request node download',
-		(flows) => flows.httpDownload(fileHash),
-		'HTTP Download',
-	);
 	// Into a file on the same disk, as n8n's binary store does: the same transfer, not a copy to /dev/null.
 	const curlCopy = join(ctx.work, 'curl-download.bin');
-	const curlDown = await fastestCurl(
-		[
-			'-d',
-			`file_hash=${fileHash}`,
-			'-d',
-			`user=${account.username}`,
-			'-d',
-			`user_access_token=${account.token}`,
-			`${sandbox.baseUrl}/api_v2/download_file`,
-		],
-		curlCopy,
+	// The three ways a download into n8n's filesystem store can go (see diskDownloadPath), and the HTTP Request node.
+	const downloads = await inRounds(
+		{
+			helper: () =>
+				timedOnce(
+					'Storage node download, streaming',
+					(flows) => flows.storageDownload(fileHash),
+					'Download',
+					{ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' },
+				),
+			main: () =>
+				timedOnce('Storage node download', (flows) => flows.storageDownload(fileHash), 'Download'),
+			worker: () =>
+				timedOnce(
+					'Storage node download, worker thread',
+					(flows) => flows.storageDownload(fileHash),
+					'Download',
+					{ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+				),
+			http: () =>
+				timedOnce(
+					'HTTP Request node download',
+					(flows) => flows.httpDownload(fileHash),
+					'HTTP Download',
+				),
+		},
+		async () => {
+			await settleDisk();
+			const ms = await curl(
+				[
+					'-d',
+					`file_hash=${fileHash}`,
+					'-d',
+					`user=${account.username}`,
+					'-d',
+					`user_access_token=${account.token}`,
+					`${sandbox.baseUrl}/api_v2/download_file`,
+				],
+				curlCopy,
+			);
+			rmSync(curlCopy);
+			return ms;
+		},
 	);
-	rmSync(curlCopy);
+	const {
+		helper: storageDown,
+		main: mainDown,
+		worker: workerDown,
+		http: httpDown,
+	} = downloads.best;
+	const curlDown = downloads.curl;
 	const heapMb = Math.round(storageDown.heapBytes / MB);
 	const auth = { user: account.username, user_access_token: account.token };
 	const downloadForm = new URLSearchParams({ file_hash: fileHash, ...auth }).toString();
@@ -327,7 +315,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		process.env.BENCH_QUEUE === '0' ? undefined : await benchQueueMode(ctx, folder.hash);
 	const markdown = [
 		`${sizeMb} MiB (${bytes} bytes) of random bytes, uploaded from a file read by n8n's Read/Write Files node and downloaded into n8n's binary store (filesystem mode). ` +
-			`Node rows: n8n's own execution time of that node. Every node and curl row is the fastest of ${ROUNDS} runs (BENCH_TRANSFER_ROUNDS): this shared virtual machine's speed varies from one minute to the next. ` +
+			`Node rows: n8n's own execution time of that node. Every node and curl row is the fastest of ${ROUNDS} rounds (BENCH_TRANSFER_ROUNDS), and curl runs in every round right after the node rows: this shared virtual machine's speed varies from one minute to the next, and a slow minute then falls on the nodes and curl alike. ` +
 			"Each transfer runs in a freshly started n8n (after a 1 MiB upload by the same node, which loads its code). RSS growth: that n8n main process's peak resident memory, sampled every 20 ms, over the whole run (the Read/Write Files node included, which copies the file into n8n's binary store through fresh buffers) above its level before the run, and during the node's own run (as n8n records it) above its level when the node started. " +
 			'curl runs on the same machine against the same sandbox, as the ceiling: it uploads the same file and downloads into a file on the same disk. ' +
 			"Like the node rows, which upload the copy n8n's Read/Write Files node has just written into n8n's store, curl and the bare clients upload a copy of the file written just before (1 GiB of writes the disk has not finished made curl's upload about a fifth slower on this machine).",
@@ -431,16 +419,43 @@ type Timed = (
 	peakGrowth: number;
 	nodeGrowth: number;
 	items: Array<{ json: Record<string, unknown> }>;
+	heapBytes: number;
 	loop?: LoopDelay;
 }>;
 
+type Run = Awaited<ReturnType<Timed>>;
+
 /**
- * BENCH_TRANSFER=download: the download paths only, A/B in rounds (BENCH_REPEAT, default 2), best of each,
- * for a loaded machine: n8n's request helper, the main thread through reused buffers and the worker thread
- * (see diskDownloadPath). The file is put into the sandbox with curl.
+ * Every row is the fastest of BENCH_TRANSFER_ROUNDS rounds (default 3), and curl runs in every round right after
+ * the nodes: this shared virtual machine's speed varies from one minute to the next, and a slow minute then falls
+ * on the nodes and curl alike rather than on whichever happened to run in it.
  */
-async function downloadsSideBySide(
+async function inRounds<K extends string>(
+	runs: Record<K, () => Promise<Run>>,
+	curlRun: () => Promise<number>,
+): Promise<{ best: Record<K, Run>; curl: number }> {
+	const best = {} as Record<K, Run>;
+	let curlBest = Infinity;
+	for (let round = 0; round < ROUNDS; round++) {
+		for (const key of Object.keys(runs) as K[]) {
+			const run = await runs[key]();
+			if (!best[key] || run.ms < best[key].ms) best[key] = run;
+		}
+		const ms = await curlRun();
+		console.error(`transfer: round ${round + 1}: curl ${(ms / 1000).toFixed(2)} s`);
+		curlBest = Math.min(curlBest, ms);
+	}
+	return { best, curl: curlBest };
+}
+
+/**
+ * BENCH_TRANSFER=upload or download: that direction's paths only, in rounds with curl: n8n's request helper, the
+ * main thread through reused buffers and the worker thread (see diskUploadPath, diskDownloadPath). For the
+ * download the file is put into the sandbox with curl first.
+ */
+async function pathsSideBySide(
 	ctx: BenchContext,
+	direction: 'upload' | 'download',
 	{
 		sizeMb,
 		file,
@@ -449,58 +464,64 @@ async function downloadsSideBySide(
 	}: { sizeMb: number; file: string; folderHash: string; timed: Timed },
 ): Promise<Section> {
 	const { sandbox, account } = ctx;
-	const auth = ['-d', `user=${account.username}`, '-d', `user_access_token=${account.token}`];
-	const { stdout } = await promisify(execFile)(
-		'curl',
-		[
-			'-sS',
-			'-F',
-			`folder_hash=${folderHash}`,
-			'-F',
-			`user=${account.username}`,
-			'-F',
-			`user_access_token=${account.token}`,
-			'-F',
-			`file=@${file}`,
-			`${sandbox.baseUrl}/api_v2/upload_file`,
-		],
-		{ maxBuffer: 1024 * 1024 },
-	);
-	rmSync(file);
-	const answer = JSON.parse(stdout) as { file_hash?: string; hash?: string };
-	const fileHash = String(answer.file_hash ?? answer.hash);
-	const variants: Array<[string, Record<string, string>]> = [
-		['Download: Cloud Storage node, streaming', { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' }],
-		['Download: Cloud Storage node, main thread through reused buffers (the default)', {}],
-		['Download: Cloud Storage node, worker thread', { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }],
+	const auth = [`user=${account.username}`, `user_access_token=${account.token}`];
+	const uploadArgs = (path: string) => [
+		...[`folder_hash=${folderHash}`, ...auth, `file=@${path}`].flatMap((field) => ['-F', field]),
+		`${sandbox.baseUrl}/api_v2/upload_file`,
 	];
-	const best = new Map<string, Awaited<ReturnType<Timed>>>();
-	let curlBest = Infinity;
-	const copy = join(ctx.work, 'curl-download.bin');
-	for (let round = 0; round < Number(process.env.BENCH_REPEAT ?? 2); round++) {
-		for (const [label, env] of variants) {
-			const run = await timed(label, (flows) => flows.storageDownload(fileHash), 'Download', env);
-			const previous = best.get(label);
-			if (!previous || run.ms < previous.ms) best.set(label, run);
-		}
-		curlBest = Math.min(
-			curlBest,
-			await curl(
-				['-d', `file_hash=${fileHash}`, ...auth, `${sandbox.baseUrl}/api_v2/download_file`],
-				copy,
-			),
-		);
-		rmSync(copy, { force: true });
+	const copies = join(ctx.work, 'fresh-copy');
+	let fileHash = '';
+	if (direction === 'download') {
+		const { stdout } = await promisify(execFile)('curl', ['-sS', ...uploadArgs(file)], {
+			maxBuffer: 1024 * 1024,
+		});
+		const answer = JSON.parse(stdout) as { file_hash?: string; hash?: string };
+		fileHash = String(answer.file_hash ?? answer.hash);
 	}
-	const base = best.get(variants[0][0])!;
-	const rows = variants.map(([label]) => {
-		const run = best.get(label)!;
+	const Direction = direction === 'upload' ? 'Upload' : 'Download';
+	const node = (label: string, env: Record<string, string>) => () =>
+		timed(
+			`${Direction}: Cloud Storage node, ${label}`,
+			(flows) => (direction === 'upload' ? flows.storageUpload : flows.storageDownload(fileHash)),
+			Direction,
+			env,
+		);
+	const labels = {
+		helper: "n8n's request helper",
+		main: 'main thread through reused buffers (the default)',
+		worker: 'worker thread',
+	};
+	const copy = join(ctx.work, 'curl-download.bin');
+	const { best, curl: curlBest } = await inRounds(
+		{
+			helper: node(labels.helper, { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' }),
+			main: node(labels.main, {}),
+			worker: node(labels.worker, { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }),
+		},
+		async () => {
+			if (direction === 'upload') return await curl(uploadArgs(await freshCopy(file, copies)));
+			await settleDisk();
+			const ms = await curl(
+				[
+					...[`file_hash=${fileHash}`, ...auth].flatMap((field) => ['-d', field]),
+					`${sandbox.baseUrl}/api_v2/download_file`,
+				],
+				copy,
+			);
+			rmSync(copy, { force: true });
+			return ms;
+		},
+	);
+	rmSync(file, { force: true });
+	rmSync(copies, { recursive: true, force: true });
+	const rows = (Object.keys(labels) as Array<keyof typeof labels>).map((key) => {
+		const run = best[key];
 		return [
-			label,
+			`${Direction}: Cloud Storage node, ${labels[key]}`,
 			`${(run.ms / 1000).toFixed(2)} s`,
 			`${((sizeMb / run.ms) * 1000).toFixed(1)} MiB/s`,
 			`${((curlBest / run.ms) * 100).toFixed(0)} %`,
-			`${(base.ms / run.ms).toFixed(2)}×`,
+			`${(best.helper.ms / run.ms).toFixed(2)}×`,
 			`${(run.peakGrowth / MB).toFixed(1)} MiB`,
 			`${(run.nodeGrowth / MB).toFixed(1)} MiB`,
 			run.loop ? `${run.loop.maxMs.toFixed(0)} ms` : '—',
@@ -508,25 +529,21 @@ async function downloadsSideBySide(
 		];
 	});
 	rows.push([
-		'Download: curl',
+		`${Direction}: curl`,
 		`${(curlBest / 1000).toFixed(2)} s`,
 		`${((sizeMb / curlBest) * 1000).toFixed(1)} MiB/s`,
 		'100 %',
-		'—',
-		'—',
-		'—',
-		'—',
-		'—',
+		...Array<string>(5).fill('—'),
 	]);
 	return {
-		title: `Storage: ${sizeMb} MiB download paths side by side`,
+		title: `Storage: ${sizeMb} MiB ${direction} paths side by side`,
 		markdown: table(
 			[
 				'Transfer (best of rounds)',
 				'Time',
 				'Throughput',
 				'Share of curl',
-				'vs streaming',
+				"vs n8n's helper",
 				'Peak RSS growth: whole run',
 				'during the node',
 				'Event loop delay: max',

@@ -130,6 +130,34 @@ it('finds EICAR split across two chunks', async () => {
 	expect(fs.statSync(capped.file.tmpPath).size).toBe(600);
 });
 
+it('finds EICAR however the reads split it, in one byte reads too, and nothing in its near misses', async () => {
+	const tmp = fs.mkdtempSync(path.join(scratch, 'split-'));
+	const scan = async (parts: Buffer[]) => {
+		const sink = sinkFile(
+			Readable.from(parts),
+			{ field: 'file', filename: 'c', declaredType: '' },
+			tmp,
+			10_000,
+		);
+		await sink.done;
+		return sink.file.virus;
+	};
+	const whole = Buffer.from(`ab${EICAR}cd`, 'latin1');
+	for (let first = 1; first < whole.length; first += 7)
+		for (let second = first + 1; second < whole.length; second += 5)
+			expect(
+				await scan([
+					whole.subarray(0, first),
+					whole.subarray(first, second),
+					whole.subarray(second),
+				]),
+			).toBe(true);
+	expect(await scan([...whole].map((byte) => Buffer.from([byte])))).toBe(true);
+	const nearMiss = Buffer.from(`${EICAR.slice(0, -1)}x${EICAR.slice(1)}`, 'latin1');
+	expect(await scan([nearMiss.subarray(0, 30), nearMiss.subarray(30)])).toBe(false);
+	expect(await scan([...nearMiss].map((byte) => Buffer.from([byte])))).toBe(false);
+});
+
 it('exits cleanly on SIGTERM', async () => {
 	const exited = new Promise<number | null>((resolve) =>
 		child.once('exit', (code) => resolve(code)),
