@@ -14,6 +14,7 @@ import {
 	readFileSync,
 	rmSync,
 	statSync,
+	statfsSync,
 } from 'node:fs';
 import { basename, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -81,6 +82,38 @@ async function settleDisk(): Promise<void> {
 	await promisify(execFile)('sync');
 }
 
+/**
+ * This virtual machine hands memory back to its host (virtio-balloon free page reporting), and taking such pages
+ * again costs the kernel about 2 s per GiB written into a new file (1 GiB in 512 KiB writes: 0.25-0.4 s right
+ * after as much was freed, 2-3 s once the page cache had grown by 10 GiB, as it does over this benchmark). A
+ * download writes its file into such pages: curl, which ran right after the previous n8n's store was deleted, got
+ * warm ones, and a node, which ran after n8n's start-up, cold ones (its download took 2-4 s instead of 1). Filling
+ * and freeing as much memory just before each timed download gives every client the same warm pages, as on a
+ * machine without a balloon. The memory is a file in /dev/shm (no disk writes to wait for), or in `dir` if
+ * /dev/shm is missing or too small.
+ */
+async function warmPages(dir: string, bytes: number): Promise<void> {
+	const shm = '/dev/shm';
+	const roomy =
+		existsSync(shm) && statfsSync(shm).bavail * statfsSync(shm).bsize > bytes + WARM_SPARE;
+	const path = join(roomy ? shm : dir, `bench-warm-${process.pid}.bin`);
+	const block = 8 * MB;
+	try {
+		await promisify(execFile)('dd', [
+			'if=/dev/zero',
+			`of=${path}`,
+			`bs=${block}`,
+			`count=${Math.ceil(bytes / block)}`,
+			'status=none',
+		]);
+	} finally {
+		rmSync(path, { force: true });
+	}
+}
+
+/** Room for the downloaded file and what else the run writes meanwhile (n8n's execution data, logs). */
+const WARM_SPARE = 256 * MB;
+
 const ROUNDS = Math.max(1, Number(process.env.BENCH_TRANSFER_ROUNDS ?? 3));
 
 /**
@@ -145,6 +178,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			const workflow = build(transferWorkflows({ file, ...options, credential: fresh.credential }));
 			const heapBytes = await n8nHeapBytes(fresh.n8n.baseUrl);
 			await settleDisk();
+			if (node.includes('Download')) await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
 			const { result, peakGrowth, samples } = await withPeakRss(fresh.n8n.main.pid, () =>
 				runNode(local, workflow, node),
 			);
@@ -240,6 +274,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		},
 		async () => {
 			await settleDisk();
+			await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
 			const ms = await curl(
 				[
 					'-d',
@@ -282,6 +317,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			await freshCopy(file, copies),
 			heap,
 		);
+		await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
 		plain[`download-${label}`] = await plainTransfer(
 			ctx.root,
 			'download',
@@ -393,7 +429,8 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		'',
 		`Upload of a file in n8n's filesystem store, by default: the node reads the file itself into four reused 1 MiB buffers, each filled again only once the socket has sent it, and writes them to its own connection (\`node:http\`), on n8n's main thread. No chunk is a fresh buffer, so V8 has no garbage to collect n8n's big heap for: ${(helperUp.ms / storageUp.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run, which the other binary modes use (their data is not a file the node may read). ` +
 			`A worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true) moves the same bytes with undici in its own heap: ${(workerUp.ms / storageUp.ms).toFixed(2)}× the default's time here, and its isolate adds memory; it stays available because it honours proxy settings, where the default path hands over to n8n's helper. ` +
-			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored.",
+			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored. " +
+			"Before each download timed here (the nodes', curl's and the bare clients'), the benchmark fills and frees as much memory as the file in /dev/shm: this virtual machine hands unused memory back to its host, and a file written into such pages cost about 2 s more per GiB (1 GiB in 512 KiB writes: 0.25-0.4 s into warm pages, 2-3 s into cold ones); without it curl, which ran right after the previous n8n's store was deleted, got warm pages and each node, after n8n's start-up, cold ones (the default download took 2-4 s where it takes 1 s).",
 		'',
 		`Download into n8n's filesystem store, by default: the node reads the answer on its own connection straight into two reused 1 MiB buffers (Node's \`onread\`), parses HTTP/1.1 itself, and hands each filled part to n8n's \`prepareBinaryData\`, pausing the socket while n8n still writes both; no chunk is a fresh buffer, and there is no thread, temporary file or second copy: ${(storageDown.ms / mainDown.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run. ` +
 			"It is safe because n8n's filesystem store writes each chunk before it asks for the next; the node checks the stored copy afterwards (its size, and bytes sampled in every MiB, included in the time above) and downloads again through the worker thread if n8n kept other bytes. " +
@@ -501,6 +538,7 @@ async function pathsSideBySide(
 		async () => {
 			if (direction === 'upload') return await curl(uploadArgs(await freshCopy(file, copies)));
 			await settleDisk();
+			await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
 			const ms = await curl(
 				[
 					...[`file_hash=${fileHash}`, ...auth].flatMap((field) => ['-d', field]),
