@@ -130,6 +130,28 @@ async function freshCopy(file: string, dir: string): Promise<string> {
 	return copy;
 }
 
+/** An untimed upload by curl (the file the downloads read); answers the new file's hash. */
+async function curlUpload(
+	baseUrl: string,
+	folderHash: string,
+	account: { username: string; token: string },
+	file: string,
+): Promise<string> {
+	const fields = [
+		`folder_hash=${folderHash}`,
+		`user=${account.username}`,
+		`user_access_token=${account.token}`,
+		`file=@${file}`,
+	];
+	const { stdout } = await promisify(execFile)(
+		'curl',
+		['-sS', ...fields.flatMap((field) => ['-F', field]), `${baseUrl}/api_v2/upload_file`],
+		{ maxBuffer: 1024 * 1024 },
+	);
+	const answer = JSON.parse(stdout) as { file_hash?: string; hash?: string };
+	return String(answer.file_hash ?? answer.hash);
+}
+
 /** curl runs asynchronously: the sandbox lives in this process and must keep serving while curl talks to it. */
 async function curl(args: string[], output = '/dev/null'): Promise<number> {
 	const started = performance.now();
@@ -154,6 +176,14 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	const options = { folderHash: folder.hash, baseUrl: sandbox.baseUrl, account };
 	const warmFile = join(ctx.work, 'warm-up.bin');
 	await makeFile(warmFile, MB);
+	// The sandbox keeps every upload on disk: over a run, some 17 GiB of page cache, which grows into memory this
+	// machine has handed back to its host and makes every later write slower (see warmPages). Each timed upload's
+	// file is removed once it is measured; only the file the downloads read stays.
+	let downloadSource = '';
+	const dropUploads = () => {
+		for (const stored of store.filesIn(folder.id))
+			if (stored.hash !== downloadSource) rmSync(stored.blobPath, { force: true });
+	};
 
 	// Each transfer runs in a freshly started n8n: a process keeps the memory an earlier transfer made it
 	// take, so in a shared one whichever ran second would look as if it needed none. A 1 MiB upload by the
@@ -196,6 +226,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		} finally {
 			await fresh.n8n.stop();
 			rmSync(loopDir, { recursive: true, force: true });
+			if (node.includes('Upload')) dropUploads();
 		}
 	};
 
@@ -206,9 +237,14 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			file,
 			folderHash: folder.hash,
 			timed: timedOnce,
+			keep: (hash) => {
+				downloadSource = hash;
+			},
+			dropUploads,
 		});
 
 	const copies = join(ctx.work, 'fresh-copy');
+	downloadSource = await curlUpload(sandbox.baseUrl, folder.hash, account, file);
 	// The three ways an upload of a file on disk can go (see diskUploadPath), and the HTTP Request node.
 	const uploads = await inRounds(
 		{
@@ -228,7 +264,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		},
 		async () => {
 			const uploaded = await freshCopy(file, copies);
-			return await curl([
+			const ms = await curl([
 				'-F',
 				`folder_hash=${folder.hash}`,
 				'-F',
@@ -239,11 +275,13 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				`file=@${uploaded}`,
 				`${sandbox.baseUrl}/api_v2/upload_file`,
 			]);
+			dropUploads();
+			return ms;
 		},
 	);
 	const { worker: workerUp, main: storageUp, helper: helperUp, http: httpUp } = uploads.best;
 	const curlUp = uploads.curl;
-	const fileHash = String(storageUp.items[0]?.json.hash);
+	const fileHash = downloadSource;
 	// Into a file on the same disk, as n8n's binary store does: the same transfer, not a copy to /dev/null.
 	const curlCopy = join(ctx.work, 'curl-download.bin');
 	// The three ways a download into n8n's filesystem store can go (see diskDownloadPath), and the HTTP Request node.
@@ -317,6 +355,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			await freshCopy(file, copies),
 			heap,
 		);
+		dropUploads();
 		await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
 		plain[`download-${label}`] = await plainTransfer(
 			ctx.root,
@@ -429,7 +468,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		'',
 		`Upload of a file in n8n's filesystem store, by default: the node reads the file itself into four reused 1 MiB buffers, each filled again only once the socket has sent it, and writes them to its own connection (\`node:http\`), on n8n's main thread. No chunk is a fresh buffer, so V8 has no garbage to collect n8n's big heap for: ${(helperUp.ms / storageUp.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run, which the other binary modes use (their data is not a file the node may read). ` +
 			`A worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true) moves the same bytes with undici in its own heap: ${(workerUp.ms / storageUp.ms).toFixed(2)}× the default's time here, and its isolate adds memory; it stays available because it honours proxy settings, where the default path hands over to n8n's helper. ` +
-			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored. " +
+			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored, and once measured each upload's bytes are removed from the sandbox (only the file the downloads read, uploaded by curl before the rounds, stays): kept, they grew the page cache by some 17 GiB over a run, into memory this virtual machine had handed back to its host (see the next sentence). " +
 			"Before each download timed here (the nodes', curl's and the bare clients'), the benchmark fills and frees as much memory as the file in /dev/shm: this virtual machine hands unused memory back to its host, and a file written into such pages cost about 2 s more per GiB (1 GiB in 512 KiB writes: 0.25-0.4 s into warm pages, 2-3 s into cold ones); without it curl, which ran right after the previous n8n's store was deleted, got warm pages and each node, after n8n's start-up, cold ones (the default download took 2-4 s where it takes 1 s).",
 		'',
 		`Download into n8n's filesystem store, by default: the node reads the answer on its own connection straight into two reused 1 MiB buffers (Node's \`onread\`), parses HTTP/1.1 itself, and hands each filled part to n8n's \`prepareBinaryData\`, pausing the socket while n8n still writes both; no chunk is a fresh buffer, and there is no thread, temporary file or second copy: ${(storageDown.ms / mainDown.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run. ` +
@@ -498,7 +537,17 @@ async function pathsSideBySide(
 		file,
 		folderHash,
 		timed,
-	}: { sizeMb: number; file: string; folderHash: string; timed: Timed },
+		keep,
+		dropUploads,
+	}: {
+		sizeMb: number;
+		file: string;
+		folderHash: string;
+		timed: Timed;
+		/** The file the downloads read, kept when `dropUploads` removes the others' bytes. */
+		keep: (hash: string) => void;
+		dropUploads: () => void;
+	},
 ): Promise<Section> {
 	const { sandbox, account } = ctx;
 	const auth = [`user=${account.username}`, `user_access_token=${account.token}`];
@@ -509,11 +558,8 @@ async function pathsSideBySide(
 	const copies = join(ctx.work, 'fresh-copy');
 	let fileHash = '';
 	if (direction === 'download') {
-		const { stdout } = await promisify(execFile)('curl', ['-sS', ...uploadArgs(file)], {
-			maxBuffer: 1024 * 1024,
-		});
-		const answer = JSON.parse(stdout) as { file_hash?: string; hash?: string };
-		fileHash = String(answer.file_hash ?? answer.hash);
+		fileHash = await curlUpload(sandbox.baseUrl, folderHash, account, file);
+		keep(fileHash);
 	}
 	const Direction = direction === 'upload' ? 'Upload' : 'Download';
 	const node = (label: string, env: Record<string, string>) => () =>
@@ -536,7 +582,11 @@ async function pathsSideBySide(
 			worker: node(labels.worker, { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }),
 		},
 		async () => {
-			if (direction === 'upload') return await curl(uploadArgs(await freshCopy(file, copies)));
+			if (direction === 'upload') {
+				const ms = await curl(uploadArgs(await freshCopy(file, copies)));
+				dropUploads();
+				return ms;
+			}
 			await settleDisk();
 			await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
 			const ms = await curl(
