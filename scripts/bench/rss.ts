@@ -1,4 +1,4 @@
-// Peak resident memory of a process while something runs, sampled from /proc (Linux).
+// Peak resident memory and CPU time of a process while something runs, sampled from /proc (Linux).
 import { readFileSync } from 'node:fs';
 
 export function rssBytes(pid: number): number {
@@ -7,16 +7,24 @@ export function rssBytes(pid: number): number {
 	return match ? Number(match[1]) * 1024 : 0;
 }
 
+/** CPU time (user + system, all threads) a process has used so far, in ms; Linux counts it in 10 ms ticks. */
+export function cpuMs(pid: number): number {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	// The fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** Runs `work` while sampling the RSS of `pid` every 20 ms; returns the work's result with the peak growth. */
 export async function withPeakRss<T>(
 	pid: number,
 	work: () => Promise<T>,
 ): Promise<{ result: T; baseline: number; peakGrowth: number; samples: RssSample[] }> {
 	const baseline = rssBytes(pid);
-	const samples: RssSample[] = [{ at: Date.now(), bytes: baseline }];
+	const samples: RssSample[] = [{ at: Date.now(), bytes: baseline, cpuMs: cpuMs(pid) }];
 	const sample = () => {
 		try {
-			samples.push({ at: Date.now(), bytes: rssBytes(pid) });
+			samples.push({ at: Date.now(), bytes: rssBytes(pid), cpuMs: cpuMs(pid) });
 		} catch {
 			// The process may be gone at the very end; the samples so far stand.
 		}
@@ -36,6 +44,8 @@ export interface RssSample {
 	/** Epoch milliseconds. */
 	at: number;
 	bytes: number;
+	/** The process's CPU time so far (`cpuMs`). */
+	cpuMs: number;
 }
 
 /**
@@ -46,4 +56,11 @@ export function growthDuring(samples: RssSample[], from: number, to: number): nu
 	const before = samples.filter((entry) => entry.at <= from).at(-1) ?? samples[0];
 	const during = samples.filter((entry) => entry.at > from && entry.at <= to);
 	return Math.max(0, ...during.map((entry) => entry.bytes - before.bytes));
+}
+
+/** CPU time the process used over [from, to] (epoch ms), from the samples around it (20 ms apart, 10 ms ticks). */
+export function cpuDuring(samples: RssSample[], from: number, to: number): number {
+	const before = samples.filter((entry) => entry.at <= from).at(-1) ?? samples[0];
+	const after = samples.find((entry) => entry.at >= to) ?? samples[samples.length - 1];
+	return after.cpuMs - before.cpuMs;
 }

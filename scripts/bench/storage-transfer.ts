@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 
 import { runNode, table, type BenchContext, type Section } from './context.ts';
-import { growthDuring, withPeakRss } from './rss.ts';
+import { cpuDuring, growthDuring, withPeakRss } from './rss.ts';
 import { transferWorkflows } from './transfer-workflows.ts';
 
 const MB = 1024 * 1024;
@@ -221,8 +221,17 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				result.startTime + result.ms,
 			);
 			const nodeGrowth = growthDuring(samples, result.startTime, result.startTime + result.ms);
+			const nodeCpuMs = cpuDuring(samples, result.startTime, result.startTime + result.ms);
 			console.error(`transfer: ${label}: ${(result.ms / 1000).toFixed(2)} s`);
-			return { ms: result.ms, peakGrowth, nodeGrowth, items: result.items, heapBytes, loop };
+			return {
+				ms: result.ms,
+				peakGrowth,
+				nodeGrowth,
+				nodeCpuMs,
+				items: result.items,
+				heapBytes,
+				loop,
+			};
 		} finally {
 			await fresh.n8n.stop();
 			rmSync(loopDir, { recursive: true, force: true });
@@ -375,12 +384,13 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		label: string,
 		ms: number,
 		curlMs: number,
-		run?: { peakGrowth: number; nodeGrowth: number; loop?: LoopDelay },
+		run?: { peakGrowth: number; nodeGrowth: number; nodeCpuMs: number; loop?: LoopDelay },
 	) => [
 		label,
 		`${(ms / 1000).toFixed(2)} s`,
 		`${((sizeMb / ms) * 1000).toFixed(1)} MiB/s`,
 		`${((curlMs / ms) * 100).toFixed(0)} %`,
+		run ? `${(run.nodeCpuMs / 1000).toFixed(2)} s` : '—',
 		run ? `${(run.peakGrowth / MB).toFixed(1)} MiB` : '—',
 		run ? `${(run.nodeGrowth / MB).toFixed(1)} MiB` : '—',
 		run?.loop ? `${run.loop.maxMs.toFixed(0)} ms` : '—',
@@ -391,7 +401,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	const markdown = [
 		`${sizeMb} MiB (${bytes} bytes) of random bytes, uploaded from a file read by n8n's Read/Write Files node and downloaded into n8n's binary store (filesystem mode). ` +
 			`Node rows: n8n's own execution time of that node. Every node and curl row is the fastest of ${ROUNDS} rounds (BENCH_TRANSFER_ROUNDS), and curl runs in every round right after the node rows: this shared virtual machine's speed varies from one minute to the next, and a slow minute then falls on the nodes and curl alike. ` +
-			"Each transfer runs in a freshly started n8n (after a 1 MiB upload by the same node, which loads its code). RSS growth: that n8n main process's peak resident memory, sampled every 20 ms, over the whole run (the Read/Write Files node included, which copies the file into n8n's binary store through fresh buffers) above its level before the run, and during the node's own run (as n8n records it) above its level when the node started. " +
+			"Each transfer runs in a freshly started n8n (after a 1 MiB upload by the same node, which loads its code). RSS growth: that n8n main process's peak resident memory, sampled every 20 ms, over the whole run (the Read/Write Files node included, which copies the file into n8n's binary store through fresh buffers) above its level before the run, and during the node's own run (as n8n records it) above its level when the node started. n8n's CPU time during the node: the user and system time of that n8n process, every thread included (V8's garbage collector, Node's thread pool, a transfer thread), from /proc over the node's run: what the transfer costs the machine n8n runs on, besides its time. " +
 			'curl runs on the same machine against the same sandbox, as the ceiling: it uploads the same file and downloads into a file on the same disk. ' +
 			"Like the node rows, which upload the copy n8n's Read/Write Files node has just written into n8n's store, curl and the bare clients upload a copy of the file written just before (1 GiB of writes the disk has not finished made curl's upload about a fifth slower on this machine).",
 		'',
@@ -401,6 +411,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				'Time',
 				'Throughput',
 				'Share of curl',
+				"n8n's CPU time during the node",
 				'Peak RSS growth: whole run',
 				'during the node',
 				'Event loop delay: max',
@@ -466,12 +477,12 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			'Each socket read is a fresh buffer counted as external memory; every ~64 MiB of it makes V8 run a full mark-compact, whose cost grows with the live heap. ' +
 			"That, not the node's code, is what holds a transfer inside n8n (this node and n8n's own HTTP Request node alike) below curl's speed.",
 		'',
-		`Upload of a file in n8n's filesystem store, by default: the node reads the file itself into four reused 1 MiB buffers, each filled again only once the socket has sent it, and writes them to its own connection (\`node:http\`), on n8n's main thread. No chunk is a fresh buffer, so V8 has no garbage to collect n8n's big heap for: ${(helperUp.ms / storageUp.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run, which the other binary modes use (their data is not a file the node may read). ` +
+		`Upload of a file in n8n's filesystem store, by default: the node reads the file itself into four reused 1 MiB buffers, each filled again only once the socket has sent it, and writes them to its own connection (\`node:http\`), on n8n's main thread. No chunk is a fresh buffer, so V8 has no garbage to collect n8n's big heap for: ${(helperUp.ms / storageUp.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run (which the other binary modes use: their data is not a file the node may read), with ${(helperUp.nodeCpuMs / Math.max(storageUp.nodeCpuMs, 10)).toFixed(1)}× less of n8n's CPU time. The gain in time is capped by the stand-in, which receives the upload on the same 2 cores: curl itself took ${(helperUp.ms / curlUp).toFixed(2)}× less time than the helper. ` +
 			`A worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true) moves the same bytes with undici in its own heap: ${(workerUp.ms / storageUp.ms).toFixed(2)}× the default's time here, and its isolate adds memory; it stays available because it honours proxy settings, where the default path hands over to n8n's helper. ` +
 			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored, and once measured each upload's bytes are removed from the sandbox (only the file the downloads read, uploaded by curl before the rounds, stays): kept, they grew the page cache by some 17 GiB over a run, into memory this virtual machine had handed back to its host (see the next sentence). " +
 			"Before each download timed here (the nodes', curl's and the bare clients'), the benchmark fills and frees as much memory as the file in /dev/shm: this virtual machine hands unused memory back to its host, and a file written into such pages cost about 2 s more per GiB (1 GiB in 512 KiB writes: 0.25-0.4 s into warm pages, 2-3 s into cold ones); without it curl, which ran right after the previous n8n's store was deleted, got warm pages and each node, after n8n's start-up, cold ones (the default download took 2-4 s where it takes 1 s).",
 		'',
-		`Download into n8n's filesystem store, by default: the node reads the answer on its own connection straight into two reused 1 MiB buffers (Node's \`onread\`), parses HTTP/1.1 itself, and hands each filled part to n8n's \`prepareBinaryData\`, pausing the socket while n8n still writes both; no chunk is a fresh buffer, and there is no thread, temporary file or second copy: ${(storageDown.ms / mainDown.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run. ` +
+		`Download into n8n's filesystem store, by default: the node reads the answer on its own connection straight into two reused 1 MiB buffers (Node's \`onread\`), parses HTTP/1.1 itself, and hands each filled part to n8n's \`prepareBinaryData\`, pausing the socket while n8n still writes both; no chunk is a fresh buffer, and there is no thread, temporary file or second copy: ${(storageDown.ms / mainDown.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run, with ${(storageDown.nodeCpuMs / Math.max(mainDown.nodeCpuMs, 10)).toFixed(1)}× less of n8n's CPU time. ` +
 			"It is safe because n8n's filesystem store writes each chunk before it asks for the next; the node checks the stored copy afterwards (its size, and bytes sampled in every MiB, included in the time above) and downloads again through the worker thread if n8n kept other bytes. " +
 			`The worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true, or with a proxy configured) writes the answer with undici to a temporary file that n8n takes in as it is written, then compares the whole stored copy: ${(mainDown.ms / workerDown.ms).toFixed(2)}× the default's speed here. ` +
 			"Earlier hand-overs of the thread's file, measured in previous reports and dropped: `nodeHelpers.copyBinaryFile` after the transfer (n8n reads the file in fresh 64 KiB chunks) and `prepareBinaryData` with a read stream after it were slower than taking the file in while it is written.",
@@ -494,6 +505,7 @@ type Timed = (
 	ms: number;
 	peakGrowth: number;
 	nodeGrowth: number;
+	nodeCpuMs: number;
 	items: Array<{ json: Record<string, unknown> }>;
 	heapBytes: number;
 	loop?: LoopDelay;
@@ -610,6 +622,7 @@ async function pathsSideBySide(
 			`${((sizeMb / run.ms) * 1000).toFixed(1)} MiB/s`,
 			`${((curlBest / run.ms) * 100).toFixed(0)} %`,
 			`${(best.helper.ms / run.ms).toFixed(2)}×`,
+			`${(run.nodeCpuMs / 1000).toFixed(2)} s`,
 			`${(run.peakGrowth / MB).toFixed(1)} MiB`,
 			`${(run.nodeGrowth / MB).toFixed(1)} MiB`,
 			run.loop ? `${run.loop.maxMs.toFixed(0)} ms` : '—',
@@ -621,7 +634,7 @@ async function pathsSideBySide(
 		`${(curlBest / 1000).toFixed(2)} s`,
 		`${((sizeMb / curlBest) * 1000).toFixed(1)} MiB/s`,
 		'100 %',
-		...Array<string>(5).fill('—'),
+		...Array<string>(6).fill('—'),
 	]);
 	return {
 		title: `Storage: ${sizeMb} MiB ${direction} paths side by side`,
@@ -632,6 +645,7 @@ async function pathsSideBySide(
 				'Throughput',
 				'Share of curl',
 				"vs n8n's helper",
+				"n8n's CPU time during the node",
 				'Peak RSS growth: whole run',
 				'during the node',
 				'Event loop delay: max',
