@@ -58,6 +58,10 @@ async function main() {
 	const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
 	const chosen = SECTIONS.filter(([name]) => !only || only.includes(name));
 	const out = process.env.BENCH_OUT ?? (only ? undefined : join(root, 'test/bench-report.md'));
+	// What `npm test` installs for its services (Radicale, Redis for queue mode) and the pinned n8n: the
+	// benchmark needs the same, also on a machine where the tests have not run yet.
+	for (const script of ['scripts/ensure-system-packages.mjs', 'scripts/ensure-n8n.mjs'])
+		execFileSync(process.execPath, [join(root, script)], { stdio: 'inherit' });
 	console.error('starting the sandbox and n8n...');
 	const ctx = await startContext(root);
 	const sections: Section[] = [];

@@ -21,8 +21,8 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 
 import { runNode, table, type BenchContext, type Section } from './context.ts';
-import { cpuDuring, growthDuring, withPeakRss } from './rss.ts';
-import { transferWorkflows } from './transfer-workflows.ts';
+import { cpuDuring, growthDuring, memoryReturns, ownCpuDuring, withPeakRss } from './rss.ts';
+import { transferWorkflows, type Warm } from './transfer-workflows.ts';
 
 const MB = 1024 * 1024;
 
@@ -93,22 +93,31 @@ async function settleDisk(): Promise<void> {
  * /dev/shm is missing or too small.
  */
 async function warmPages(dir: string, bytes: number): Promise<void> {
-	const shm = '/dev/shm';
-	const roomy =
-		existsSync(shm) && statfsSync(shm).bavail * statfsSync(shm).bsize > bytes + WARM_SPARE;
-	const path = join(roomy ? shm : dir, `bench-warm-${process.pid}.bin`);
-	const block = 8 * MB;
+	const { path, blocks } = warmTarget(dir, bytes);
 	try {
 		await promisify(execFile)('dd', [
 			'if=/dev/zero',
 			`of=${path}`,
-			`bs=${block}`,
-			`count=${Math.ceil(bytes / block)}`,
+			`bs=${WARM_BLOCK}`,
+			`count=${blocks}`,
 			'status=none',
 		]);
 	} finally {
 		rmSync(path, { force: true });
 	}
+}
+
+const WARM_BLOCK = 8 * MB;
+
+/** Where warmPages writes (see there) and how many 8 MiB blocks. */
+function warmTarget(dir: string, bytes: number): Warm {
+	const shm = '/dev/shm';
+	const roomy =
+		existsSync(shm) && statfsSync(shm).bavail * statfsSync(shm).bsize > bytes + WARM_SPARE;
+	return {
+		path: join(roomy ? shm : dir, `bench-warm-${process.pid}.bin`),
+		blocks: Math.ceil(bytes / WARM_BLOCK),
+	};
 }
 
 /** Room for the downloaded file and what else the run writes meanwhile (n8n's execution data, logs). */
@@ -154,6 +163,7 @@ async function curlUpload(
 
 /** curl runs asynchronously: the sandbox lives in this process and must keep serving while curl talks to it. */
 async function curl(args: string[], output = '/dev/null'): Promise<number> {
+	const own = process.cpuUsage();
 	const started = performance.now();
 	const { stdout } = await promisify(execFile)(
 		'curl',
@@ -161,7 +171,12 @@ async function curl(args: string[], output = '/dev/null'): Promise<number> {
 		{ maxBuffer: 1024 * 1024 },
 	);
 	if (!/^2/.test(stdout)) throw new Error(`curl answered ${stdout}`);
-	return performance.now() - started;
+	const ms = performance.now() - started;
+	const standIn = process.cpuUsage(own);
+	console.error(
+		`transfer: curl: ${(ms / 1000).toFixed(2)} s, the stand-in's CPU ${(standIn.user / 1e6).toFixed(2)} s user + ${(standIn.system / 1e6).toFixed(2)} s system`,
+	);
+	return ms;
 }
 
 export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> {
@@ -196,7 +211,14 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	) => {
 		console.error(`transfer: ${label}...`);
 		const loopDir = mkdtempSync(join(ctx.work, 'loop-'));
-		const fresh = await ctx.freshN8n({ env: { ...loopDelayEnv(ctx.root, loopDir), ...env } });
+		const upload = node.includes('Upload');
+		// The warm-up Code node (see transferWorkflows) runs dd.
+		const codeEnv: Record<string, string> = upload
+			? { NODE_FUNCTION_ALLOW_BUILTIN: 'child_process' }
+			: {};
+		const fresh = await ctx.freshN8n({
+			env: { ...loopDelayEnv(ctx.root, loopDir), ...codeEnv, ...env },
+		});
 		try {
 			const local = { ...ctx, n8n: fresh.n8n, credential: fresh.credential };
 			const warm = transferWorkflows({ file: warmFile, ...options, credential: fresh.credential });
@@ -205,7 +227,14 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				node.startsWith('HTTP') ? warm.httpUpload : warm.storageUpload,
 				node.startsWith('HTTP') ? 'HTTP Upload' : 'Upload',
 			);
-			const workflow = build(transferWorkflows({ file, ...options, credential: fresh.credential }));
+			const workflow = build(
+				transferWorkflows({
+					file,
+					...options,
+					credential: fresh.credential,
+					warm: upload ? warmTarget(ctx.work, sizeMb * MB + WARM_SPARE) : undefined,
+				}),
+			);
 			const heapBytes = await n8nHeapBytes(fresh.n8n.baseUrl);
 			await settleDisk();
 			if (node.includes('Download')) await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
@@ -219,10 +248,16 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				fresh.n8n.main.pid,
 				result.startTime,
 				result.startTime + result.ms,
+				memoryReturns(samples),
 			);
 			const nodeGrowth = growthDuring(samples, result.startTime, result.startTime + result.ms);
 			const nodeCpuMs = cpuDuring(samples, result.startTime, result.startTime + result.ms);
-			console.error(`transfer: ${label}: ${(result.ms / 1000).toFixed(2)} s`);
+			const standIn = ownCpuDuring(samples, result.startTime, result.startTime + result.ms);
+			console.error(
+				`transfer: ${label}: ${(result.ms / 1000).toFixed(2)} s, n8n's CPU ${(nodeCpuMs / 1000).toFixed(2)} s, ` +
+					`the stand-in's CPU ${(standIn.userMs / 1000).toFixed(2)} s user + ${(standIn.systemMs / 1000).toFixed(2)} s system, ` +
+					`longest loop stall ${loop?.worst ?? '—'}`,
+			);
 			return {
 				ms: result.ms,
 				peakGrowth,
@@ -235,7 +270,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		} finally {
 			await fresh.n8n.stop();
 			rmSync(loopDir, { recursive: true, force: true });
-			if (node.includes('Upload')) dropUploads();
+			if (upload) dropUploads();
 		}
 	};
 
@@ -273,6 +308,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		},
 		async () => {
 			const uploaded = await freshCopy(file, copies);
+			await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
 			const ms = await curl([
 				'-F',
 				`folder_hash=${folder.hash}`,
@@ -356,12 +392,14 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		['held', heapMb],
 	] as const) {
 		console.error(`transfer: bare Node.js client, ${label} heap...`);
+		const uploaded = await freshCopy(file, copies);
+		await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
 		plain[`upload-${label}`] = await plainTransfer(
 			ctx.root,
 			'upload',
 			`${sandbox.baseUrl}/api_v2/upload_file`,
 			uploadForm,
-			await freshCopy(file, copies),
+			uploaded,
 			heap,
 		);
 		dropUploads();
@@ -393,7 +431,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		run ? `${(run.nodeCpuMs / 1000).toFixed(2)} s` : '—',
 		run ? `${(run.peakGrowth / MB).toFixed(1)} MiB` : '—',
 		run ? `${(run.nodeGrowth / MB).toFixed(1)} MiB` : '—',
-		run?.loop ? `${run.loop.maxMs.toFixed(0)} ms` : '—',
+		maxCell(run?.loop),
 		run?.loop ? `${run.loop.p99Ms.toFixed(0)} ms` : '—',
 	];
 	const queue =
@@ -480,6 +518,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		`Upload of a file in n8n's filesystem store, by default: the node reads the file itself into four reused 1 MiB buffers, each filled again only once the socket has sent it, and writes them to its own connection (\`node:http\`), on n8n's main thread. No chunk is a fresh buffer, so V8 has no garbage to collect n8n's big heap for: ${(helperUp.ms / storageUp.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run (which the other binary modes use: their data is not a file the node may read), with ${(helperUp.nodeCpuMs / Math.max(storageUp.nodeCpuMs, 10)).toFixed(1)}× less of n8n's CPU time. The gain in time is capped by the stand-in, which receives the upload on the same 2 cores: curl itself took ${(helperUp.ms / curlUp).toFixed(2)}× less time than the helper. ` +
 			`A worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true) moves the same bytes with undici in its own heap: ${(workerUp.ms / storageUp.ms).toFixed(2)}× the default's time here, and its isolate adds memory; it stays available because it honours proxy settings, where the default path hands over to n8n's helper. ` +
 			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored, and once measured each upload's bytes are removed from the sandbox (only the file the downloads read, uploaded by curl before the rounds, stays): kept, they grew the page cache by some 17 GiB over a run, into memory this virtual machine had handed back to its host (see the next sentence). " +
+			"Each timed upload then gets warm memory for the stand-in's writes, filled and freed just before it as for a download: by a Code node between Read/Write Files and the upload node in n8n (its time is not the upload's), by the benchmark right before curl and the bare clients. Without that, the default upload took 3.4-4.3 s in an upload-only run, with curl at 2.2 s. " +
 			"Before each download timed here (the nodes', curl's and the bare clients'), the benchmark fills and frees as much memory as the file in /dev/shm: this virtual machine hands unused memory back to its host, and a file written into such pages cost about 2 s more per GiB (1 GiB in 512 KiB writes: 0.25-0.4 s into warm pages, 2-3 s into cold ones); without it curl, which ran right after the previous n8n's store was deleted, got warm pages and each node, after n8n's start-up, cold ones (the default download took 2-4 s where it takes 1 s).",
 		'',
 		`Download into n8n's filesystem store, by default: the node reads the answer on its own connection straight into two reused 1 MiB buffers (Node's \`onread\`), parses HTTP/1.1 itself, and hands each filled part to n8n's \`prepareBinaryData\`, pausing the socket while n8n still writes both; no chunk is a fresh buffer, and there is no thread, temporary file or second copy: ${(storageDown.ms / mainDown.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run, with ${(storageDown.nodeCpuMs / Math.max(mainDown.nodeCpuMs, 10)).toFixed(1)}× less of n8n's CPU time. ` +
@@ -487,7 +526,8 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			`The worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true, or with a proxy configured) writes the answer with undici to a temporary file that n8n takes in as it is written, then compares the whole stored copy: ${(mainDown.ms / workerDown.ms).toFixed(2)}× the default's speed here. ` +
 			"Earlier hand-overs of the thread's file, measured in previous reports and dropped: `nodeHelpers.copyBinaryFile` after the transfer (n8n reads the file in fresh 64 KiB chunks) and `prepareBinaryData` with a read stream after it were slower than taking the file in while it is written.",
 		'',
-		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n (its main thread only: Node loads the preload into worker threads too, and a transfer thread's own busy loop delays nothing else), over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too.",
+		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n (its main thread only: Node loads the preload into worker threads too, and a transfer thread's own busy loop delays nothing else), over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too. " +
+			"Only the part of a stall inside the node's run counts. This virtual machine's kernel hands freed memory back to its host about 2 s after it was freed, and n8n's loop stalled for 14-111 ms while it did, in every path alike, also in the worker thread's, whose main thread is idle: a stall that began at most 150 ms after the kernel's counter of memory handed back (/sys/module/page_reporting/parameters/reported_kib, sampled every 20 ms) moved, or during which it moved, is also left out of the figure in brackets.",
 		...(queue ? ['', queue] : []),
 	].join('\n');
 	return {
@@ -595,7 +635,9 @@ async function pathsSideBySide(
 		},
 		async () => {
 			if (direction === 'upload') {
-				const ms = await curl(uploadArgs(await freshCopy(file, copies)));
+				const uploaded = await freshCopy(file, copies);
+				await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
+				const ms = await curl(uploadArgs(uploaded));
 				dropUploads();
 				return ms;
 			}
@@ -625,7 +667,7 @@ async function pathsSideBySide(
 			`${(run.nodeCpuMs / 1000).toFixed(2)} s`,
 			`${(run.peakGrowth / MB).toFixed(1)} MiB`,
 			`${(run.nodeGrowth / MB).toFixed(1)} MiB`,
-			run.loop ? `${run.loop.maxMs.toFixed(0)} ms` : '—',
+			maxCell(run.loop),
 			run.loop ? `${run.loop.p99Ms.toFixed(0)} ms` : '—',
 		];
 	});
@@ -657,9 +699,22 @@ async function pathsSideBySide(
 }
 
 interface LoopDelay {
+	/** The longest stall, and when it ended: for the log. */
+	worst: string;
 	maxMs: number;
+	/** The longest stall that did not meet the machine handing memory back to its host (see loopDelay). */
+	apartMs: number;
 	p99Ms: number;
 	samples: number;
+}
+
+/** The report's cell for the maximum: with the figure apart from the machine's memory hand-back when it differs. */
+function maxCell(loop: LoopDelay | undefined): string {
+	if (!loop) return '—';
+	const max = `${loop.maxMs.toFixed(0)} ms`;
+	return loop.apartMs.toFixed(0) === loop.maxMs.toFixed(0)
+		? max
+		: `${max} (${loop.apartMs.toFixed(0)} ms apart from the VM's memory hand-back)`;
 }
 
 function loopDelayEnv(root: string, dir: string): Record<string, string> {
@@ -670,19 +725,42 @@ function loopDelayEnv(root: string, dir: string): Record<string, string> {
 	};
 }
 
-/** Max and p99 of the main process's timer lateness between `from` and `to` (epoch ms). */
-function loopDelay(dir: string, pid: number, from: number, to: number): LoopDelay | undefined {
+/**
+ * Max and p99 of the main process's timer lateness between `from` and `to` (epoch ms). A timer `delay` ms late at
+ * `time` means the loop was blocked from `time - delay` to `time`; only the part of that inside the window counts,
+ * so a stall of the node before (n8n taking in the previous node's output) is not charged to this one.
+ * `returns`: when this machine's kernel handed memory back to its host (`memoryReturns`). It does so about 2 s
+ * after memory was freed, and n8n's loop then stalled for 23-61 ms in upload runs whose warm-up (see warmPages)
+ * left such memory, 6-7 ms without the warm-up. A stall that began at most 150 ms after such a return was seen, or
+ * during which one was seen (the counter, sampled every 20 ms, moved 55-141 ms before those stalls ended), counts
+ * for the maximum but not for the maximum apart from the hand-back.
+ */
+function loopDelay(
+	dir: string,
+	pid: number,
+	from: number,
+	to: number,
+	returns: number[],
+): LoopDelay | undefined {
 	const file = join(dir, `loop-${pid}.log`);
 	if (!existsSync(file) || !Number.isFinite(from) || !Number.isFinite(to)) return undefined;
-	const delays = readFileSync(file, 'utf8')
+	const stalls = readFileSync(file, 'utf8')
 		.split('\n')
 		.map((line) => line.split(' ').map(Number))
-		.filter(([time, delay]) => time >= from && time <= to + 10 && Number.isFinite(delay))
-		.map(([, delay]) => Math.max(0, delay))
-		.sort((a, b) => a - b);
-	if (delays.length === 0) return undefined;
+		.filter(([time, delay]) => time >= from && time - delay <= to && Number.isFinite(delay))
+		.map(([time, delay]) => ({
+			delay: Math.max(0, Math.min(time, to) - Math.max(time - delay, from)),
+			end: time,
+			handBack: returns.some((at) => at >= time - delay - 150 && at <= time + 25),
+		}));
+	if (stalls.length === 0) return undefined;
+	const worst = stalls.reduce((a, b) => (b.delay > a.delay ? b : a));
+	const delays = stalls.map((stall) => stall.delay).sort((a, b) => a - b);
+	const apart = stalls.filter((stall) => !stall.handBack).map((stall) => stall.delay);
 	return {
+		worst: `${worst.delay.toFixed(0)} ms ending ${(worst.end - from).toFixed(0)} ms into the node's run${worst.handBack ? ', as the VM handed memory back' : ''}`,
 		maxMs: delays[delays.length - 1],
+		apartMs: Math.max(0, ...apart),
 		p99Ms: delays[Math.min(delays.length - 1, Math.floor(delays.length * 0.99))],
 		samples: delays.length,
 	};

@@ -9,7 +9,12 @@ interface Options {
 	baseUrl: string;
 	account: Account;
 	credential: Credential;
+	/** For a timed upload: memory filled and freed between reading the file and the upload (see warmCode). */
+	warm?: Warm;
 }
+
+/** A file of `blocks` × 8 MiB written at `path` with dd, then deleted. */
+export type Warm = { path: string; blocks: number };
 
 const start = {
 	id: 'b0000000-0000-4000-8000-000000000001',
@@ -52,12 +57,38 @@ function linear(name: string, nodes: Array<Record<string, unknown>>) {
 	return { name, nodes: all, connections, settings: { executionOrder: 'v1' } };
 }
 
-export function transferWorkflows({ file, folderHash, baseUrl, account, credential }: Options) {
+/**
+ * A Code node that hands on its items after writing and deleting a file (n8n needs
+ * NODE_FUNCTION_ALLOW_BUILTIN=child_process): the upload then writes into memory just freed, as curl's does
+ * (see warmPages in storage-transfer.ts). Its time is its own, not the upload node's.
+ */
+function warmCode({ path, blocks }: Warm) {
+	const script = 'dd if=/dev/zero of="$1" bs=8M count="$2" status=none; rm -f "$1"';
+	return node('Warm Memory', 'n8n-nodes-base.code', 2, 3, {
+		mode: 'runOnceForAllItems',
+		language: 'javaScript',
+		jsCode: [
+			"const { execFileSync } = require('child_process');",
+			`execFileSync('sh', ['-c', ${JSON.stringify(script)}, 'warm', ${JSON.stringify(path)}, '${blocks}']);`,
+			'return $input.all();',
+		].join('\n'),
+	});
+}
+
+export function transferWorkflows({
+	file,
+	folderHash,
+	baseUrl,
+	account,
+	credential,
+	warm,
+}: Options) {
 	const readFile = node('Read File', 'n8n-nodes-base.readWriteFile', 1, 1, {
 		operation: 'read',
 		fileSelector: file,
 		options: {},
 	});
+	const beforeUpload = warm ? [readFile, warmCode(warm)] : [readFile];
 	const storage = (name: string, parameters: Record<string, unknown>) =>
 		node(
 			name,
@@ -78,7 +109,7 @@ export function transferWorkflows({ file, folderHash, baseUrl, account, credenti
 	const fileFlow = (hash: string) => ({ __rl: true, mode: 'id', value: hash });
 	return {
 		storageUpload: linear('Bench: Storage upload', [
-			readFile,
+			...beforeUpload,
 			storage('Upload', {
 				resource: 'file',
 				operation: 'upload',
@@ -88,7 +119,7 @@ export function transferWorkflows({ file, folderHash, baseUrl, account, credenti
 			}),
 		]),
 		httpUpload: linear('Bench: HTTP Request upload', [
-			readFile,
+			...beforeUpload,
 			http('HTTP Upload', {
 				method: 'POST',
 				url: `${baseUrl}/api_v2/upload_file`,
