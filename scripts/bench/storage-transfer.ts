@@ -87,10 +87,11 @@ async function settleDisk(): Promise<void> {
  * again costs the kernel about 2 s per GiB written into a new file (1 GiB in 512 KiB writes: 0.25-0.4 s right
  * after as much was freed, 2-3 s once the page cache had grown by 10 GiB, as it does over this benchmark). A
  * download writes its file into such pages: curl, which ran right after the previous n8n's store was deleted, got
- * warm ones, and a node, which ran after n8n's start-up, cold ones (its download took 2-4 s instead of 1). Filling
- * and freeing as much memory just before each timed download gives every client the same warm pages, as on a
- * machine without a balloon. The memory is a file in /dev/shm (no disk writes to wait for), or in `dir` if
- * /dev/shm is missing or too small.
+ * warm ones, and a node, which ran after n8n's start-up, cold ones (its download took 2-4 s instead of 1). The
+ * stand-in's writes of an upload met the same. Filling and freeing as much memory just before each timed transfer
+ * (for a node's upload: in the workflow, after Read/Write Files, see transferWorkflows) gives every client the same
+ * warm pages, as on a machine without a balloon. The memory is a file in /dev/shm (no disk writes to wait for), or
+ * in `dir` if /dev/shm is missing or too small.
  */
 async function warmPages(dir: string, bytes: number): Promise<void> {
 	const { path, blocks } = warmTarget(dir, bytes);
@@ -730,7 +731,7 @@ function loopDelayEnv(root: string, dir: string): Record<string, string> {
  * `time` means the loop was blocked from `time - delay` to `time`; only the part of that inside the window counts,
  * so a stall of the node before (n8n taking in the previous node's output) is not charged to this one.
  * `returns`: when this machine's kernel handed memory back to its host (`memoryReturns`). It does so about 2 s
- * after memory was freed, and n8n's loop then stalled for 23-61 ms in upload runs whose warm-up (see warmPages)
+ * after memory was freed, and n8n's loop then stalled for 14-111 ms in upload runs whose warm-up (see warmPages)
  * left such memory, 6-7 ms without the warm-up. A stall that began at most 150 ms after such a return was seen, or
  * during which one was seen (the counter, sampled every 20 ms, moved 55-141 ms before those stalls ended), counts
  * for the maximum but not for the maximum apart from the hand-back.
