@@ -500,6 +500,16 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 				options: { occurrence: mine[1].recurrenceId, etag: mine[1].etag },
 			});
 			expect(changed.error).toBeUndefined();
+			// The item shows the occurrence that changed, not the series.
+			expect(changed.json[0]).toMatchObject({
+				url,
+				uid: 'weekly-sync',
+				summary: 'Sync (in room 2)',
+				recurrenceId: '2030-04-02T08:00:00.000Z',
+				start: '2030-04-02T08:00:00.000Z',
+				end: '2030-04-02T09:00:00.000Z',
+				recurring: true,
+			});
 			const cancelled = await run({
 				resource: 'event',
 				operation: 'delete',

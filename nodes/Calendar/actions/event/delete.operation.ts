@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { cancelOccurrence } from '../../../shared/dav/icalendar';
+import { cancelOccurrence } from '../../../shared/dav/recurrence';
 import { deleteObject, updateObject } from '../../../shared/dav/objects';
 import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
