@@ -403,7 +403,18 @@ export function splitSeries(
 	following.addSubcomponent(head);
 	applyFields(following, head, fields, defaultZone);
 	stamp(head, now);
-	const shift = shiftBetween(at, new ICAL.Event(head).startDate);
+	const newStart = new ICAL.Event(head).startDate;
+	const shift = shiftBetween(at, newStart);
+	if (shift.active && rest.until && fields.recurrenceRule === undefined) {
+		// An UNTIL bound moves with the series, or it would cut off its last occurrence.
+		const moved = shift.apply(rest.until);
+		const bound = rest.clone();
+		bound.until =
+			newStart.isDate || isFloating(newStart)
+				? moved
+				: moved.convertToZone(ICAL.Timezone.utcTimezone);
+		head.updatePropertyWithValue('rrule', bound);
+	}
 
 	// Later EXDATE/RDATE values and overrides belong to the new series.
 	moveLaterValues('exdate', master, head, at, shift);
