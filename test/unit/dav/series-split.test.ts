@@ -146,6 +146,37 @@ describe('this and following (split)', () => {
 	});
 });
 
+describe('this and following: alarms', () => {
+	it('the new series gets new alarm identities (X-WR-ALARMUID, UID), so no two objects share one', () => {
+		const series = calendar([
+			'UID:s',
+			'DTSTART:20300901T100000Z',
+			'DTEND:20300901T110000Z',
+			'RRULE:FREQ=DAILY;COUNT=4',
+			'SUMMARY:Daily',
+			'BEGIN:VALARM',
+			'ACTION:DISPLAY',
+			'DESCRIPTION:Daily',
+			'TRIGGER:-PT15M',
+			'UID:5E3B1F52-0000-4000-8000-000000000001',
+			'X-WR-ALARMUID:5E3B1F52-0000-4000-8000-000000000001',
+			'END:VALARM',
+		]);
+		const split = splitSeries(
+			series,
+			'2030-09-03T10:00:00.000Z',
+			{ summary: 'Later' },
+			'new',
+			'UTC',
+			now,
+		);
+		expect(split.original).toContain('X-WR-ALARMUID:5E3B1F52-0000-4000-8000-000000000001');
+		expect(split.following).not.toContain('5E3B1F52-0000-4000-8000-000000000001');
+		expect(split.following.match(/X-WR-ALARMUID:[0-9A-F-]{36}\r\n/g)).toHaveLength(1);
+		expect(split.following).toContain('TRIGGER:-PT15M');
+	});
+});
+
 describe('one occurrence, in any process time zone', () => {
 	const zoned = calendar([
 		'UID:z',
