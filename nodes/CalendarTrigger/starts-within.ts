@@ -2,9 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import type { DavClient } from '../shared/dav/client';
 import { expandCalendarData } from '../shared/dav/event-view';
-import type { Multistatus } from '../shared/dav/multistatus';
-import { objectsFrom } from '../shared/dav/objects';
-import { calendarQueryBody } from '../shared/dav/requests';
+import { eventsInRange } from '../shared/dav/range-query';
 import { PackError } from '../shared/errors/pack-error';
 
 interface StartsState {
@@ -24,14 +22,14 @@ async function occurrencesStarting(
 	now: number,
 	to: number,
 ): Promise<IDataObject[]> {
-	const result = (await client.report(
+	const objects = await eventsInRange(
+		client,
 		url,
-		'1',
-		calendarQueryBody({ start: new Date(now), end: new Date(to) }),
+		{ start: new Date(now), end: new Date(to) },
 		'Querying upcoming events',
-	)) as Multistatus;
+	);
 	const due: IDataObject[] = [];
-	for (const object of objectsFrom(result, 'calendar')) {
+	for (const object of objects) {
 		for (const occurrence of expandCalendarData(object.data, now / 1000, to / 1000)) {
 			const startMs = Date.parse(String(occurrence.start));
 			if (occurrence.allDay || Number.isNaN(startMs) || startMs < now || startMs >= to) continue;

@@ -599,6 +599,59 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			]);
 		});
 
+		it('finds a recurring series by a later occurrence, on servers that match a time range against its first one only', async () => {
+			// Xandikos 0.2.8 answers a time-range calendar-query without expanding recurrences: a weekly series
+			// that began before the range is missing from its answer. The node asks for recurring series apart.
+			const later = await radicale.mkcalendar('later-occurrences');
+			const weekly = [
+				'BEGIN:VCALENDAR',
+				'VERSION:2.0',
+				'PRODID:-//T//EN',
+				'BEGIN:VEVENT',
+				'UID:weekly-later',
+				'DTSTAMP:20300101T000000Z',
+				'DTSTART:20300603T090000Z',
+				'DTEND:20300603T100000Z',
+				'RRULE:FREQ=WEEKLY;COUNT=10',
+				'SUMMARY:Weekly',
+				'END:VEVENT',
+				'END:VCALENDAR',
+			].join('\r\n');
+			const ended = weekly
+				.replace('weekly-later', 'weekly-ended')
+				.replace('COUNT=10', 'COUNT=2')
+				.replace('SUMMARY:Weekly', 'SUMMARY:Ended');
+			for (const iCalendar of [weekly, ended]) {
+				const created = await run({
+					resource: 'event',
+					operation: 'create',
+					calendar: byUrl(later),
+					input: 'raw',
+					iCalendar,
+				});
+				expect(created.error).toBeUndefined();
+			}
+			const range = { timeMin: '2030-07-01T00:00:00Z', timeMax: '2030-07-08T00:00:00Z' };
+			const expanded = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(later),
+				...range,
+				expand: true,
+			});
+			expect(expanded.error).toBeUndefined();
+			expect(expanded.json.map((item) => [item.uid, item.start])).toEqual([
+				['weekly-later', '2030-07-01T09:00:00.000Z'],
+			]);
+			const series = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(later),
+				...range,
+			});
+			expect(series.json.map((item) => item.uid)).toEqual(['weekly-later']);
+		});
+
 		it('refuses a VTODO for a calendar that only takes events, before storing anything', async () => {
 			const eventsOnly = await radicale.mkcalendar('events-only', { components: ['VEVENT'] });
 			const todo = [
