@@ -21,6 +21,24 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 		runDavNode(radicale, CALENDAR, parameters, options);
 
 	describe('calendars', () => {
+		it('deletes a calendar with its events', async () => {
+			const doomed = await radicale.mkcalendar('doomed', { displayName: 'Doomed' });
+			const deleted = await run({
+				resource: 'calendar',
+				operation: 'delete',
+				calendar: byUrl(doomed),
+			});
+			expect(deleted.error).toBeUndefined();
+			expect(deleted.json).toEqual([
+				{ deleted: true, url: doomed, shared: false, result: 'calendarDeleted' },
+			]);
+			// Radicale answers 404; Xandikos a 207 whose only response is an inner 404.
+			const after = await radicale.send('PROPFIND', doomed, { headers: { Depth: '0' } });
+			expect(after.status === 404 || /<[^>]*status>HTTP\/1\.1 404/.test(after.body)).toBe(true);
+			const listed = await run({ resource: 'calendar', operation: 'getAll' });
+			expect(listed.json.map((calendar) => calendar.url)).not.toContain(doomed);
+		});
+
 		it('discovers calendars, creates one and updates its properties', async () => {
 			const listed = await run({ resource: 'calendar', operation: 'getAll' });
 			expect(listed.error).toBeUndefined();

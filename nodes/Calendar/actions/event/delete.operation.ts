@@ -10,6 +10,13 @@ import { occurrenceOption } from './fields';
 const properties: INodeProperties[] = [
 	objectUrlField('event'),
 	{
+		displayName:
+			'Deleting an event in a calendar shared with you (shared-…) removes it for everyone who shares the calendar, the owner included. To drop only your copy of the calendar, delete the calendar instead (that ends your membership).',
+		name: 'sharedNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
