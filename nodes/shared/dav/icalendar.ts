@@ -162,7 +162,9 @@ export function toIcalTime(
 		)
 			throw invalidTime(value);
 	} else {
-		const epoch = Date.parse(text);
+		// Text without a zone that is not ISO would be read in the zone of the process running n8n.
+		const zoned = /(?:Z|[+-]\d{2}:?\d{2})$|GMT|UTC/i.test(text);
+		const epoch = zoned ? Date.parse(text) : NaN;
 		if (Number.isNaN(epoch)) throw invalidTime(value);
 		fields = wallClock(zone === 'UTC' ? 'UTC' : zone, epoch);
 	}

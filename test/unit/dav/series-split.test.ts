@@ -211,6 +211,21 @@ describe('one occurrence, in any process time zone', () => {
 		);
 	});
 
+	it('a new start in a form without zone that is not ISO is refused rather than read in the process time zone', () => {
+		expect(() =>
+			updateOccurrence(zoned, '2030-09-14T10:00:00', { start: 'Sep 14 2030 11:00' }, 'UTC', now),
+		).toThrow('"Sep 14 2030 11:00" is not a valid date or time');
+		expect(
+			updateOccurrence(
+				zoned,
+				'2030-09-14T10:00:00',
+				{ start: 'Sep 14 2030 11:00 GMT+0200' },
+				'UTC',
+				now,
+			),
+		).toContain('DTSTART;TZID=Europe/Berlin:20300914T110000');
+	});
+
 	it('cancels and changes floating and all-day occurrences by what Get Many shows for them', () => {
 		expect(
 			view(expandIndependently(cancelOccurrence(floating, '2030-09-14T09:00:00', now))),

@@ -96,7 +96,8 @@ describe('Event Starts Soon', () => {
 		expect(first.emitted).toBeNull();
 		expect(first.requests[0].headers.depth).toBe('1');
 		expect(first.requests[0].body).toContain('<c:comp-filter name="VEVENT">');
-		expect(timeRange(first.requests[0])).toEqual(['20300304T085000Z', '20300304T112000Z']);
+		// The window widened by 14 hours either side, for floating times (their zone is the workflow's).
+		expect(timeRange(first.requests[0])).toEqual(['20300303T185000Z', '20300305T012000Z']);
 
 		at('2030-03-04T08:51:00Z');
 		nock(DAV)
@@ -166,6 +167,32 @@ describe('Event Starts Soon', () => {
 		recurringQueries(path, answer(['standup.ics', SERIES]));
 		const result = await poll('calendar', params, staticData);
 		expect(result.items.map((item) => item.summary)).toEqual(['Stand-up (moved)']);
+	});
+});
+
+describe('Event Starts Soon, floating times', () => {
+	const path = '/cal/floating/';
+	const params = { calendar: byUrl(path), trigger: 'startsWithin', minutes: 30 };
+	// 09:00 without a zone (RFC 5545 3.3.5 floating): 09:00 wherever the calendar's user is.
+	const FLOATING = ics('floating', 'Floating', '20300304T090000');
+
+	async function dueAt(zone: string) {
+		at('2030-03-04T13:50:00Z');
+		const body = multistatus(found(`${path}floating.ics`, etagProp('"f"') + calData(FLOATING)));
+		nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, body);
+		recurringQueries(path);
+		const staticData: IDataObject = { starts: { collection: `${DAV}${path}`, notified: {} } };
+		return await poll('calendar', params, staticData, 'trigger', zone);
+	}
+
+	it("is read in the workflow's time zone, never in the zone of the process running n8n", async () => {
+		// 09:00 in New York on 4 March 2030 is 14:00 UTC: due within 30 minutes of 13:50 UTC.
+		const newYork = await dueAt('America/New_York');
+		expect(newYork.items.map((item) => [item.summary, item.start, item.minutesUntilStart])).toEqual(
+			[['Floating', '2030-03-04T09:00:00', 10]],
+		);
+		// In a workflow on UTC the same event began at 09:00 UTC, hours ago.
+		expect((await dueAt('UTC')).emitted).toBeNull();
 	});
 });
 
@@ -325,11 +352,12 @@ describe('manual test run ("Fetch Test Event")', () => {
 		recurringQueries(path, standup);
 		const staticData: IDataObject = {};
 		const result = await poll('calendar', soon, staticData, 'manual');
+		const slack = 14 * 60 * 60_000;
 		expect(result.requests.map(timeRange).filter(Boolean)).toEqual([
-			['20300304T060000Z', '20300304T061500Z'],
+			['20300303T160000Z', '20300304T201500Z'],
 			[
-				'20300304T060000Z',
-				utcBasic(new Date(Date.parse('2030-03-04T06:00:00Z') + 366 * 24 * 60 * 60_000)),
+				'20300303T160000Z',
+				utcBasic(new Date(Date.parse('2030-03-04T06:00:00Z') + 366 * 24 * 60 * 60_000 + slack)),
 			],
 		]);
 		expect(result.items.map((item) => [item.event, item.start])).toEqual([
