@@ -617,6 +617,67 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			]);
 		});
 
+		it('"this and following" keeps cancelled occurrences cancelled and changes a moved one, as the server expands them', async () => {
+			const series = [
+				'BEGIN:VCALENDAR',
+				'VERSION:2.0',
+				'PRODID:-//Other client//EN',
+				'BEGIN:VEVENT',
+				'UID:split-hard',
+				'DTSTAMP:20300101T000000Z',
+				'DTSTART;VALUE=DATE:20300901',
+				'DTEND;VALUE=DATE:20300902',
+				'RRULE:FREQ=DAILY;COUNT=6',
+				'EXDATE;VALUE=DATE:20300902,20300905',
+				'SUMMARY:Shift',
+				'END:VEVENT',
+				'BEGIN:VEVENT',
+				'UID:split-hard',
+				'DTSTAMP:20300101T000000Z',
+				'RECURRENCE-ID;VALUE=DATE:20300904',
+				'DTSTART;VALUE=DATE:20300903',
+				'DTEND;VALUE=DATE:20300904',
+				'SUMMARY:Shift',
+				'END:VEVENT',
+				'END:VCALENDAR',
+			].join('\r\n');
+			const created = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				input: 'raw',
+				iCalendar: series,
+			});
+			expect(created.error).toBeUndefined();
+			const split = await run({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: created.json[0].url,
+				updateFields: { summary: 'Shift (new team)' },
+				options: { occurrence: '2030-09-04', scope: 'following' },
+			});
+			expect(split.error).toBeUndefined();
+			const after = await run({
+				resource: 'event',
+				operation: 'getAll',
+				calendar: byUrl(work),
+				timeMin: '2030-08-31T00:00:00Z',
+				timeMax: '2030-09-10T00:00:00Z',
+				expand: true,
+			});
+			expect(
+				after.json
+					.filter((item) => String(item.summary).startsWith('Shift'))
+					.map((item) => [item.recurrenceId, item.start, item.summary])
+					.sort(([a], [b]) => String(a).localeCompare(String(b))),
+			).toEqual([
+				['2030-09-01', '2030-09-01', 'Shift'],
+				['2030-09-03', '2030-09-03', 'Shift'],
+				['2030-09-04', '2030-09-03', 'Shift (new team)'],
+				['2030-09-06', '2030-09-06', 'Shift (new team)'],
+			]);
+		});
+
 		it('finds a recurring series by a later occurrence, on servers that match a time range against its first one only', async () => {
 			// Xandikos 0.2.8 answers a time-range calendar-query without expanding recurrences: a weekly series
 			// that began before the range is missing from its answer. The node asks for recurring series apart.
