@@ -146,6 +146,43 @@ describe('this and following (split)', () => {
 	});
 });
 
+describe('this and following in another time zone', () => {
+	it('the new series, its later EXDATE and overrides move to the new zone at the same place in the rule', () => {
+		const series = calendar(
+			[
+				'UID:s',
+				'DTSTART;TZID=Europe/Berlin:20300901T100000',
+				'DTEND;TZID=Europe/Berlin:20300901T110000',
+				'RRULE:FREQ=DAILY;UNTIL=20300906T080000Z',
+				'EXDATE;TZID=Europe/Berlin:20300902T100000,20300905T100000',
+				'SUMMARY:Daily',
+			],
+			[
+				'UID:s',
+				'RECURRENCE-ID;TZID=Europe/Berlin:20300906T100000',
+				'DTSTART;TZID=Europe/Berlin:20300906T100000',
+				'DTEND;TZID=Europe/Berlin:20300906T110000',
+				'SUMMARY:Last one',
+			],
+		);
+		const split = splitSeries(
+			series,
+			'2030-09-04T08:00:00.000Z',
+			{ start: '2030-09-04T09:00:00', timezone: 'America/New_York' },
+			'new',
+			'UTC',
+			now,
+		);
+		expect(split.following).toContain('EXDATE;TZID=America/New_York:20300905T090000\r\n');
+		expect(view(both(split))).toEqual([
+			'2030-09-01T08:00:00.000Z 2030-09-01T08:00:00.000Z Daily',
+			'2030-09-03T08:00:00.000Z 2030-09-03T08:00:00.000Z Daily',
+			'2030-09-04T13:00:00.000Z 2030-09-04T13:00:00.000Z Daily',
+			'2030-09-06T13:00:00.000Z 2030-09-06T13:00:00.000Z Last one',
+		]);
+	});
+});
+
 describe('this and following: alarms', () => {
 	it('the new series gets new alarm identities (X-WR-ALARMUID, UID), so no two objects share one', () => {
 		const series = calendar([
