@@ -342,6 +342,27 @@ function renewAlarmUids(vevent: Component): void {
 
 const TEXT_FIELDS = ['summary', 'description', 'location', 'status'] as const;
 
+/** Whether EXDATE/RDATE values or overrides lie at or after the cut (they move to the new series). */
+function hasLaterExceptions(calendar: Component, master: Component, at: Time): boolean {
+	const later = (name: string) =>
+		master
+			.getAllProperties(name)
+			.some((property) =>
+				(property.getValues() as unknown[]).some((value) => startOf(value).compare(at) >= 0),
+			);
+	return (
+		later('exdate') ||
+		later('rdate') ||
+		calendar
+			.getAllSubcomponents('vevent')
+			.some(
+				(sub) =>
+					sub.hasProperty('recurrence-id') &&
+					(sub.getFirstPropertyValue('recurrence-id') as Time).compare(at) >= 0,
+			)
+	);
+}
+
 /**
  * "This and following": the series ends before the occurrence (UNTIL in the form RFC 5545 wants for its
  * DTSTART; COUNT becomes UNTIL), and a new series with a new UID starts at it with the same rule (the
@@ -404,6 +425,11 @@ export function splitSeries(
 	applyFields(following, head, fields, defaultZone);
 	stamp(head, now);
 	const newStart = new ICAL.Event(head).startDate;
+	if (newStart.isDate !== at.isDate && hasLaterExceptions(calendar, master, at))
+		throw new DavDataError(
+			'"This and Following" cannot switch All Day for a series with changed or cancelled later occurrences',
+			'Their dates would not carry over exactly. Change All Day for the whole series, or split first and change the new series afterwards.',
+		);
 	const shift = shiftBetween(at, newStart);
 	if (shift.active && rest.until && fields.recurrenceRule === undefined) {
 		// An UNTIL bound moves with the series, or it would cut off its last occurrence.

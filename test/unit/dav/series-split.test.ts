@@ -183,6 +183,47 @@ describe('this and following in another time zone', () => {
 	});
 });
 
+describe('this and following: All Day switched', () => {
+	const series = calendar([
+		'UID:s',
+		'DTSTART;VALUE=DATE:20300901',
+		'RRULE:FREQ=DAILY;COUNT=6',
+		'EXDATE;VALUE=DATE:20300905',
+		'SUMMARY:Day',
+	]);
+
+	it('is refused, before anything is stored, when later occurrences were cancelled or changed', () => {
+		expect(() =>
+			splitSeries(
+				series,
+				'2030-09-03',
+				{ allDay: false, start: '2030-09-03T10:00:00' },
+				'new',
+				'UTC',
+				now,
+			),
+		).toThrow('"This and Following" cannot switch All Day');
+	});
+
+	it('works when no later occurrence was cancelled or changed', () => {
+		const split = splitSeries(
+			series,
+			'2030-09-06',
+			{ allDay: false, start: '2030-09-06T10:00:00', end: '2030-09-06T11:00:00', timezone: 'UTC' },
+			'new',
+			'UTC',
+			now,
+		);
+		expect(view(both(split))).toEqual([
+			'2030-09-01 2030-09-01 Day',
+			'2030-09-02 2030-09-02 Day',
+			'2030-09-03 2030-09-03 Day',
+			'2030-09-04 2030-09-04 Day',
+			'2030-09-06T10:00:00.000Z 2030-09-06T10:00:00.000Z Day',
+		]);
+	});
+});
+
 describe('this and following: alarms', () => {
 	it('the new series gets new alarm identities (X-WR-ALARMUID, UID), so no two objects share one', () => {
 		const series = calendar([
