@@ -49,7 +49,7 @@ const extraArgs = process.argv.slice(2);
 
 // Unit and engine tests share the cores; the end-to-end files each start a real n8n (and some Redis,
 // workers or Radicale), which on a 2-core machine is only reliable one file at a time.
-function runJest(label, projectArgs, resultsFile) {
+function runJest(label, projectArgs, resultsFile, env = {}) {
 	console.log(`\n== Tests: ${label}`);
 	const args = [
 		bin('jest'),
@@ -60,7 +60,10 @@ function runJest(label, projectArgs, resultsFile) {
 		...projectArgs,
 		...extraArgs,
 	];
-	return spawnSync(node, args, { cwd: root, stdio: 'inherit', env: process.env }).status ?? 1;
+	return (
+		spawnSync(node, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } })
+			.status ?? 1
+	);
 }
 
 const runs = [
@@ -69,6 +72,16 @@ const runs = [
 		args: ['--selectProjects', 'unit', 'engine'],
 		file: join(root, '.tmp', 'jest-unit-engine.json'),
 	},
+	// Calendar and contact dates must not depend on the zone of the process running n8n: the DAV unit and
+	// engine tests again, west and east of UTC. TZ has to be set for the whole jest process (Date reads it
+	// once); setting process.env.TZ inside a test has no effect.
+	...['America/New_York', 'Pacific/Auckland'].map((zone) => ({
+		label: `DAV unit and engine tests with TZ=${zone}`,
+		args: ['test/unit/dav/', 'test/engine/dav-', '--selectProjects', 'unit', 'engine'],
+		file: join(root, '.tmp', `jest-dav-${zone.replace('/', '-')}.json`),
+		env: { TZ: zone },
+		tierSuffix: ` TZ=${zone}`,
+	})),
 	{
 		label: 'end-to-end, one file at a time',
 		args: ['--selectProjects', 'e2e', '--runInBand'],
@@ -76,7 +89,7 @@ const runs = [
 	},
 ];
 let status = 0;
-for (const run of runs) status = runJest(run.label, run.args, run.file) || status;
+for (const run of runs) status = runJest(run.label, run.args, run.file, run.env) || status;
 
 const tiers = {};
 let passed = 0;
@@ -87,7 +100,8 @@ for (const run of runs) {
 		passed += results.numPassedTests;
 		failed += results.numFailedTests;
 		for (const file of results.testResults) {
-			const tier = relative(join(root, 'test'), file.name).split(/[\\/]/)[0];
+			const tier =
+				relative(join(root, 'test'), file.name).split(/[\\/]/)[0] + (run.tierSuffix ?? '');
 			tiers[tier] ??= { passed: 0, failed: 0, skipped: 0 };
 			for (const test of file.assertionResults) {
 				const key =
@@ -102,7 +116,7 @@ for (const run of runs) {
 console.log('\nTiers run:');
 for (const [tier, counts] of Object.entries(tiers)) {
 	console.log(
-		`  ${tier.padEnd(7)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`,
+		`  ${tier.padEnd(30)} ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`,
 	);
 }
 console.log(`tests: ${passed} passed, ${failed} failed`);

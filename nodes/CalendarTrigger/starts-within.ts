@@ -2,9 +2,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import type { DavClient } from '../shared/dav/client';
 import { expandCalendarData } from '../shared/dav/event-view';
-import type { Multistatus } from '../shared/dav/multistatus';
-import { objectsFrom } from '../shared/dav/objects';
-import { calendarQueryBody } from '../shared/dav/requests';
+import { eventsInRange } from '../shared/dav/range-query';
+import { instantOfWall } from '../shared/dav/timezones';
 import { PackError } from '../shared/errors/pack-error';
 
 interface StartsState {
@@ -17,34 +16,53 @@ interface StartsState {
 const SAMPLE_LOOKAHEAD_MS = 366 * 24 * 60 * 60_000;
 const SAMPLE_SIZE = 5;
 
+/** Floating times (no zone) may lie this far either side of UTC: the query and expansion look that much wider. */
+const FLOATING_SLACK_MS = 14 * 60 * 60_000;
+
+/**
+ * An occurrence's start as an instant: UTC text as it is; a floating time (RFC 5545 3.3.5, no zone) as
+ * wall-clock time in the workflow's time zone, never in the zone of the process running n8n.
+ */
+function startInstant(start: string, zone: string): number {
+	if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/.test(start))
+		return instantOfWall(zone, Date.parse(`${start}Z`));
+	return Date.parse(start);
+}
+
 /** Occurrences (recurring series expanded) whose start lies in [now, to), earliest first. */
 async function occurrencesStarting(
 	client: DavClient,
 	url: string,
 	now: number,
 	to: number,
-): Promise<IDataObject[]> {
-	const result = (await client.report(
+	zone: string,
+): Promise<Array<{ item: IDataObject; startMs: number }>> {
+	const from = now - FLOATING_SLACK_MS;
+	const until = to + FLOATING_SLACK_MS;
+	const objects = await eventsInRange(
+		client,
 		url,
-		'1',
-		calendarQueryBody({ start: new Date(now), end: new Date(to) }),
+		{ start: new Date(from), end: new Date(until) },
 		'Querying upcoming events',
-	)) as Multistatus;
-	const due: IDataObject[] = [];
-	for (const object of objectsFrom(result, 'calendar')) {
-		for (const occurrence of expandCalendarData(object.data, now / 1000, to / 1000)) {
-			const startMs = Date.parse(String(occurrence.start));
+	);
+	const due: Array<{ item: IDataObject; startMs: number }> = [];
+	for (const object of objects) {
+		for (const occurrence of expandCalendarData(object.data, from / 1000, until / 1000)) {
+			const startMs = startInstant(String(occurrence.start), zone);
 			if (occurrence.allDay || Number.isNaN(startMs) || startMs < now || startMs >= to) continue;
 			due.push({
-				event: 'startsSoon',
-				url: object.url,
-				etag: object.etag ?? null,
-				minutesUntilStart: Math.round((startMs - now) / 60_000),
-				...(occurrence as IDataObject),
+				startMs,
+				item: {
+					event: 'startsSoon',
+					url: object.url,
+					etag: object.etag ?? null,
+					minutesUntilStart: Math.round((startMs - now) / 60_000),
+					...(occurrence as IDataObject),
+				},
 			});
 		}
 	}
-	return due.sort((a, b) => Date.parse(String(a.start)) - Date.parse(String(b.start)));
+	return due.sort((a, b) => a.startMs - b.startMs);
 }
 
 /**
@@ -62,16 +80,17 @@ export async function pollStartsWithin(
 	const now = Date.now();
 	const to = now + minutes * 60_000;
 	const staticData = ctx.getWorkflowStaticData('node') as { starts?: StartsState };
-	const due = await occurrencesStarting(client, url, now, to);
+	const zone = ctx.getTimezone();
+	const due = await occurrencesStarting(client, url, now, to, zone);
 	if (ctx.getMode() === 'manual') {
 		const sample =
 			due.length > 0
 				? due
-				: (await occurrencesStarting(client, url, now, now + SAMPLE_LOOKAHEAD_MS)).slice(
+				: (await occurrencesStarting(client, url, now, now + SAMPLE_LOOKAHEAD_MS, zone)).slice(
 						0,
 						SAMPLE_SIZE,
 					);
-		if (sample.length > 0) return [ctx.helpers.returnJsonArray(sample)];
+		if (sample.length > 0) return [ctx.helpers.returnJsonArray(sample.map((entry) => entry.item))];
 		throw new PackError('No event of the calendar starts within the next year', {
 			kind: 'input',
 			description:
@@ -84,9 +103,9 @@ export async function pollStartsWithin(
 	const notified: Record<string, number> = {};
 	for (const [key, start] of Object.entries(previous?.notified ?? {}))
 		if (start >= now) notified[key] = start;
-	const fresh = due.filter((item) => notified[keyOf(item)] === undefined);
-	for (const item of due) notified[keyOf(item)] = Date.parse(String(item.start));
+	const fresh = due.filter((entry) => notified[keyOf(entry.item)] === undefined);
+	for (const entry of due) notified[keyOf(entry.item)] = entry.startMs;
 	staticData.starts = { collection: url, notified };
 	if (!previous || fresh.length === 0) return null;
-	return [ctx.helpers.returnJsonArray(fresh)];
+	return [ctx.helpers.returnJsonArray(fresh.map((entry) => entry.item))];
 }

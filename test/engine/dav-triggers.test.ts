@@ -152,6 +152,34 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 		});
 	});
 
+	describe('Calendar Trigger, recurring series', () => {
+		it('announces a weekly series that began weeks ago when its next occurrence comes due', async () => {
+			// Xandikos matches a time range against a series' first instance only; the node asks for recurring
+			// series apart and expands them itself.
+			const calendar = await radicale.mkcalendar('soon-weekly');
+			const parameters = { calendar: byUrl(calendar), trigger: 'startsWithin', minutes: 60 };
+			const first = await pollDav(radicale, CALENDAR_TRIGGER, parameters);
+			expect(first.emitted).toBeNull();
+			const threeWeeksAgo = new Date(Date.now() + 10 * 60_000 - 21 * 24 * 60 * 60_000)
+				.toISOString()
+				.replace(/[-:]/g, '')
+				.replace(/\.\d{3}/, '');
+			await radicale.send('PUT', `${calendar}weekly.ics`, {
+				body: ics('weekly', 'Weekly', threeWeeksAgo).replace(
+					'DURATION:PT30M',
+					'DURATION:PT30M\r\nRRULE:FREQ=WEEKLY;COUNT=10',
+				),
+			});
+			const second = await pollDav(radicale, CALENDAR_TRIGGER, parameters, first.staticData);
+			expect(
+				second.items.map((item) => [item.json.event, item.json.summary, item.json.recurring]),
+			).toEqual([['startsSoon', 'Weekly', true]]);
+			expect(
+				(await pollDav(radicale, CALENDAR_TRIGGER, parameters, second.staticData)).emitted,
+			).toBeNull();
+		});
+	});
+
 	describe('Contacts Trigger', () => {
 		it('emits created, updated and deleted contacts once each', async () => {
 			const book = await radicale.mkaddressbook('trigger-book');

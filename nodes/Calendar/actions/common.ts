@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { DavClient } from '../../shared/dav/client';
-import { describeCalendarData } from '../../shared/dav/event-view';
+import { describeCalendarData, describeComponent } from '../../shared/dav/event-view';
+import { occurrenceComponent } from '../../shared/dav/recurrence';
 import { davClient, davUrl } from '../../shared/dav-node/client';
 
 export async function eventClient(ctx: IExecuteFunctions, itemIndex: number): Promise<DavClient> {
@@ -41,6 +42,23 @@ export function eventItem(
 		url: object.url,
 		etag: object.etag ?? null,
 		...(describeCalendarData(object.data) as IDataObject),
+		...(includeRaw ? { iCalendar: object.data } : {}),
+	};
+}
+
+/** The occurrence an operation changed (its override), with the object's place and ETag. */
+export function occurrenceItem(
+	object: { url: string; etag?: string; data: string },
+	recurrenceId: string,
+	includeRaw: boolean,
+): IDataObject {
+	const override = occurrenceComponent(object.data, recurrenceId);
+	if (!override) return eventItem(object, includeRaw);
+	return {
+		url: object.url,
+		etag: object.etag ?? null,
+		...(describeComponent(override) as IDataObject),
+		recurring: true,
 		...(includeRaw ? { iCalendar: object.data } : {}),
 	};
 }

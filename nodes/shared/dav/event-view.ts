@@ -117,7 +117,12 @@ function overlaps(start: Time, end: Time | undefined, from: number, to: number):
  * Occurrences overlapping [from, to) (epoch seconds): recurrence rules, RDATE/EXDATE, exceptions and moved
  * instances through ical.js. Each occurrence carries its recurrenceId (the original start).
  */
-export function expandCalendarData(text: string, from: number, to: number): EventView[] {
+export function expandCalendarData(
+	text: string,
+	from: number,
+	to: number,
+	limit = Infinity,
+): EventView[] {
 	const calendar = parseCalendar(text);
 	registerMissingZones(calendar, new Date(from * 1000).getUTCFullYear());
 	const items = calendar.getAllSubcomponents().filter((sub) => sub.name === 'vevent');
@@ -156,7 +161,7 @@ export function expandCalendarData(text: string, from: number, to: number): Even
 		const iterator = event.iterator();
 		for (
 			let count = 0, next = iterator.next();
-			next && count < MAX_ITERATIONS;
+			next && count < MAX_ITERATIONS && occurrences.length < limit;
 			count++, next = iterator.next()
 		) {
 			const details = event.getOccurrenceDetails(next);

@@ -84,8 +84,8 @@ export function uidOf(vcalendar: Component): string | undefined {
 	return uid === null || uid === undefined ? undefined : String(uid);
 }
 
-const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const NAIVE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?$/;
+export const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+export const NAIVE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?$/;
 
 /** ical.js rolls 2030-13-45 over into 2031 silently, so out-of-range parts are refused here. */
 function realDateTime(
@@ -162,7 +162,9 @@ export function toIcalTime(
 		)
 			throw invalidTime(value);
 	} else {
-		const epoch = Date.parse(text);
+		// Text without a zone that is not ISO would be read in the zone of the process running n8n.
+		const zoned = /(?:Z|[+-]\d{2}:?\d{2})$|GMT|UTC/i.test(text);
+		const epoch = zoned ? Date.parse(text) : NaN;
 		if (Number.isNaN(epoch)) throw invalidTime(value);
 		fields = wallClock(zone === 'UTC' ? 'UTC' : zone, epoch);
 	}
@@ -255,7 +257,7 @@ function setRecurrence(component: Component, rule: string): void {
 }
 
 /** Applies the given fields to a VEVENT of the calendar; what is not given stays exactly as it was. */
-function applyFields(
+export function applyFields(
 	calendar: Component,
 	vevent: Component,
 	fields: EventFields,
@@ -300,7 +302,7 @@ function applyFields(
 	if (fields.recurrenceRule !== undefined) setRecurrence(vevent, fields.recurrenceRule);
 }
 
-function stamp(vevent: Component, now: Date): void {
+export function stamp(vevent: Component, now: Date): void {
 	const utcNow = ICAL.Time.fromJSDate(now, true);
 	vevent.updatePropertyWithValue('dtstamp', utcNow);
 	vevent.updatePropertyWithValue('last-modified', utcNow);
@@ -394,225 +396,4 @@ export function normaliseRawCalendar(
 		uid: finalUid,
 		components: storedComponents(calendar),
 	};
-}
-
-/** The original start of one occurrence, as an ICAL.Time in the series' own DTSTART form (zone or date). */
-function occurrenceTime(master: Component, recurrenceId: string): Time {
-	const when = Date.parse(recurrenceId);
-	if (Number.isNaN(when))
-		throw new DavDataError(
-			`"${recurrenceId}" is not an occurrence's start`,
-			'Use the recurrenceId of an occurrence that Get Many (Expand Recurring Events) returned.',
-		);
-	const event = new ICAL.Event(master);
-	if (!event.isRecurring())
-		throw new DavDataError(
-			'The event is not a recurring series',
-			'Occurrences exist only for events with RRULE or RDATE; update the event itself.',
-		);
-	const iterator = event.iterator();
-	for (
-		let count = 0, next = iterator.next();
-		next && count < 100_000;
-		count++, next = iterator.next()
-	) {
-		const at = next.toJSDate().getTime();
-		if (
-			at === when ||
-			(next.isDate && new Date(when).toISOString().slice(0, 10) === next.toString())
-		)
-			return next;
-		if (at > when) break;
-	}
-	throw new DavDataError(
-		`The series has no occurrence starting at ${recurrenceId}`,
-		'Use the recurrenceId of an occurrence that Get Many (Expand Recurring Events) returned; the series may have changed since.',
-	);
-}
-
-function sameInstant(a: Time, b: Time): boolean {
-	return a.toJSDate().getTime() === b.toJSDate().getTime();
-}
-
-function overrideFor(calendar: Component, uid: string, at: Time): Component | undefined {
-	return calendar
-		.getAllSubcomponents('vevent')
-		.find(
-			(sub) =>
-				sub.hasProperty('recurrence-id') &&
-				String(sub.getFirstPropertyValue('uid')) === uid &&
-				sameInstant(sub.getFirstPropertyValue('recurrence-id') as Time, at),
-		);
-}
-
-/** A date-time property carrying `time` with the TZID of the series, as RFC 5545 wants EXDATE and RECURRENCE-ID. */
-function timeProperty(
-	name: string,
-	time: Time,
-	like: Component,
-): InstanceType<typeof ICAL.Property> {
-	const property = new ICAL.Property(name, like);
-	property.setValue(time);
-	const tzid = like.getFirstProperty('dtstart')?.getParameter('tzid');
-	if (typeof tzid === 'string') property.setParameter('tzid', tzid);
-	return property;
-}
-
-/** The object's calendar, its series (the VEVENT without RECURRENCE-ID) and the occurrence's time in it. */
-function seriesAt(text: string, recurrenceId: string, verb: 'Cancel' | 'Change') {
-	const calendar = parseCalendar(text);
-	registerMissingZones(
-		calendar,
-		new Date(recurrenceId).getUTCFullYear() || new Date().getUTCFullYear(),
-	);
-	const master = calendar
-		.getAllSubcomponents('vevent')
-		.find((sub) => !sub.hasProperty('recurrence-id'));
-	if (!master)
-		throw new DavDataError(
-			'The object holds no recurring series',
-			`${verb} occurrences of an event with RRULE or RDATE.`,
-		);
-	return { calendar, master, at: occurrenceTime(master, recurrenceId) };
-}
-
-/**
- * Cancels one occurrence of a series: an EXDATE in the series' own form; an override of that occurrence,
- * if another client made one, goes too. Everything else of the object stays.
- */
-export function cancelOccurrence(text: string, recurrenceId: string, now = new Date()): string {
-	const { calendar, master, at } = seriesAt(text, recurrenceId, 'Cancel');
-	const override = overrideFor(calendar, String(master.getFirstPropertyValue('uid')), at);
-	if (override) calendar.removeSubcomponent(override);
-	master.addProperty(timeProperty('exdate', at, master));
-	stamp(master, now);
-	const sequence = Number(master.getFirstPropertyValue('sequence') ?? 0);
-	master.updatePropertyWithValue('sequence', Number.isFinite(sequence) ? sequence + 1 : 1);
-	return serializeCalendar(calendar);
-}
-
-/**
- * Changes one occurrence of a series: its override (RECURRENCE-ID) is patched, or made from the series —
- * every property but the recurrence rules, at the occurrence's own start and length — and then patched.
- */
-export function updateOccurrence(
-	text: string,
-	recurrenceId: string,
-	fields: EventFields,
-	defaultZone: string,
-	now = new Date(),
-): string {
-	const { calendar, master, at } = seriesAt(text, recurrenceId, 'Change');
-	let override = overrideFor(calendar, String(master.getFirstPropertyValue('uid')), at);
-	if (!override) {
-		override = new ICAL.Component(JSON.parse(JSON.stringify(master.toJSON())) as never);
-		for (const name of ['rrule', 'rdate', 'exdate', 'exrule', 'sequence'])
-			override.removeAllProperties(name);
-		const series = new ICAL.Event(master);
-		const length = series.endDate.subtractDate(series.startDate);
-		override.removeAllProperties('dtstart');
-		override.removeAllProperties('dtend');
-		override.removeAllProperties('duration');
-		override.addProperty(timeProperty('recurrence-id', at, master));
-		override.addProperty(timeProperty('dtstart', at, master));
-		const end = at.clone();
-		end.addDuration(length);
-		override.addProperty(timeProperty('dtend', end, master));
-		calendar.addSubcomponent(override);
-	}
-	applyFields(calendar, override, fields, defaultZone);
-	stamp(override, now);
-	return serializeCalendar(calendar);
-}
-
-/**
- * "This and following": the series ends before the occurrence (UNTIL; COUNT becomes UNTIL), and a new
- * series with a new UID starts at it with the same rule (the remaining COUNT), the later overrides and
- * EXDATEs, and the patch applied. Returns both objects; the caller stores the new one first.
- */
-export function splitSeries(
-	text: string,
-	recurrenceId: string,
-	fields: EventFields,
-	newUid: string,
-	defaultZone: string,
-	now = new Date(),
-): { original: string; following: string } {
-	const { calendar, master, at } = seriesAt(text, recurrenceId, 'Change');
-	const rrule = master.getFirstPropertyValue('rrule') as InstanceType<typeof ICAL.Recur> | null;
-	if (!rrule)
-		throw new DavDataError(
-			'Only a series with an RRULE can be split',
-			'Change the occurrences one by one instead.',
-		);
-	const series = new ICAL.Event(master);
-	if (sameInstant(at, series.startDate))
-		throw new DavDataError(
-			'This is the first occurrence',
-			'To change the whole series, update the event without "Only One Occurrence".',
-		);
-
-	// Occurrences the rule generated before the split, to carry a COUNT over. COUNT bounds the RRULE alone
-	// (RFC 5545 3.8.5.3): an EXDATE removes an instance from the set but still used up one of the count.
-	let before = 0;
-	const iterator = rrule.iterator(series.startDate);
-	for (let next = iterator.next(); next && next.compare(at) < 0; next = iterator.next()) before++;
-
-	const following = new ICAL.Component('vcalendar');
-	for (const property of calendar.getAllProperties())
-		following.addProperty(
-			new ICAL.Property(JSON.parse(JSON.stringify(property.toJSON())) as never),
-		);
-	for (const zone of calendar.getAllSubcomponents('vtimezone'))
-		following.addSubcomponent(
-			new ICAL.Component(JSON.parse(JSON.stringify(zone.toJSON())) as never),
-		);
-	const head = new ICAL.Component(JSON.parse(JSON.stringify(master.toJSON())) as never);
-	const length = series.endDate.subtractDate(series.startDate);
-	for (const name of ['dtstart', 'dtend', 'duration', 'exdate', 'rdate', 'sequence', 'created'])
-		head.removeAllProperties(name);
-	head.updatePropertyWithValue('uid', newUid);
-	head.addProperty(timeProperty('dtstart', at, master));
-	const end = at.clone();
-	end.addDuration(length);
-	head.addProperty(timeProperty('dtend', end, master));
-	const rest = rrule.clone();
-	if (rest.count) rest.count = Math.max(1, rest.count - before);
-	head.updatePropertyWithValue('rrule', rest);
-	following.addSubcomponent(head);
-	// Later EXDATEs and overrides belong to the new series.
-	for (const exdate of master.getAllProperties('exdate')) {
-		const values = exdate.getValues() as Time[];
-		if (values.every((value) => value.compare(at) >= 0)) {
-			head.addProperty(
-				new ICAL.Property(JSON.parse(JSON.stringify(exdate.toJSON())) as never, head),
-			);
-			master.removeProperty(exdate);
-		}
-	}
-	for (const override of calendar.getAllSubcomponents('vevent')) {
-		if (
-			!override.hasProperty('recurrence-id') ||
-			(override.getFirstPropertyValue('recurrence-id') as Time).compare(at) < 0
-		)
-			continue;
-		calendar.removeSubcomponent(override);
-		override.updatePropertyWithValue('uid', newUid);
-		following.addSubcomponent(override);
-	}
-	applyFields(following, head, fields, defaultZone);
-	stamp(head, now);
-
-	// The series ends just before the split: UNTIL in UTC (RFC 5545 when DTSTART has a zone), COUNT dropped.
-	const until = rrule.clone();
-	until.count = null;
-	const last = ICAL.Time.fromJSDate(new Date(at.toJSDate().getTime() - 1000), true);
-	until.until = series.startDate.isDate
-		? ICAL.Time.fromData({ year: last.year, month: last.month, day: last.day, isDate: true })
-		: last;
-	master.updatePropertyWithValue('rrule', until);
-	stamp(master, now);
-	const sequence = Number(master.getFirstPropertyValue('sequence') ?? 0);
-	master.updatePropertyWithValue('sequence', Number.isFinite(sequence) ? sequence + 1 : 1);
-	return { original: serializeCalendar(calendar), following: serializeCalendar(following) };
 }

@@ -25,6 +25,8 @@ export function calendarQueryBody(options: {
 	end?: Date;
 	uid?: string;
 	component?: string;
+	/** Only components that have this property (RFC 4791 9.7.2: an empty prop-filter tests that it is defined). */
+	hasProperty?: string;
 }): string {
 	const component = options.component ?? 'VEVENT';
 	const inner: XmlNode[] = [];
@@ -45,6 +47,8 @@ export function calendarQueryBody(options: {
 			),
 		);
 	}
+	if (options.hasProperty !== undefined)
+		inner.push(el(NS.CALDAV, 'prop-filter', [], { name: options.hasProperty }));
 	return buildXml(
 		el(NS.CALDAV, 'calendar-query', [
 			props([

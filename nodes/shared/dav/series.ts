@@ -1,6 +1,7 @@
 import type { DavClient } from './client';
 import { DavPreconditionFailed } from './errors';
-import { splitSeries, type EventFields } from './icalendar';
+import type { EventFields } from './icalendar';
+import { splitSeries } from './recurrence';
 import { CONTENT_TYPE, createObject } from './objects';
 
 /**

@@ -230,3 +230,13 @@ export function addMissingVtimezones(vcalendar: Component, year: number): string
 	}
 	return unknown;
 }
+
+/**
+ * The instant of a wall-clock time in a zone (a time in a DST gap takes the offset before the gap, as
+ * RFC 5545 3.3.5 has it). `wall` is the wall-clock fields packed as a UTC epoch.
+ */
+export function instantOfWall(zone: string, wall: number): number {
+	const first = wall - offsetMinutes(zone, wall) * 60_000;
+	const second = wall - offsetMinutes(zone, first) * 60_000;
+	return offsetMinutes(zone, second) * 60_000 === wall - second ? second : Math.max(first, second);
+}

@@ -33,9 +33,16 @@ export interface ContactFields {
 	title?: string;
 	addresses?: PostalAddress[];
 	note?: string;
-	/** YYYY-MM-DD. */
+	/** YYYY-MM-DD, or --MM-DD for a birthday without year. */
 	birthday?: string;
 }
+
+function isVcard4(card: Component): boolean {
+	return String(card.getFirstPropertyValue('version') ?? '').trim() === '4.0';
+}
+
+/** Apple's placeholder year for a birthday without year (`BDAY;X-APPLE-OMIT-YEAR=1604:1604-04-15`). */
+const APPLE_NO_YEAR = '1604';
 
 export function parseVcard(text: string): Component {
 	let component: Component | undefined;
@@ -140,9 +147,25 @@ function applyFields(card: Component, fields: ContactFields): void {
 	if (fields.birthday !== undefined) {
 		card.removeAllProperties('bday');
 		if (fields.birthday !== '') {
-			if (!/^\d{4}-\d{2}-\d{2}$/.test(fields.birthday))
-				throw new DavDataError(`"${fields.birthday}" is not a valid birthday`, 'Use YYYY-MM-DD.');
-			card.addProperty(new ICAL.Property(['bday', {}, 'date', fields.birthday] as never, card));
+			const noYear = /^--(\d{2}-\d{2})$/.exec(fields.birthday);
+			if (!noYear && !/^\d{4}-\d{2}-\d{2}$/.test(fields.birthday))
+				throw new DavDataError(
+					`"${fields.birthday}" is not a valid birthday`,
+					'Use YYYY-MM-DD, or --MM-DD for a birthday without year.',
+				);
+			// vCard 4.0 writes BDAY as date-and-or-time (RFC 6350 6.2.5; VALUE=DATE is a 3.0 form) and has
+			// --MMDD for no year; vCard 3.0 has no such form, so Apple's placeholder year is written.
+			const property = isVcard4(card)
+				? ['bday', {}, 'date-and-or-time', fields.birthday]
+				: noYear
+					? [
+							'bday',
+							{ 'x-apple-omit-year': APPLE_NO_YEAR },
+							'date',
+							`${APPLE_NO_YEAR}-${noYear[1]}`,
+						]
+					: ['bday', {}, 'date', fields.birthday];
+			card.addProperty(new ICAL.Property(property as never, card));
 		}
 	}
 	// FN is mandatory in vCard; derive it from the name parts when only those were given.
@@ -160,10 +183,15 @@ function applyFields(card: Component, fields: ContactFields): void {
 
 function touch(card: Component, now: Date): void {
 	card.removeAllProperties('rev');
-	// vCard 3.0 and 4.0 both read an ISO 8601 UTC date-time for REV.
+	// A UTC date-time: REV's only type in vCard 4.0 is timestamp (RFC 6350 6.7.4: no VALUE=DATE-TIME).
 	card.addProperty(
 		new ICAL.Property(
-			['rev', {}, 'date-time', now.toISOString().replace(/\.\d{3}Z$/, 'Z')] as never,
+			[
+				'rev',
+				{},
+				isVcard4(card) ? 'timestamp' : 'date-time',
+				now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+			] as never,
 			card,
 		),
 	);
@@ -207,9 +235,9 @@ function touchedProperties(fields: ContactFields, hadFullName: boolean): Set<str
 	return touched;
 }
 
-/** Logical lines (unfolded) of a vCard, each with its original folded text. */
-function logicalLines(text: string): Array<{ raw: string; name: string }> {
-	const lines: Array<{ raw: string; name: string }> = [];
+/** Logical lines (unfolded) of a vCard, each with its original folded text and its group (`item2`), if any. */
+function logicalLines(text: string): Array<{ raw: string; name: string; group?: string }> {
+	const lines: Array<{ raw: string; name: string; group?: string }> = [];
 	for (const physical of text.split(/\r\n|\n|\r/)) {
 		if (/^[ \t]/.test(physical) && lines.length > 0) {
 			lines[lines.length - 1].raw += `\r\n${physical}`;
@@ -217,8 +245,12 @@ function logicalLines(text: string): Array<{ raw: string; name: string }> {
 		}
 		if (physical === '') continue;
 		// NAME, or group.NAME, up to the first ';' or ':'.
-		const match = /^(?:[A-Za-z0-9-]+\.)?([A-Za-z0-9-]+)[;:]/.exec(physical);
-		lines.push({ raw: physical, name: match ? match[1].toUpperCase() : '' });
+		const match = /^(?:([A-Za-z0-9-]+)\.)?([A-Za-z0-9-]+)[;:]/.exec(physical);
+		lines.push({
+			raw: physical,
+			name: match ? match[2].toUpperCase() : '',
+			group: match?.[1]?.toUpperCase(),
+		});
 	}
 	return lines;
 }
@@ -236,6 +268,13 @@ export function patchContactData(text: string, fields: ContactFields, now = new 
 	touch(card, now);
 	const fresh = logicalLines(serializeVcard(card)).filter((line) => touched.has(line.name));
 	const original = logicalLines(text);
+	// Apple and others label a property through its group (item2.EMAIL + item2.X-ABLABEL): when the property
+	// is replaced, the X- lines of its group describe nothing any more and go with it.
+	const orphanedGroups = new Set(
+		original
+			.filter((line) => line.group && touched.has(line.name))
+			.map((line) => line.group as string),
+	);
 	const out: string[] = [];
 	const placed = new Set<string>();
 	const place = (name: string) => {
@@ -258,6 +297,17 @@ export function patchContactData(text: string, fields: ContactFields, now = new 
 			place(line.name);
 			continue;
 		}
+		if (
+			inCard === 1 &&
+			line.group &&
+			orphanedGroups.has(line.group) &&
+			line.name.startsWith('X-') &&
+			!original.some(
+				(other) =>
+					other.group === line.group && !other.name.startsWith('X-') && !touched.has(other.name),
+			)
+		)
+			continue;
 		out.push(line.raw);
 	}
 	return `${out.join('\r\n')}\r\n`;
@@ -307,7 +357,9 @@ export function describeVcard(text: string): ContactView {
 		const flat = Array.isArray(value) ? value.join(' ') : value;
 		return flat ? String(flat) : undefined;
 	};
+	const bdayProperty = card.getFirstProperty('bday');
 	const bday = card.getFirstPropertyValue('bday');
+	const omittedYear = bdayProperty?.getParameter('x-apple-omit-year');
 	return {
 		uid: text1('uid'),
 		fullName: text1('fn'),
@@ -336,6 +388,10 @@ export function describeVcard(text: string): ContactView {
 			};
 		}),
 		note: text1('note'),
-		birthday: bday ? String(bday).slice(0, 10) : undefined,
+		birthday: bday
+			? typeof omittedYear === 'string' && String(bday).startsWith(omittedYear)
+				? `--${String(bday).slice(5, 10)}`
+				: String(bday).slice(0, 10)
+			: undefined,
 	};
 }

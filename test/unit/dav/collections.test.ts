@@ -292,3 +292,62 @@ describe('address books', () => {
 		expect(error?.description).toMatch(/^Nothing was deleted\./);
 	});
 });
+
+describe('Delete Calendar', () => {
+	it("deletes one of the account's own calendars", async () => {
+		let sent: { method?: string; headers?: Record<string, unknown> } = {};
+		nock(DAV)
+			.delete(`${HOME}work/`)
+			.reply(function () {
+				sent = { method: this.req.method, headers: this.req.headers };
+				return [204, ''];
+			});
+		const { error, json } = await run({
+			resource: 'calendar',
+			operation: 'delete',
+			calendar: byUrl(`${DAV}${HOME}work/`),
+		});
+		expect(error).toBeUndefined();
+		expect(sent.method).toBe('DELETE');
+		expect(json).toEqual([
+			{ deleted: true, url: `${DAV}${HOME}work/`, shared: false, result: 'calendarDeleted' },
+		]);
+	});
+
+	it('a member deleting a calendar shared with them (shared-<calendarId>) ends the membership: the output says so', async () => {
+		nock(DAV).delete(`${HOME}shared-42/`).reply(204, '');
+		const { error, json } = await run({
+			resource: 'calendar',
+			operation: 'delete',
+			calendar: byUrl(`${DAV}${HOME}shared-42/`),
+		});
+		expect(error).toBeUndefined();
+		expect(json).toEqual([
+			{ deleted: true, url: `${DAV}${HOME}shared-42/`, shared: true, result: 'membershipRemoved' },
+		]);
+	});
+
+	it('a server that keeps its calendars answers 403, and the error says nothing was deleted', async () => {
+		nock(DAV).delete(`${HOME}fixed/`).reply(403, 'Forbidden');
+		const { error } = await run({
+			resource: 'calendar',
+			operation: 'delete',
+			calendar: byUrl(`${DAV}${HOME}fixed/`),
+		});
+		expect(error?.message).toBe('The server does not allow deleting this calendar (403)');
+		expect(error?.description).toMatch(/^Nothing was deleted\./);
+	});
+
+	it('the forms say what deleting a shared calendar and an event in a shared calendar do', async () => {
+		const { description } = await import(
+			'../../../nodes/Calendar/actions/calendar/delete.operation'
+		);
+		const event = await import('../../../nodes/Calendar/actions/event/delete.operation');
+		expect(description.find((property) => property.type === 'notice')?.displayName).toMatch(
+			/shared with you .* only ends your membership: the owner's calendar and its events stay/,
+		);
+		expect(event.description.find((property) => property.type === 'notice')?.displayName).toMatch(
+			/removes it for everyone who shares the calendar, the owner included/,
+		);
+	});
+});

@@ -1,12 +1,14 @@
 import { describeCalendarData, expandCalendarData } from '../../../nodes/shared/dav/event-view';
 import {
-	cancelOccurrence,
 	createEventData,
 	normaliseRawCalendar,
 	patchEventData,
+} from '../../../nodes/shared/dav/icalendar';
+import {
+	cancelOccurrence,
 	splitSeries,
 	updateOccurrence,
-} from '../../../nodes/shared/dav/icalendar';
+} from '../../../nodes/shared/dav/recurrence';
 import { offsetMinutes, vtimezoneFor } from '../../../nodes/shared/dav/timezones';
 import {
 	createContactData,

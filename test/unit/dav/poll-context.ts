@@ -79,6 +79,8 @@ export function pollContext(
 	staticData: IDataObject,
 	mode: 'trigger' | 'manual',
 	log: SentRequest[],
+	/** The workflow's time zone (n8n: the workflow setting, else GENERIC_TIMEZONE). */
+	timezone = 'UTC',
 ): IPollFunctions {
 	const credential = new CloudStorageDavApi();
 	const ctx = {
@@ -91,6 +93,7 @@ export function pollContext(
 			parameters,
 		}),
 		getMode: () => mode,
+		getTimezone: () => timezone,
 		getNodeParameter: (name: string, fallback: unknown, options?: { extractValue?: boolean }) =>
 			parameter(parameters, name, fallback, options),
 		getWorkflowStaticData: (type: string) => {
@@ -128,10 +131,11 @@ export async function poll(
 	parameters: IDataObject,
 	staticData: IDataObject,
 	mode: 'trigger' | 'manual' = 'trigger',
+	timezone = 'UTC',
 ): Promise<PollRun> {
 	const requests: SentRequest[] = [];
 	const emitted = await TRIGGERS[trigger].poll.call(
-		pollContext(parameters, staticData, mode, requests),
+		pollContext(parameters, staticData, mode, requests, timezone),
 	);
 	return { emitted, items: (emitted?.[0] ?? []).map((item) => item.json), requests };
 }

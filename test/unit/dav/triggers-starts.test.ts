@@ -37,6 +37,17 @@ const at = (iso: string) => jest.spyOn(Date, 'now').mockReturnValue(Date.parse(i
 const calData = (data: string) => `<C:calendar-data>${xmlText(data)}</C:calendar-data>`;
 const timeRange = (request: SentRequest) =>
 	/<c:time-range start="(\w+)" end="(\w+)"\/>/.exec(request.body)?.slice(1);
+const rangeQuery = (body: string) => body.includes('<c:time-range');
+/**
+ * The queries for recurring series (RRULE, RDATE) that follow every range query: some servers match a
+ * series against a time range by its first instance only (range-query.ts).
+ */
+const recurringQueries = (path: string, body = multistatus('')) => {
+	for (const name of ['RRULE', 'RDATE'])
+		nock(DAV)
+			.intercept(path, 'REPORT', (sent: string) => sent.includes(`<c:prop-filter name="${name}"/>`))
+			.reply(207, body);
+};
 
 // Hourly from 09:00 on 4 March 2030; 10:00 is excluded (EXDATE), 11:00 moved to 11:20.
 const SERIES = [
@@ -78,21 +89,24 @@ describe('Event Starts Soon', () => {
 		const staticData: IDataObject = {};
 		at('2030-03-04T08:50:00Z');
 		nock(DAV)
-			.intercept(path, 'REPORT')
+			.intercept(path, 'REPORT', rangeQuery)
 			.reply(207, answer(['early.ics', ics('early', 'Early', '20300304T090500Z')]));
+		recurringQueries(path);
 		const first = await poll('calendar', params, staticData);
 		expect(first.emitted).toBeNull();
 		expect(first.requests[0].headers.depth).toBe('1');
 		expect(first.requests[0].body).toContain('<c:comp-filter name="VEVENT">');
-		expect(timeRange(first.requests[0])).toEqual(['20300304T085000Z', '20300304T112000Z']);
+		// The window widened by 14 hours either side, for floating times (their zone is the workflow's).
+		expect(timeRange(first.requests[0])).toEqual(['20300303T185000Z', '20300305T012000Z']);
 
 		at('2030-03-04T08:51:00Z');
 		nock(DAV)
-			.intercept(path, 'REPORT')
+			.intercept(path, 'REPORT', rangeQuery)
 			.reply(
 				207,
 				answer(['early.ics', ics('early', 'Early', '20300304T090500Z')], ['standup.ics', SERIES]),
 			);
+		recurringQueries(path, answer(['standup.ics', SERIES]));
 		const second = await poll('calendar', params, staticData);
 		expect(
 			second.items.map((item) => [
@@ -115,15 +129,17 @@ describe('Event Starts Soon', () => {
 
 		at('2030-03-04T09:50:00Z');
 		nock(DAV)
-			.intercept(path, 'REPORT')
+			.intercept(path, 'REPORT', rangeQuery)
 			.reply(207, answer(['standup.ics', SERIES]));
+		recurringQueries(path, answer(['standup.ics', SERIES]));
 		const third = await poll('calendar', params, staticData);
 		expect(third.items.map((item) => item.start)).toEqual(['2030-03-04T12:00:00.000Z']);
 
 		at('2030-03-04T09:55:00Z');
 		nock(DAV)
-			.intercept(path, 'REPORT')
+			.intercept(path, 'REPORT', rangeQuery)
 			.reply(207, answer(['standup.ics', SERIES]));
+		recurringQueries(path, answer(['standup.ics', SERIES]));
 		expect((await poll('calendar', params, staticData)).emitted).toBeNull();
 		// Only occurrences still ahead are remembered.
 		expect(Object.keys((staticData.starts as { notified: object }).notified).sort()).toEqual([
@@ -139,7 +155,7 @@ describe('Event Starts Soon', () => {
 			.replace('DTSTART:20300304', 'DTSTART;VALUE=DATE:20300304')
 			.replace('DURATION:PT30M', 'DURATION:P1D');
 		nock(DAV)
-			.intercept(path, 'REPORT')
+			.intercept(path, 'REPORT', rangeQuery)
 			.reply(
 				207,
 				answer(
@@ -148,8 +164,35 @@ describe('Event Starts Soon', () => {
 					['standup.ics', SERIES],
 				),
 			);
+		recurringQueries(path, answer(['standup.ics', SERIES]));
 		const result = await poll('calendar', params, staticData);
 		expect(result.items.map((item) => item.summary)).toEqual(['Stand-up (moved)']);
+	});
+});
+
+describe('Event Starts Soon, floating times', () => {
+	const path = '/cal/floating/';
+	const params = { calendar: byUrl(path), trigger: 'startsWithin', minutes: 30 };
+	// 09:00 without a zone (RFC 5545 3.3.5 floating): 09:00 wherever the calendar's user is.
+	const FLOATING = ics('floating', 'Floating', '20300304T090000');
+
+	async function dueAt(zone: string) {
+		at('2030-03-04T13:50:00Z');
+		const body = multistatus(found(`${path}floating.ics`, etagProp('"f"') + calData(FLOATING)));
+		nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, body);
+		recurringQueries(path);
+		const staticData: IDataObject = { starts: { collection: `${DAV}${path}`, notified: {} } };
+		return await poll('calendar', params, staticData, 'trigger', zone);
+	}
+
+	it("is read in the workflow's time zone, never in the zone of the process running n8n", async () => {
+		// 09:00 in New York on 4 March 2030 is 14:00 UTC: due within 30 minutes of 13:50 UTC.
+		const newYork = await dueAt('America/New_York');
+		expect(newYork.items.map((item) => [item.summary, item.start, item.minutesUntilStart])).toEqual(
+			[['Floating', '2030-03-04T09:00:00', 10]],
+		);
+		// In a workflow on UTC the same event began at 09:00 UTC, hours ago.
+		expect((await dueAt('UTC')).emitted).toBeNull();
 	});
 });
 
@@ -302,17 +345,19 @@ describe('manual test run ("Fetch Test Event")', () => {
 		const path = '/cal/manual-soon/';
 		at('2030-03-04T06:00:00Z');
 		const soon = { calendar: byUrl(path), trigger: 'startsWithin', minutes: 15 };
-		nock(DAV).intercept(path, 'REPORT').reply(207, multistatus(''));
-		nock(DAV)
-			.intercept(path, 'REPORT')
-			.reply(207, multistatus(found(`${path}standup.ics`, etagProp('"s"') + calData(SERIES))));
+		const standup = multistatus(found(`${path}standup.ics`, etagProp('"s"') + calData(SERIES)));
+		nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, multistatus(''));
+		recurringQueries(path, standup);
+		nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, standup);
+		recurringQueries(path, standup);
 		const staticData: IDataObject = {};
 		const result = await poll('calendar', soon, staticData, 'manual');
-		expect(result.requests.map(timeRange)).toEqual([
-			['20300304T060000Z', '20300304T061500Z'],
+		const slack = 14 * 60 * 60_000;
+		expect(result.requests.map(timeRange).filter(Boolean)).toEqual([
+			['20300303T160000Z', '20300304T201500Z'],
 			[
-				'20300304T060000Z',
-				utcBasic(new Date(Date.parse('2030-03-04T06:00:00Z') + 366 * 24 * 60 * 60_000)),
+				'20300303T160000Z',
+				utcBasic(new Date(Date.parse('2030-03-04T06:00:00Z') + 366 * 24 * 60 * 60_000 + slack)),
 			],
 		]);
 		expect(result.items.map((item) => [item.event, item.start])).toEqual([
@@ -329,7 +374,10 @@ describe('manual test run ("Fetch Test Event")', () => {
 	it('Event Starts Soon with nothing within a year says so, with what to do, and saves nothing', async () => {
 		const path = '/cal/manual-nothing/';
 		at('2030-03-04T06:00:00Z');
-		nock(DAV).intercept(path, 'REPORT').times(2).reply(207, multistatus(''));
+		for (const _ of [1, 2]) {
+			nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, multistatus(''));
+			recurringQueries(path);
+		}
 		const staticData: IDataObject = {};
 		await expect(
 			poll(
@@ -342,12 +390,12 @@ describe('manual test run ("Fetch Test Event")', () => {
 		expect(staticData).toEqual({});
 	});
 
-	it('Event Starts Soon with something due shows just that, with one query', async () => {
+	it('Event Starts Soon with something due shows just that, with one range query (and the recurring series)', async () => {
 		const path = '/cal/manual-due/';
 		at('2030-03-04T08:50:00Z');
-		nock(DAV)
-			.intercept(path, 'REPORT')
-			.reply(207, multistatus(found(`${path}standup.ics`, etagProp('"s"') + calData(SERIES))));
+		const standup = multistatus(found(`${path}standup.ics`, etagProp('"s"') + calData(SERIES)));
+		nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, standup);
+		recurringQueries(path, standup);
 		const staticData: IDataObject = {};
 		const result = await poll(
 			'calendar',
@@ -355,7 +403,8 @@ describe('manual test run ("Fetch Test Event")', () => {
 			staticData,
 			'manual',
 		);
-		expect(result.requests).toHaveLength(1);
+		expect(result.requests.map(timeRange).filter(Boolean)).toHaveLength(1);
+		expect(result.requests).toHaveLength(3);
 		expect(result.items.map((item) => item.start)).toEqual(['2030-03-04T09:00:00.000Z']);
 		expect(staticData).toEqual({});
 	});

@@ -2,10 +2,11 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsFor } from '../../../shared/node/router';
 import * as create from './create.operation';
+import * as del from './delete.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export const operations = { create, getAll, update };
+export const operations = { create, delete: del, getAll, update };
 
 export const description: INodeProperties[] = [
 	{
@@ -20,6 +21,13 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				description: 'Create a calendar (MKCALENDAR, where the server allows it)',
 				action: 'Create a calendar',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description:
+					'Delete a calendar with its events, or leave a calendar shared with you (the owner keeps it)',
+				action: 'Delete a calendar',
 			},
 			{
 				name: 'Get Many',
@@ -37,6 +45,7 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...create.description,
+	...del.description,
 	...getAll.description,
 	...update.description,
 ];

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { cancelOccurrence } from '../../../shared/dav/icalendar';
+import { cancelOccurrence } from '../../../shared/dav/recurrence';
 import { deleteObject, updateObject } from '../../../shared/dav/objects';
 import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
@@ -9,6 +9,13 @@ import { occurrenceOption } from './fields';
 
 const properties: INodeProperties[] = [
 	objectUrlField('event'),
+	{
+		displayName:
+			'Deleting an event in a calendar shared with you (shared-…) removes it for everyone who shares the calendar, the owner included. To drop only your copy of the calendar, delete the calendar instead (that ends your membership).',
+		name: 'sharedNotice',
+		type: 'notice',
+		default: '',
+	},
 	{
 		displayName: 'Options',
 		name: 'options',

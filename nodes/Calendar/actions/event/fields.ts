@@ -162,8 +162,8 @@ export const occurrenceOption = (action: 'change' | 'cancel'): INodeProperties =
 	placeholder: '2030-02-04T09:00:00.000Z',
 	description:
 		action === 'change'
-			? 'The recurrenceId of one occurrence (from Get Many with Expand Recurring Events): only that occurrence changes (an override); the series stays'
-			: 'The recurrenceId of one occurrence (from Get Many with Expand Recurring Events): only that occurrence is cancelled (EXDATE); the series stays',
+			? "The recurrenceId of one occurrence (from Get Many with Expand Recurring Events): only that occurrence changes (an override); the series stays. A time without Z or offset is read in the series' own time zone, a date alone names a day of an all-day series."
+			: "The recurrenceId of one occurrence (from Get Many with Expand Recurring Events): only that occurrence is cancelled (EXDATE); the series stays. A time without Z or offset is read in the series' own time zone, a date alone names a day of an all-day series.",
 });
 
 export const occurrenceScopeOption: INodeProperties = {

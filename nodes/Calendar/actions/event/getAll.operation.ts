@@ -7,9 +7,7 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { expandCalendarData } from '../../../shared/dav/event-view';
-import type { Multistatus } from '../../../shared/dav/multistatus';
-import { objectsFrom } from '../../../shared/dav/objects';
-import { calendarQueryBody } from '../../../shared/dav/requests';
+import { eventsInRange } from '../../../shared/dav/range-query';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem } from '../common';
 import { includeRawOption } from './fields';
@@ -86,13 +84,7 @@ export async function execute(
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await eventClient(this, itemIndex);
 	const calendarUrl = calendarUrlParam(this, client, itemIndex);
-	const result = (await client.report(
-		calendarUrl,
-		'1',
-		calendarQueryBody({ start, end }),
-		'Querying events',
-	)) as Multistatus;
-	const objects = objectsFrom(result, 'calendar');
+	const objects = await eventsInRange(client, calendarUrl, { start, end }, 'Querying events');
 	const items: IDataObject[] = [];
 	for (const object of objects) {
 		if (!expand) {

@@ -1,11 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { patchEventData, updateOccurrence } from '../../../shared/dav/icalendar';
+import { patchEventData } from '../../../shared/dav/icalendar';
+import { updateOccurrence } from '../../../shared/dav/recurrence';
 import { updateObject } from '../../../shared/dav/objects';
 import { splitSeriesObject } from '../../../shared/dav/series';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
-import { eventClient, eventItem, eventUrlParam } from '../common';
+import { eventClient, eventItem, eventUrlParam, occurrenceItem } from '../common';
 import {
 	additionalEventFields,
 	eventFieldsFrom,
@@ -86,5 +87,11 @@ export async function execute(
 			reapplyOnConflict: options.reapplyOnConflict,
 		},
 	);
-	return [{ json: eventItem(updated, options.includeRaw ?? false) }];
+	return [
+		{
+			json: occurrence
+				? occurrenceItem(updated, occurrence, options.includeRaw ?? false)
+				: eventItem(updated, options.includeRaw ?? false),
+		},
+	];
 }

@@ -62,7 +62,8 @@ const detailFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: '1990-05-17',
-		description: 'YYYY-MM-DD',
+		description:
+			'YYYY-MM-DD, or --MM-DD for a birthday without year (shown the same way when another client stored one)',
 	},
 	typedList('emails', 'Emails', 'Email', 'name@example.com', LABELS),
 	{ displayName: 'Family Name', name: 'familyName', type: 'string', default: '' },
