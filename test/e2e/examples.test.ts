@@ -87,11 +87,66 @@ const INTENDED_STOP: Record<string, RegExp> = {
 		/^Bad Task ID: The task ID must be a positive whole number \(got "T-12"\)[^\n]*$/,
 };
 
+// Each example node that shows an error on purpose (Continue On Fail), with the error it must show under
+// `npm start`: a different error (e.g. a URL that is not on the demo DAV server) means the example teaches
+// nothing. Any other error item in any example fails the test too.
+const INTENDED_ERRORS: Record<string, Record<string, RegExp>> = {
+	'Bad input: clear errors, nothing sent, n8n keeps running': {
+		'Malformed Hash': /^"ab\/cd" is not a file hash/,
+		'Upload Into ROOT': /^Files cannot be uploaded directly into ROOT$/,
+		'Garbage iCalendar': /^The iCalendar data could not be parsed/,
+		'Impossible Date': /"2030-13-45T99:00" is not a valid date or time/,
+		'Bad Arguments': /arguments are not valid JSON/,
+		'Bad Messages': /messages JSON is not valid JSON/,
+	},
+	'DMS: input errors stop before any write': {
+		'Invalid Task ID': /^The task ID must be a positive whole number \(got "T-12"\)$/,
+		'Missing Name': /^Missing required field: Name$/,
+		'Hours Not Numeric': /^Estimated hours must be a number of hours such as 2\.5 \(got "four"\)$/,
+		'Unknown Option': /^Unknown option "Blocked" for Status$/,
+		'Not A Worker': /^Unknown user \(not a worker of this project\) "1001" for Responsible$/,
+		'Move Project': /^The project of a task cannot be changed$/,
+		'Undeclared Field': /^The field "invoice" is not declared for this organisation$/,
+	},
+	'E-signature: signatures and signing requests': {
+		'Bad Date': /^From Date "2026-02-30" is not a real date or time$/,
+		'Bad E-Mail': /^Recipient E-Mails: "anna\(at\)example\.com" is not an e-mail address$/,
+	},
+	'Search: styles, paging and input errors': {
+		'Short Query': /^Query "x" is too short$/,
+		'No Section': /^Choose at least one section to search$/,
+		'Bad JSON': /^The search JSON is not valid JSON$/,
+	},
+};
+
+/** Every `error` an item of the execution carries, as "node: message". */
+function errorItems(execution: Awaited<ReturnType<N8nInstance['client']['runWorkflow']>>) {
+	return Object.entries(execution.nodes).flatMap(([node, runs]) =>
+		runs.flatMap((run) =>
+			run.outputs.flatMap((items) =>
+				items
+					.filter((item) => typeof item.json.error === 'string')
+					.map((item) => ({ node, message: String(item.json.error) })),
+			),
+		),
+	);
+}
+
 it('runs every manually started example without a node error, and activates every trigger and webhook example', async () => {
 	const failures: string[] = [];
 	for (const workflow of workflows) {
 		if (workflow.manualTrigger) {
 			const execution = await n8n.client.runWorkflow(workflow.id);
+			const intendedItems = INTENDED_ERRORS[workflow.name] ?? {};
+			const shown = errorItems(execution);
+			for (const { node, message } of shown) {
+				if (!intendedItems[node]?.test(message))
+					failures.push(`${workflow.name}: ${node} shows an unintended error: ${message}`);
+			}
+			for (const node of Object.keys(intendedItems)) {
+				if (!shown.some((item) => item.node === node))
+					failures.push(`${workflow.name}: ${node} shows no error item`);
+			}
 			const errors = describeErrors(execution);
 			const intended = INTENDED_STOP[workflow.name];
 			if (intended) {
