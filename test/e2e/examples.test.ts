@@ -2,6 +2,7 @@
  * Every example workflow exactly as `npm start` imports it, unpatched: the same demo credentials, the same
  * data prepared in the sandbox and Radicale (scripts/lib/demo-setup.ts), the same placeholder filling. Each
  * workflow with a Manual Trigger runs without a node error; each trigger or webhook workflow activates.
+ * n8n loads the packed tarball, installed the way n8n 2.41 installs a community package.
  */
 import {
 	AGREEMENT_PDF,
@@ -33,7 +34,9 @@ beforeAll(async () => {
 			addressBookUrl: await radicale.mkaddressbook('contacts', { displayName: 'Demo contacts' }),
 		},
 	};
-	n8n = await startN8n({ mode: 'regular' });
+	// The package as n8n installs it from the Community Nodes screen (scripts/lib/packed-package.ts): only
+	// `files`, the compiled output and `dependencies` reach it.
+	n8n = await startN8n({ mode: 'regular', packageSource: 'packed' });
 	const credentials = await upsertDemoCredentials(n8n.client, services);
 	const values = await prepareExampleData(services);
 	const imported = await importExampleWorkflows(
@@ -56,6 +59,19 @@ afterAll(async () => {
 	await n8n?.stop();
 	await radicale?.stop();
 	await sandbox?.close();
+});
+
+it('loads the pack from the packed tarball, outside the repository, without its development dependencies', async () => {
+	const { readFileSync, realpathSync } = await import('node:fs');
+	const { join, relative } = await import('node:path');
+	const installed = realpathSync(
+		join(n8n.userFolder, '.n8n/nodes/node_modules/n8n-nodes-cloud-storage'),
+	);
+	expect(relative(paths.root, installed).startsWith('..')).toBe(true);
+	const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'));
+	expect(manifest).not.toHaveProperty('devDependencies');
+	expect(manifest).not.toHaveProperty('peerDependencies');
+	expect(n8n.packageNodeTypes.length).toBeGreaterThanOrEqual(manifest.n8n.nodes.length);
 });
 
 it('imports every example of test/e2e/workflows', async () => {

@@ -115,18 +115,17 @@ afterAll(async () => {
  */
 async function search(name: string, entry: string): Promise<{ found: boolean; names: string[] }> {
 	await page.locator('input[data-test-id="node-creator-search-bar"]').first().fill(name);
-	const exact = new RegExp(`^${entry.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-	const found = await page
-		.locator('[data-test-id="node-creator-item-name"]')
-		.filter({ hasText: exact })
-		.first()
-		.waitFor({ state: 'visible', timeout: 15_000 })
-		.then(
-			() => true,
-			() => false,
+	const listed = async () =>
+		(await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((text) =>
+			text.trim(),
 		);
-	const names = await page.locator('[data-test-id="node-creator-item-name"]').allInnerTexts();
-	return { found, names: names.map((text) => text.trim()) };
+	const deadline = Date.now() + 15_000;
+	let names = await listed();
+	while (!names.includes(entry) && Date.now() < deadline) {
+		await page.waitForTimeout(200);
+		names = await listed();
+	}
+	return { found: names.includes(entry), names };
 }
 
 async function openFromEmptyCanvas() {
