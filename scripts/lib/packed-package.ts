@@ -88,8 +88,13 @@ export function installPackedPackage(root: string): string {
 		run('npm', ['install', ...N8N_INSTALL_FLAGS], staging, 'npm install inside the packed package');
 		writeFileSync(join(staging, '.n8n-install-complete'), new Date().toISOString());
 		mkdirSync(join(base, digest, 'node_modules'), { recursive: true });
-		rmSync(installed, { recursive: true, force: true });
-		renameSync(staging, installed);
+		// Only complete installs are ever renamed into place, so one that is there is complete: another
+		// process (a parallel test run) finished the same tarball first, and its copy stays in use.
+		try {
+			renameSync(staging, installed);
+		} catch (error) {
+			if (!existsSync(join(installed, '.n8n-install-complete'))) throw error;
+		}
 		return installed;
 	} finally {
 		rmSync(packDir, { recursive: true, force: true });
