@@ -107,7 +107,7 @@ export async function ensureN8n() {
 		npm_config_update_notifier: 'false',
 	};
 	log(
-		`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~3-4 min and ~3 GB, then ~1 min to compile sqlite3)`,
+		`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~3-4 min and ~3 GB, then 1-3 min to compile sqlite3)`,
 	);
 	// npm creates every package folder first and fills them afterwards: disk space is the honest progress.
 	const freeBytes = () => {
@@ -119,7 +119,9 @@ export async function ensureN8n() {
 	// --no-save keeps the committed lockfile untouched.
 	await runNpm('npm-install', ['install', '--ignore-scripts', '--no-save'], env, written);
 
-	log('compiling sqlite3 for Node 24 (~1 min)');
+	log(
+		'compiling sqlite3 for Node 24 (1-3 min: ~1 min on an idle 2-core machine, 2 min measured on a busy one)',
+	);
 	await runNpm('sqlite3-rebuild', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
 		...env,
 		// Without local headers node-gyp downloads those of this Node's version.

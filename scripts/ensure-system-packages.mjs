@@ -8,6 +8,8 @@ import { pathToFileURL } from 'node:url';
 // redis-server: queue mode (n8n main + worker). python3-radicale, apache2-utils: the CalDAV/CardDAV server;
 // xandikos: the second, independent CalDAV/CardDAV server the DAV tests also run against.
 // python3, make, g++: node-gyp, which compiles sqlite3 for the n8n runtime.
+// chromium: the end-to-end node-picker test and `npm run screenshots` (playwright-core drives Debian's browser;
+// no browser is downloaded).
 export const TEST_PACKAGES = [
 	'redis-server',
 	'python3-radicale',
@@ -16,8 +18,8 @@ export const TEST_PACKAGES = [
 	'python3',
 	'make',
 	'g++',
+	'chromium',
 ];
-// Not in TEST_PACKAGES: chromium, which only `npm run screenshots` needs (playwright-core drives Debian's browser).
 
 const log = (message) => console.log(`[ensure-system-packages] ${message}`);
 

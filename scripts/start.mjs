@@ -19,7 +19,9 @@ import {
 	prepareExampleData,
 	upsertDemoCredentials,
 } from './lib/demo-setup.ts';
+import { machineTimeZone } from './lib/machine-time-zone.ts';
 import { startN8n } from './lib/n8n-server.ts';
+import { installProjectModules, projectModulesInstalled } from './lib/project-modules.ts';
 import { repoPaths } from './lib/paths.ts';
 import { spawnLogged, tailFile, waitUntil } from './lib/processes.ts';
 
@@ -119,6 +121,7 @@ async function main() {
 	}
 	if (process.argv.includes('--fresh')) rmSync(workDir, { recursive: true, force: true });
 	mkdirSync(workDir, { recursive: true });
+	if (!projectModulesInstalled(root)) await installProjectModules(root, log);
 
 	const davAvailable = await ensureDav();
 	await ensureN8n();
@@ -133,7 +136,16 @@ async function main() {
 	log(
 		`starting n8n on port ${settings.n8nPort} (~10 s; the first start also creates its database)`,
 	);
-	const n8n = await startN8n({ paths, port: settings.n8nPort, userFolder, owner: settings.owner });
+	// Workflow dates (and the folder names the examples stamp) in the machine's zone, not n8n's New York default.
+	const timeZone = process.env.GENERIC_TIMEZONE || machineTimeZone();
+	log(`n8n's time zone: ${timeZone} (GENERIC_TIMEZONE)`);
+	const n8n = await startN8n({
+		paths,
+		port: settings.n8nPort,
+		userFolder,
+		owner: settings.owner,
+		env: { GENERIC_TIMEZONE: timeZone },
+	});
 	running.push(n8n);
 
 	const credentials = await upsertDemoCredentials(n8n.client, { sandbox, account, dav });
@@ -153,7 +165,7 @@ n8n is running with the Cloud Storage nodes: ${editorUrl}
   credentials:   ${Object.values(credentials)
 		.map((credential) => credential.name)
 		.join(', ')}
-  workflows:     ${imported.length > 0 ? `imported ${imported.join(', ')}` : 'examples already present'}
+  workflows:     ${imported.length > 0 ? `imported ${imported.length}:${imported.map((name) => `\n                   ${name}`).join('')}` : 'examples already present'}
   sandbox:       ${sandbox.baseUrl} (account demo / ${account.password}, token ${account.token})${
 		dav ? `\n  CalDAV/CardDAV: ${dav.url} (${dav.username} / ${dav.password})` : ''
 	}

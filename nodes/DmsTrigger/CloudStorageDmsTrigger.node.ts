@@ -49,6 +49,16 @@ export class CloudStorageDmsTrigger implements INodeType {
 					value: option.id,
 				}));
 			},
+			/** The contact-person register's group options (get_fields of contact persons). */
+			async getContactGroups(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+				const groups = (await getFields(this, 'contact_person')).find(
+					(field) => field.name === 'multi_dropdown_group',
+				);
+				return (groups?.options ?? []).map((option) => ({
+					name: option.display_name,
+					value: option.id,
+				}));
+			},
 		},
 	};
 

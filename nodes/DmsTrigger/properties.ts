@@ -132,6 +132,15 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { resource: ['contactPerson'] } },
 		options: [
 			optionalLocator('client', 'company', 'Company', 'Only contact persons of this client'),
+			{
+				displayName: 'Group Names or IDs',
+				name: 'groups',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getContactGroups' },
+				default: [],
+				description:
+					'Only contact persons in one of these groups (the register\'s multi_dropdown_group field). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			},
 		],
 	},
 	maxTrackedField({

@@ -63,6 +63,8 @@ export function readSettings(ctx: IPollFunctions): DmsTriggerSettings {
 	} else {
 		const company = locatorId(ctx, 'contactFilters.company', 'Company');
 		if (company.length) filters.company = company;
+		const groups = ids(ctx.getNodeParameter('contactFilters.groups', []), 'Group');
+		if (groups.length) filters.multi_dropdown_group = groups;
 	}
 	const mode: DmsTrackingMode = [...events].some((event) => event !== 'created')
 		? 'full'

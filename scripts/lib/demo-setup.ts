@@ -115,6 +115,7 @@ export async function prepareExampleData({
 			return url;
 		};
 		values['the URL of the calendar to watch'] = dav.calendarUrl;
+		values['the URL of a calendar on your DAV server'] = dav.calendarUrl;
 		values['the URL of the address book to watch'] = dav.addressBookUrl;
 		values['the URL of an event another calendar client wrote (Get Events shows it)'] = await put(
 			new URL('foreign.ics', dav.calendarUrl).href,

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync }
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { N8nClient, type Owner } from './n8n-client.ts';
+import { installPackedPackage } from './packed-package.ts';
 import { PACKAGE_NAME, type RepoPaths } from './paths.ts';
 import { freePort, spawnLogged, tailFile, waitUntil, type ManagedProcess } from './processes.ts';
 import { startRedis, type Redis } from './redis.ts';
@@ -25,6 +26,12 @@ export type StartN8nOptions = {
 	/** Queue mode: how many worker processes to start (default 1). */
 	workers?: number;
 	startTimeoutMs?: number;
+	/**
+	 * How n8n gets the pack: 'repo' links the repository (its dist/ and node_modules, for development);
+	 * 'packed' installs the packed tarball as n8n's Community Nodes screen does (packed-package.ts).
+	 * Default: N8N_E2E_PACKAGE, else 'repo'.
+	 */
+	packageSource?: 'repo' | 'packed';
 };
 
 export type N8nInstance = {
@@ -53,12 +60,15 @@ export const DEFAULT_OWNER: Owner = {
 	lastName: 'Owner',
 };
 
-/** Makes n8n load the repository (its package.json `n8n` section and `dist/`) as an installed community package. */
-export function linkPackage(userFolder: string, root: string) {
+/**
+ * Makes n8n load `packageDir` (the repository by default: its package.json `n8n` section and `dist/`) as an
+ * installed community package.
+ */
+export function linkPackage(userFolder: string, packageDir: string) {
 	const link = join(userFolder, '.n8n/nodes/node_modules', PACKAGE_NAME);
 	if (existsSync(link)) return;
 	mkdirSync(dirname(link), { recursive: true });
-	symlinkSync(root, link, 'dir');
+	symlinkSync(packageDir, link, 'dir');
 }
 
 function baseEnv(
@@ -101,7 +111,12 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	const ownsFolder = options.userFolder === undefined;
 	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), `n8n-e2e-${mode}-`));
 	mkdirSync(userFolder, { recursive: true });
-	linkPackage(userFolder, paths.root);
+	const packageSource =
+		options.packageSource ?? (process.env.N8N_E2E_PACKAGE === 'packed' ? 'packed' : 'repo');
+	linkPackage(
+		userFolder,
+		packageSource === 'packed' ? installPackedPackage(paths.root) : paths.root,
+	);
 
 	const port = options.port ?? (await freePort());
 	const baseUrl = `http://127.0.0.1:${port}`;

@@ -3,6 +3,7 @@
  * (Continue On Fail), the last one stops the execution naming the problem, nothing reaches any service, and
  * n8n stays up and runs the next workflow normally.
  */
+import { fillPlaceholders } from '../../scripts/lib/demo-setup.ts';
 import { startSandbox } from '../sandbox/server';
 import { createServiceCredential } from './harness/credentials';
 import {
@@ -55,7 +56,12 @@ const errorOf = (
 };
 
 it('reports every bad input clearly, sends nothing and keeps n8n running', async () => {
-	const workflow = await n8n.client.importWorkflow(loadWorkflow('bad-input.json'), { credentials });
+	const workflow = await n8n.client.importWorkflow(
+		fillPlaceholders(loadWorkflow('bad-input.json'), {
+			'the URL of a calendar on your DAV server': 'https://dav.example.test/cal/work/',
+		}),
+		{ credentials },
+	);
 	sandbox.requests.clear();
 	const execution = await n8n.client.runWorkflow(workflow.id);
 

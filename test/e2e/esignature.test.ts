@@ -97,6 +97,24 @@ const live = (hash: string) => {
 };
 
 describe('E-signature flow in n8n', () => {
+	it('answers a link to an unknown file with a page that says why (the error path), not a bare 500', async () => {
+		const response = await n8n.client.callWebhook('esignature-page?file=UnknownHash123');
+		const html = await response.text();
+		const execution = await nextExecution();
+		expect(response.status).toBe(400);
+		expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+		expect(html).toContain('<h1>This document cannot be signed here</h1>');
+		// The node's own error message, escaped into the page.
+		const [failed] = itemsOf(execution, 'Create Signing Page', 1);
+		expect(typeof failed.json.error).toBe('string');
+		const escaped = String(failed.json.error)
+			.replaceAll('&', '&amp;')
+			.replaceAll('<', '&lt;')
+			.replaceAll('>', '&gt;');
+		expect(html).toContain(escaped);
+		expect(html).not.toMatch(/Error in workflow/);
+	});
+
 	it('serves the page, receives the signed result, downloads the signed file and deletes the original', async () => {
 		const original = await uploadOk(
 			sandbox,

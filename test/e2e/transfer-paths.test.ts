@@ -5,7 +5,8 @@
  * CLOUD_STORAGE_WORKER_TRANSFERS=true moves them to a worker thread (the download into a temporary file that
  * n8n copies into its store as it is written), and =false sends both through n8n's request helper, which the
  * database mode (queue mode's default) always uses.
- * Each path, in a real n8n against the sandbox, must give back exactly the bytes it was given.
+ * Each path, in a real n8n against the sandbox, must give back exactly the bytes it was given. n8n loads the
+ * packed tarball installed as its Community Nodes screen installs it (scripts/lib/packed-package.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -260,6 +261,8 @@ async function withN8n<T>(
 ): Promise<T> {
 	const n8n = await startN8n({
 		mode,
+		// The package as n8n installs it: the worker thread's file and undici must come from the tarball.
+		packageSource: 'packed',
 		env: {
 			N8N_RESTRICT_FILE_ACCESS_TO: dir,
 			...(workers ? { CLOUD_STORAGE_WORKER_TRANSFERS: workers } : {}),

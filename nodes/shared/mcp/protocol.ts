@@ -7,6 +7,7 @@
  * No n8n here: the HTTP function comes from the caller.
  */
 import { PackError, type PackErrorSource } from '../errors/pack-error';
+import { backoffDelay, DEFAULT_RETRY } from '../transport/retry';
 
 export const MODERN_VERSION = '2026-07-28';
 export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
@@ -19,7 +20,14 @@ export const CLIENT_INFO = { name: 'n8n-nodes-cloud-storage', version: '0.1.0' }
 
 const META_PREFIX = 'io.modelcontextprotocol/';
 
-export type McpErrorKind = 'rpc' | 'protocol' | 'too-large' | 'version' | 'tool' | 'rate-limit';
+export type McpErrorKind =
+	| 'rpc'
+	| 'protocol'
+	| 'too-large'
+	| 'version'
+	| 'tool'
+	| 'unknown-tool'
+	| 'rate-limit';
 
 /**
  * Keeps what the endpoint said (message, JSON-RPC code) for this layer's callers, and words it for the user
@@ -52,6 +60,17 @@ export class McpError extends Error implements PackErrorSource {
 			return new PackError(this.message, {
 				description: 'The tool ran but reported a failure; check its arguments.',
 			});
+		if (this.kind === 'unknown-tool') {
+			const offered = Array.isArray(this.data) ? (this.data as string[]) : [];
+			return new PackError(this.message, {
+				kind: 'input',
+				description:
+					'Check the tool name (names are case-sensitive). Tool → Get Many lists the tools the endpoint offers' +
+					(offered.length
+						? `; it offers: ${offered.slice(0, 30).join(', ')}${offered.length > 30 ? ', …' : ''}.`
+						: '.'),
+			});
+		}
 		if (this.kind === 'rate-limit') {
 			return new PackError(this.message, {
 				httpCode: 429,
@@ -119,33 +138,47 @@ const seconds = (ms: number) => `${Math.ceil(ms / 1000)} s`;
 
 /**
  * Waits out a 429 for exactly the time the endpoint names, then sends the request again; a retry time
- * beyond what is left of `maxWaitMs` fails at once, naming it. Never retries inside the window.
+ * beyond what is left of `maxWaitMs` fails at once, naming it. Never retries inside a named window.
+ * A 429 that names no retry time (the documents promise one, so this is tolerance) is retried with the
+ * transport's back-off for other 429s (doubling from 0.5 s with jitter, at most 5 attempts), within the
+ * same `maxWaitMs`.
  */
-export function waitingOutRateLimits(http: McpHttp, policy: RateLimitPolicy): McpHttp {
+export function waitingOutRateLimits(
+	http: McpHttp,
+	policy: RateLimitPolicy & { random?: () => number },
+): McpHttp {
 	return async (request) => {
 		let waitedMs = 0;
+		let unnamed = 0;
 		for (let attempt = 1; ; attempt++) {
 			const response = await http(request);
 			if (response.status !== 429) return response;
-			const waitMs = rateLimitWaitMs(response);
-			if (waitMs === undefined) {
-				throw new McpError(
-					"The MCP endpoint's rate limit was exceeded (429), and it named no retry time",
-					'rate-limit',
-					429,
-				);
+			const namedMs = rateLimitWaitMs(response);
+			if (namedMs === undefined) {
+				unnamed++;
+				const delay = backoffDelay(DEFAULT_RETRY, unnamed, undefined, policy.random);
+				if (unnamed >= DEFAULT_RETRY.maxAttempts || waitedMs + delay > policy.maxWaitMs) {
+					throw new McpError(
+						`The MCP endpoint's rate limit was exceeded (429) and it named no retry time; still limited after ${attempt} attempts over ${seconds(waitedMs)}`,
+						'rate-limit',
+						429,
+					);
+				}
+				await policy.sleep(delay);
+				waitedMs += delay;
+				continue;
 			}
-			if (waitedMs + waitMs > policy.maxWaitMs || attempt > 10) {
+			if (waitedMs + namedMs > policy.maxWaitMs || attempt > 10) {
 				const already = waitedMs > 0 ? ` after waiting ${seconds(waitedMs)} already` : '';
 				throw new McpError(
-					`The MCP endpoint's rate limit was exceeded (429): it asks to retry after ${seconds(waitMs)}${already}, longer than the ${seconds(policy.maxWaitMs)} this node may wait`,
+					`The MCP endpoint's rate limit was exceeded (429): it asks to retry after ${seconds(namedMs)}${already}, longer than the ${seconds(policy.maxWaitMs)} this node may wait`,
 					'rate-limit',
 					429,
-					{ retryAfterSeconds: Math.ceil(waitMs / 1000) },
+					{ retryAfterSeconds: Math.ceil(namedMs / 1000) },
 				);
 			}
-			await policy.sleep(waitMs);
-			waitedMs += waitMs;
+			await policy.sleep(namedMs);
+			waitedMs += namedMs;
 		}
 	};
 }

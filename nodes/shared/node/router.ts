@@ -147,6 +147,9 @@ export async function routeItems(
 						error: nodeError.message,
 						...(nodeError.description ? { description: nodeError.description } : {}),
 					},
+					// n8n sends an item to the node's error output ("On Error: Continue (using error output)")
+					// only when it carries the error itself: json with more keys than error/message stays on main.
+					...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}),
 					pairedItem: { item: itemIndex },
 				},
 			];

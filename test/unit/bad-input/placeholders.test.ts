@@ -52,6 +52,7 @@ describe('example placeholders', () => {
 			'the hash of the folder to watch': 'Fold1',
 			"the service's address (the Base URL of your credential)": 'http://127.0.0.1:5680',
 			'the URL of the calendar to watch': 'http://127.0.0.1:5232/alice/calendar/',
+			'the URL of a calendar on your DAV server': 'http://127.0.0.1:5232/alice/calendar/',
 			'the URL of the address book to watch': 'http://127.0.0.1:5232/alice/contacts/',
 			'the URL of an event another calendar client wrote (Get Events shows it)':
 				'http://127.0.0.1:5232/alice/calendar/foreign.ics',

@@ -160,3 +160,26 @@ describe('Fetch Test Event', () => {
 		expect(empty.error?.message).toMatch(/Nothing matching/);
 	});
 });
+
+describe('Contact Person Created', () => {
+	it('sends both documented contact-person filters: company and multi_dropdown_group', async () => {
+		const sent = dmsApi({
+			'contact_person/get_documents': page([
+				{
+					dvs_document_id: 4,
+					name: 'Ada',
+					date_created: '2030-01-01 09:00:00',
+					date_updated: '2030-01-01 09:00:00',
+				},
+			]),
+		});
+		await poll({
+			resource: 'contactPerson',
+			contactEvents: ['created'],
+			contactFilters: { company: { __rl: true, mode: 'id', value: '7' }, groups: [61, 63] },
+		});
+		expect(sent.map(({ path, body }) => [path, body.filters])).toEqual([
+			['contact_person/get_documents', { company: [7], multi_dropdown_group: [61, 63] }],
+		]);
+	});
+});

@@ -534,3 +534,57 @@ describe('errors', () => {
 		expect(String(missing.out[0].json.description)).toMatch(/write permission on clients/);
 	});
 });
+
+describe('contact person get many', () => {
+	// The documents name two contact-person filters: company and multi_dropdown_group.
+	const CONTACT_FIELDS = [
+		{ name: 'name', label: 'Name', type: 'text', required: true, filter: false },
+		{
+			name: 'company',
+			label: 'Company',
+			type: 'relation',
+			required: false,
+			filter: true,
+			section: 'client',
+			list_action: 'get_documents',
+		},
+		{
+			name: 'multi_dropdown_group',
+			label: 'Groups',
+			type: 'dropdown_ids',
+			required: false,
+			filter: true,
+			options: [
+				{ id: 61, display_name: 'Customer' },
+				{ id: 63, display_name: 'Press' },
+			],
+		},
+	];
+
+	it('filters on company and on multi_dropdown_group (group names or IDs)', async () => {
+		const sent = dmsApi({
+			'contact_person/get_fields': [200, { fields: CONTACT_FIELDS }],
+			'client/get_document': [200, { dvs_document_id: 7, name: 'Acme' }],
+			'contact_person/get_documents': [
+				200,
+				{ items: [{ dvs_document_id: 4, name: 'Ada' }], total: 1, limit: 50, offset: 0 },
+			],
+		});
+		const { out, error } = await runDms('cloudStorageContactPerson', {
+			resource: 'contactPerson',
+			operation: 'getAll',
+			returnAll: false,
+			limit: 50,
+			filters: {
+				conditions: [
+					{ field: 'company', values: '7' },
+					{ field: 'multi_dropdown_group', values: ['Customer', '63'] },
+				],
+			},
+		});
+		expect(error).toBeUndefined();
+		expect(out).toHaveLength(1);
+		const [request] = sent.filter((entry) => entry.path === 'contact_person/get_documents');
+		expect(request.body.filters).toEqual({ company: [7], multi_dropdown_group: [61, 63] });
+	});
+});

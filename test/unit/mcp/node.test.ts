@@ -148,6 +148,45 @@ describe('MCP node', () => {
 		);
 	});
 
+	it('backs off (bounded) on a 429 that names no retry time, then succeeds', async () => {
+		const tooMany = {
+			jsonrpc: '2.0',
+			id: 1,
+			error: { code: -32029, message: 'Too many requests' },
+		};
+		nock(BASE).post('/api/mcp').times(2).reply(429, tooMany);
+		nock(BASE)
+			.post('/api/mcp')
+			.reply(200, (_uri, sent) =>
+				rpcResult((sent as { id: number }).id, structured({ uri: 'docs://a', text: 'T' })),
+			);
+		const { out, error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a' });
+		expect(error).toBeUndefined();
+		expect(out[0].json).toEqual({ uri: 'docs://a', text: 'T' });
+		// The transport's back-off for 429s: 0.5 s then 1 s ceilings, each waited at least half (jitter).
+		expect(slept).toHaveLength(2);
+		expect(slept[0]).toBeGreaterThanOrEqual(250);
+		expect(slept[0]).toBeLessThanOrEqual(500);
+		expect(slept[1]).toBeGreaterThanOrEqual(500);
+		expect(slept[1]).toBeLessThanOrEqual(1000);
+	});
+
+	it('gives up after 5 attempts when every 429 names no retry time, saying so', async () => {
+		const tooMany = {
+			jsonrpc: '2.0',
+			id: 1,
+			error: { code: -32029, message: 'Too many requests' },
+		};
+		const scope = nock(BASE).post('/api/mcp').times(5).reply(429, tooMany);
+		const { error } = await run({ resource: 'docs', operation: 'get', uri: 'docs://a' });
+		expect(scope.isDone()).toBe(true);
+		expect(slept).toHaveLength(4);
+		expect(error?.message).toMatch(
+			/^The MCP endpoint's rate limit was exceeded \(429\) and it named no retry time; still limited after 5 attempts over \d+ s$/,
+		);
+		expect(error?.description).toMatch(/Raise "Max Rate-Limit Wait"/);
+	});
+
 	it('Return All on List Folder pages by raw offset: a short page is not the end', async () => {
 		const offsets: Array<[number, number]> = [];
 		const pages: Record<number, unknown> = {
@@ -274,14 +313,53 @@ describe('MCP node', () => {
 				id: (sent as { id: number }).id,
 				error: { code: -32602, message: 'Unknown tool: nope' },
 			}));
+		nock(BASE)
+			.post('/api/mcp')
+			.matchHeader('mcp-method', 'tools/list')
+			.reply(200, (_u, sent) =>
+				rpcResult((sent as { id: number }).id, {
+					tools: [{ name: 'storage_search_files' }, { name: 'storage_get_file_info' }],
+				}),
+			);
 		const unknown = await run({
 			resource: 'tool',
 			operation: 'call',
 			tool: 'custom',
 			customTool: 'nope',
 		});
-		expect(unknown.error?.message).toBe('The MCP endpoint reported an error: Unknown tool: nope');
-		expect(unknown.error?.description).toMatch(/List Tools/);
+		expect(unknown.error?.message).toBe('The MCP endpoint has no tool named "nope"');
+		expect(unknown.error?.description).toBe(
+			'Check the tool name (names are case-sensitive). Tool → Get Many lists the tools the endpoint offers; it offers: storage_search_files, storage_get_file_info.',
+		);
+		expect(unknown.error?.description).not.toMatch(/arguments/);
+	});
+
+	it('keeps the arguments hint when the refused tool is one the endpoint offers', async () => {
+		nock(BASE)
+			.post('/api/mcp')
+			.matchHeader('mcp-method', 'tools/call')
+			.reply(200, (_u, sent) => ({
+				jsonrpc: '2.0',
+				id: (sent as { id: number }).id,
+				error: { code: -32602, message: 'Invalid params: query is required' },
+			}));
+		nock(BASE)
+			.post('/api/mcp')
+			.matchHeader('mcp-method', 'tools/list')
+			.reply(200, (_u, sent) =>
+				rpcResult((sent as { id: number }).id, { tools: [{ name: 'storage_search_files' }] }),
+			);
+		const { error } = await run({
+			resource: 'tool',
+			operation: 'call',
+			tool: 'custom',
+			customTool: 'storage_search_files',
+			arguments: '{}',
+		});
+		expect(error?.message).toBe(
+			'The MCP endpoint reported an error: Invalid params: query is required',
+		);
+		expect(error?.description).toMatch(/The arguments do not match what the tool expects/);
 	});
 
 	it('explains 401 and a 400 listing the supported versions', async () => {

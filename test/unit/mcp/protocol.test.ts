@@ -177,7 +177,7 @@ describe('rate limits', () => {
 		expect(rateLimitWaitMs(limited('Too many requests'))).toBeUndefined();
 	});
 
-	it('waits the named time once and resends; fails at once past the maximum or without a time', async () => {
+	it('waits the named time once and resends; fails at once past the maximum; backs off a while without a time', async () => {
 		const slept: number[] = [];
 		const answers = [limited('retry after 40 seconds'), { status: 200, headers: {}, body: '{}' }];
 		const http = waitingOutRateLimits(async () => answers.shift()!, {

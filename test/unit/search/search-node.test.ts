@@ -128,6 +128,44 @@ describe('Search: request shape', () => {
 		expect(calls[0].fields).not.toHaveProperty('query');
 	});
 
+	it('sends any Criteria field and operator the user types under "Other"', async () => {
+		sessionLogin();
+		const calls: SearchCall[] = [];
+		searchPages([{ rows: [], page_count: 0 }], calls);
+		const { error } = await runSearch({
+			operation: 'fullSearch',
+			mode: 'advanced',
+			query: 'tax',
+			sections: ['MY'],
+			criteria: {
+				rows: [
+					{ field: '__other__', otherField: 'OWNER', operator: 'EQUALS', query: 'ada' },
+					{ field: 'NAME', operator: '__other__', otherOperator: 'REGEX', query: '^inv' },
+				],
+			},
+			returnAll: true,
+		});
+		expect(error).toBeUndefined();
+		expect(JSON.parse(calls[0].fields.search_json).Criteria).toEqual([
+			{ Field: 'OWNER', Operator: 'EQUALS', Query: 'ada' },
+			{ Field: 'NAME', Operator: 'REGEX', Query: '^inv' },
+		]);
+	});
+
+	it('refuses an "Other" field left empty before any request', async () => {
+		const calls: SearchCall[] = [];
+		const { error } = await runSearch({
+			operation: 'fullSearch',
+			mode: 'advanced',
+			query: 'tax',
+			sections: ['MY'],
+			criteria: { rows: [{ field: '__other__', otherField: ' ', operator: 'EQUALS', query: 'x' }] },
+			returnAll: true,
+		});
+		expect(calls).toEqual([]);
+		expect(error?.message).toBe('Criteria row 1 has no Field');
+	});
+
 	it('sends a raw search JSON as given', async () => {
 		sessionLogin();
 		const calls: SearchCall[] = [];

@@ -41,6 +41,8 @@ describe('file upload', () => {
 			parent_folder_hash: 'Fold3r',
 			link: `${WEB}/f/FileH7`,
 		});
+		// The service's own names stay beside the uniform ones.
+		expect(out[0].json).toMatchObject(uploaded);
 	});
 
 	it('uses the File Name option', async () => {

@@ -54,6 +54,13 @@ describe('folder create', () => {
 			add_files_key: 'u'.repeat(32),
 			link: `${WEB}/u/Fh9`,
 		});
+		// The service's own names stay beside the uniform ones.
+		expect(out[0].json).toMatchObject({
+			folder_hash: 'Fh9',
+			folder_edit_key: 'e'.repeat(32),
+			folder_upload_key: 'u'.repeat(32),
+			folder_name: 'Invoices (1)',
+		});
 	});
 
 	it('leaves out the parent for ROOT and the name when empty', async () => {

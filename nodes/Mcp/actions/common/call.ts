@@ -1,6 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
+	listAll,
 	McpError,
 	textOf,
 	toolResult,
@@ -20,9 +21,19 @@ export async function withClient<T>(
 	return await work(mcpClient(ctx, endpoint, version, itemIndex));
 }
 
-/** `tools/call`, with a result flagged `isError` raised as the tool's own failure. */
+/**
+ * `tools/call`, with a result flagged `isError` raised as the tool's own failure. When the endpoint refuses
+ * the call with a JSON-RPC error, the tool list says whether the name is the cause: the documents give
+ * neither the codes nor the texts of those errors, so the error alone cannot tell an unknown tool from bad
+ * arguments.
+ */
 export async function callTool(client: McpClient, name: string, args: JsonObject) {
-	const result = toolResult(await client.request('tools/call', { name, arguments: args }));
+	const outcome = await client.request('tools/call', { name, arguments: args }).then(
+		(answer) => ({ answer }),
+		(error: unknown) => ({ error }),
+	);
+	if ('error' in outcome) throw await refusalOf(client, name, outcome.error);
+	const result = toolResult(outcome.answer);
 	if (result.isError) {
 		throw new McpError(
 			`The tool ${name} failed: ${textOf(result.content).slice(0, 300) || 'no reason given'}`,
@@ -30,6 +41,28 @@ export async function callTool(client: McpClient, name: string, args: JsonObject
 		);
 	}
 	return result;
+}
+
+/** An unknown-tool error when the refused name is not among the endpoint's tools, else the error itself. */
+async function refusalOf(client: McpClient, name: string, error: unknown): Promise<unknown> {
+	if (!(error instanceof McpError) || error.kind !== 'rpc') return error;
+	const offered = await toolNames(client);
+	if (!offered || offered.includes(name)) return error;
+	return new McpError(
+		`The MCP endpoint has no tool named "${name}"`,
+		'unknown-tool',
+		error.code,
+		offered,
+	);
+}
+
+/** The names `tools/list` answers, or undefined when the list cannot be read (the original error then stands). */
+async function toolNames(client: McpClient): Promise<string[] | undefined> {
+	try {
+		return (await listAll(client, 'tools/list', 'tools')).map((tool) => String(tool.name));
+	} catch {
+		return undefined;
+	}
 }
 
 /**

@@ -18,7 +18,7 @@ import { storageAccount } from '../../../shared/storage/client';
 import { locate, resolveHash, type Located } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { listFields, listSettings, locatorGiven } from './common';
-import { criteriaField } from './criteria';
+import { criteriaField, criteriaNotice, OTHER } from './criteria';
 
 const usingFields = { defineSearch: ['fields'] };
 
@@ -155,6 +155,7 @@ const properties: INodeProperties[] = [
 		default: 'AND',
 		displayOptions: { show: { ...usingFields, mode: ['advanced'] } },
 	},
+	{ ...criteriaNotice, displayOptions: { show: { ...usingFields, mode: ['advanced'] } } },
 	{ ...criteriaField, displayOptions: { show: { ...usingFields, mode: ['advanced'] } } },
 	...listFields,
 ];
@@ -164,8 +165,25 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface CriteriaRows {
-	rows?: Array<{ field?: string; operator?: string; query?: string; additionalParam?: string }>;
+interface CriteriaRow {
+	field?: string;
+	otherField?: string;
+	operator?: string;
+	otherOperator?: string;
+	query?: string;
+	additionalParam?: string;
+}
+
+/** A row as the service gets it: "Other" replaced by what the user typed. */
+function criterionOf(row: CriteriaRow) {
+	const typed = (choice: string | undefined, other: string | undefined) =>
+		choice === OTHER ? String(other ?? '').trim() : choice;
+	return {
+		field: typed(row.field, row.otherField),
+		operator: typed(row.operator, row.otherOperator),
+		query: row.query,
+		additionalParam: row.additionalParam,
+	};
 }
 
 /** search_json from the fields; This Folder is checked as given and resolved only once everything else is valid. */
@@ -184,7 +202,9 @@ function fromFields(
 		thisFolder: '',
 		operator: advanced ? (ctx.getNodeParameter('operator', itemIndex, 'AND') as string) : undefined,
 		criteria: advanced
-			? ((ctx.getNodeParameter('criteria', itemIndex, {}) as CriteriaRows).rows ?? [])
+			? (
+					(ctx.getNodeParameter('criteria', itemIndex, {}) as { rows?: CriteriaRow[] }).rows ?? []
+				).map(criterionOf)
 			: undefined,
 	});
 	if (!sections.includes('THIS_FOLDER')) return { json: validateSearchJson(built) };

@@ -144,7 +144,10 @@ export async function execute(
 					}),
 		},
 	);
+	// The service's own field names stay as it answered them; the uniform names every file output carries
+	// (hash, name, delete_key) are added beside them.
 	const file: IDataObject = {
+		...(body as unknown as IDataObject),
 		hash: body.file_hash,
 		name: body.file_name,
 		size: source.size,

@@ -97,7 +97,10 @@ export async function execute(
 		},
 		{ itemIndex, write: true },
 	);
+	// The service's own field names stay as it answered them; the uniform names every folder output carries
+	// (hash, name, delete_key, add_files_key) are added beside them.
 	const folder: IDataObject = {
+		...(body as unknown as IDataObject),
 		hash: body.folder_hash,
 		name: body.folder_name,
 		delete_key: body.folder_edit_key,
