@@ -104,6 +104,7 @@ describe('file operations beyond the first slice', () => {
 
 	it('Rename posts file_name and reports the final name', async () => {
 		authenticator();
+		post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
 		const rename = post('/api_v2/rename_file', { file_hash: 'F', file_name: 'b (1).txt' });
 		const { out } = await runStorage({
 			resource: 'file',
@@ -113,6 +114,45 @@ describe('file operations beyond the first slice', () => {
 		});
 		expect(rename[0].body).toMatchObject({ file_hash: 'F', file_name: 'b.txt' });
 		expect(out[0].json).toMatchObject({ name: 'b (1).txt', link: `${WEB}/f/F` });
+	});
+
+	describe('Rename after a lost answer: a read of the name settles it', () => {
+		const rename = () =>
+			runStorage({ resource: 'file', operation: 'rename', file: rl('F'), name: 'b.txt' });
+		const dropped = () =>
+			nock(BASE)
+				.post('/api_v2/rename_file')
+				.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+
+		it('the new name (or its " (n)" variant) means applied: not sent twice', async () => {
+			post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
+			dropped();
+			post('/api_v2/get_file_info', { hash: 'F', name: 'b (1).txt' });
+			const { out, error } = await rename();
+			expect(error).toBeUndefined();
+			expect(out[0].json).toMatchObject({ hash: 'F', name: 'b (1).txt' });
+			expect(nock.pendingMocks()).toEqual([]);
+		});
+
+		it('the old name means not applied: sent again', async () => {
+			post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
+			post('/api_v2/rename_file', '', 500);
+			post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
+			const again = post('/api_v2/rename_file', { file_hash: 'F', file_name: 'b.txt' });
+			const { out, error } = await rename();
+			expect(error).toBeUndefined();
+			expect(again).toHaveLength(1);
+			expect(out[0].json).toMatchObject({ name: 'b.txt' });
+		});
+
+		it('a third name: "may have been applied", naming it', async () => {
+			post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
+			dropped();
+			post('/api_v2/get_file_info', { hash: 'F', name: 'c.txt' });
+			const { error } = await rename();
+			expect(error?.message).toMatch(/may have been applied.*now named "c.txt" \(it was "a.txt"\)/);
+			expect(nock.pendingMocks()).toEqual([]);
+		});
 	});
 
 	it('Move explains 405 as a missing target, another account or no rights', async () => {

@@ -87,6 +87,7 @@ describe('folder legacy operations', () => {
 
 	it('Rename sends folder_name and refuses ROOT and empty names before any request', async () => {
 		authenticator(0);
+		capture('post', '/api_v2/get_folder_info', { hash: 'F', name: 'Old' });
 		const rename = capture('post', '/api_v2/rename_folder', {
 			folder_hash: 'F',
 			folder_name: 'New (1)',
@@ -125,6 +126,24 @@ describe('folder legacy operations', () => {
 			folder: rl('Gone1'),
 		});
 		expect(error?.description).toMatch(/PRO, BUSINESS or ENTERPRISE/);
+	});
+
+	it('Rename of a folder after a lost answer: the new name read back means applied, not sent twice', async () => {
+		authenticator(0);
+		capture('post', '/api_v2/get_folder_info', { hash: 'F', name: 'Old' });
+		nock(BASE)
+			.post('/api_v2/rename_folder')
+			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		capture('post', '/api_v2/get_folder_info', { hash: 'F', name: 'New (2)' });
+		const { out, error } = await runStorage({
+			resource: 'folder',
+			operation: 'rename',
+			folder: rl('F'),
+			name: 'New',
+		});
+		expect(error).toBeUndefined();
+		// A second rename would find no answer, and its reconciling read no info: the item would fail.
+		expect(out[0].json).toMatchObject({ hash: 'F', name: 'New (2)' });
 	});
 
 	it('Create Path sends the parent hash and its add key in the query and the path in the body, then returns the leaf', async () => {
