@@ -47,6 +47,9 @@ function main() {
 	const unknown = chosen.filter((name) => !FILES.includes(name));
 	if (unknown.length)
 		throw new Error(`Unknown FAULT_FILES ${unknown.join(', ')}: use ${FILES.join(', ')}`);
+	// The e2e tier loads the package from dist/ and refuses a stale one.
+	const build = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+	if (build.status !== 0) throw new Error('npm run build failed');
 	const dir = mkdtempSync(join(tmpdir(), 'fault-report-'));
 	const tallies = join(dir, 'tallies.jsonl');
 	writeFileSync(tallies, '');
@@ -65,6 +68,11 @@ function main() {
 		.filter(Boolean)
 		.map((line) => JSON.parse(line) as Row);
 	rmSync(dir, { recursive: true, force: true });
+	if (rows.length === 0) {
+		console.error('No tally was written: the report is left as it was.');
+		process.exitCode = run.status || 1;
+		return;
+	}
 	const merged = existingRows();
 	for (const row of rows) merged.set(row.operation, rowLine(row));
 	const items = process.env.FAULT_ITEMS ? ` (FAULT_ITEMS=${process.env.FAULT_ITEMS})` : '';
