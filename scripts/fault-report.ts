@@ -31,6 +31,17 @@ function rowLine(row: Row): string {
 	return `| ${row.operation} | ${row.asked} | ${row.done} | ${row.reportedFailed} | ${row.failedButApplied} | ${row.lost} | ${row.duplicated} |`;
 }
 
+/** The runs an existing report names (`- <date>: <file>`), by file, so that a partial run keeps the others. */
+function existingRuns(): Map<string, string> {
+	const runs = new Map<string, string>();
+	if (!existsSync(report)) return runs;
+	for (const line of readFileSync(report, 'utf8').split('\n')) {
+		const match = /^- (\S+): (\w+)/.exec(line);
+		if (match && FILES.includes(match[2])) runs.set(match[2], line);
+	}
+	return runs;
+}
+
 /** The rows of an existing report, by operation, so that a partial run keeps the others. */
 function existingRows(): Map<string, string> {
 	const rows = new Map<string, string>();
@@ -74,8 +85,15 @@ function main() {
 		return;
 	}
 	const merged = existingRows();
+	const runs = existingRuns();
+	const when = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+	const items = process.env.FAULT_ITEMS ? `, FAULT_ITEMS=${process.env.FAULT_ITEMS}` : '';
+	for (const file of chosen)
+		runs.set(
+			file,
+			`- ${when}: ${file}${items}${run.status === 0 ? '' : ' (the run FAILED: see its output)'}`,
+		);
 	for (const row of rows) merged.set(row.operation, rowLine(row));
-	const items = process.env.FAULT_ITEMS ? ` (FAULT_ITEMS=${process.env.FAULT_ITEMS})` : '';
 	const text = [
 		'# Fault tallies',
 		'',
@@ -88,7 +106,9 @@ function main() {
 		'many the service shows applied once; **Lost** = reported ok but not applied, or not reported; **Duplicated** =',
 		'applied more than once.',
 		'',
-		`Last run: ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}${items}, files: ${chosen.join(', ')}${run.status === 0 ? '' : ' (the run FAILED: see its output)'}.`,
+		'Runs (test/e2e/faults/<file>.test.ts):',
+		'',
+		...FILES.filter((file) => runs.has(file)).map((file) => runs.get(file)!),
 		'',
 		HEADER,
 		...[...merged.values()],
