@@ -259,6 +259,42 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			expect(gone.error?.message).toMatch(/Not found \(404\)/);
 		});
 
+		it('Delete expects the etag of its input item: an edit made after the workflow read the event is kept', async () => {
+			const created = await run({
+				resource: 'event',
+				operation: 'create',
+				calendar: byUrl(work),
+				summary: 'Read by the workflow',
+				start: '2030-05-01T09:00:00Z',
+				end: '2030-05-01T10:00:00Z',
+			});
+			expect(created.error).toBeUndefined();
+			const seen = created.json[0];
+			// Another client edits the event after the workflow read it.
+			const edited = await run({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: seen.url,
+				updateFields: { summary: 'Edited elsewhere' },
+			});
+			expect(edited.error).toBeUndefined();
+			const kept = await run(
+				{ resource: 'event', operation: 'delete', eventUrl: '={{ $json.url }}' },
+				{ items: [seen] },
+			);
+			expect(kept.error?.message).toBe(
+				'The event was changed by another client since it was read (412); it was not deleted',
+			);
+			expect((await radicale.send('GET', String(seen.url))).status).toBe(200);
+			// The item of the current version deletes it.
+			const deleted = await run(
+				{ resource: 'event', operation: 'delete', eventUrl: '={{ $json.url }}' },
+				{ items: [edited.json[0]] },
+			);
+			expect(deleted.error).toBeUndefined();
+			expect((await radicale.send('GET', String(seen.url))).status).toBe(404);
+		});
+
 		it('keeps properties it does not know when updating an event another client wrote', async () => {
 			const foreign = [
 				'BEGIN:VCALENDAR',

@@ -263,6 +263,29 @@ describe('Search sessions and accounts', () => {
 		expect(searchRequests().every((request) => request.credentialsInUrl.length === 0)).toBe(true);
 	});
 
+	it('renews a session whose expiry the search answered with status "error" and HTTP 200', async () => {
+		sandbox.config.searchSessionErrorStatus = 200;
+		try {
+			const credentials = tokenCredentials();
+			expect(
+				(await search({ operation: 'search', query: 'march', returnAll: true }, credentials)).items,
+			).toHaveLength(1);
+			sandbox.sessions.expireAll();
+			sandbox.requests.clear();
+			const again = await search(
+				{ operation: 'search', query: 'march', returnAll: true },
+				credentials,
+			);
+			expect(again.error).toBeUndefined();
+			expect(again.items).toHaveLength(1);
+			expect(sandbox.requests.list().map((request) => `${request.path} ${request.status}`)).toEqual(
+				['/ajax/search.php 200', '/api/authenticate_user.php 200', '/ajax/search.php 200'],
+			);
+		} finally {
+			sandbox.config.searchSessionErrorStatus = 401;
+		}
+	});
+
 	it('works for a non-subscriber (free) account', async () => {
 		const folder = await createFolder(
 			sandbox,

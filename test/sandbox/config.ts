@@ -8,6 +8,11 @@ export interface SandboxConfig {
 	maxFormBytes: number;
 	/** ISO code reported as `current_location_country_code` (loopback has no country). */
 	countryCode: string;
+	/**
+	 * HTTP status of the search's answer to a missing or expired session. The documents say only that
+	 * search errors answer `status: error`; 401 (the default) or 200, both with `status: error`.
+	 */
+	searchSessionErrorStatus: 200 | 401;
 }
 
 export function defaultConfig(): SandboxConfig {
@@ -16,6 +21,7 @@ export function defaultConfig(): SandboxConfig {
 		anonymousListing: { limit: 30, windowMs: 60_000, delayMs: 2000 },
 		maxFormBytes: 10 * 1024 * 1024,
 		countryCode: 'lv',
+		searchSessionErrorStatus: 401,
 	};
 }
 

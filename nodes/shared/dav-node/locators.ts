@@ -76,13 +76,17 @@ export const etagOptions: INodeProperties[] = [
 
 /** Delete: the ETag precondition, and the explicit opt-in to delete an object another client changed. */
 export const deleteOptions: INodeProperties[] = [
-	etagOptions[0],
 	{
-		displayName: 'Delete Even If Changed',
+		...etagOptions[0],
+		description:
+			"The ETag from when the object was read. Empty: the input item's etag when its url is this object (as Get, Get Many, Search and the triggers output them); only without either is the version on the server now deleted. If the object has changed since, the delete fails with a conflict instead of removing the other change.",
+	},
+	{
+		displayName: 'Delete Whatever Version Is There',
 		name: 'deleteIfChanged',
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether, when another client changed the object since it was read (412), to delete it all the same. The node reads it first and returns that version as changedByOtherClient.',
+			'Whether to delete the object even when another client changed it after it was read (412). The node reads that version first and returns it as changedByOtherClient.',
 	},
 ];

@@ -1,3 +1,4 @@
+import { sameContent } from './same-content';
 import { DavError, DavPreconditionFailed } from './errors';
 import { header, type DavHttp, type DavHttpResponse } from './http';
 import { failures, parseMultistatus, type Multistatus } from './multistatus';
@@ -122,6 +123,8 @@ export class DavClient {
 		const headers: Record<string, string> = { 'Content-Type': contentType };
 		if ('create' in precondition) headers['If-None-Match'] = '*';
 		else headers['If-Match'] = precondition.etag;
+		// Set once an update's answer was lost: a 412 to the repeat may then be this update's own success.
+		let updateUncertain = false;
 		const response = await this.http({
 			method: 'PUT',
 			url,
@@ -143,7 +146,12 @@ export class DavClient {
 								? { etag: header(found, 'etag') }
 								: undefined;
 						}
-					: undefined,
+					: async () => {
+							// A PUT with If-Match cannot apply twice: repeating it is safe, and a 412 to the repeat is
+							// settled by reading the object (below).
+							updateUncertain = true;
+							return undefined;
+						},
 		});
 		if (response.reconciled !== undefined)
 			return { url, status: 201, etag: (response.reconciled as { etag?: string }).etag };
@@ -156,6 +164,7 @@ export class DavClient {
 					412,
 				);
 			}
+			if (updateUncertain) return await this.settleRepeatedUpdate(url, data);
 			throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
 		}
 		// Servers that change the data on store may omit the ETag (RFC 4791 5.3.4); read it back then.
@@ -164,6 +173,24 @@ export class DavClient {
 			status: response.status,
 			etag: header(response, 'etag') ?? (await this.currentEtag(url)),
 		};
+	}
+
+	/**
+	 * An update whose answer was lost, repeated with the same If-Match, got 412: the object changed since it
+	 * was read. When it now holds what was sent, the first attempt applied; otherwise another client changed
+	 * it, before or after this update, and no read can tell which.
+	 */
+	private async settleRepeatedUpdate(url: string, data: string): Promise<WriteResult> {
+		const current = await this.getIfExists(url);
+		if (current && sameContent(current.data, data)) return { url, status: 204, etag: current.etag };
+		throw new DavError(
+			`The ${this.objectLabel} update may have been applied: its answer was lost, and the ${this.objectLabel} now differs from what was sent (412)`,
+			current
+				? `Another client changed it since it was read (current ETag ${current.etag ?? '(none)'}), before or after this update. Get it and check the change before running this item again; the node did not overwrite the other change.`
+				: `It was deleted on the server meanwhile. List the collection before running this item again.`,
+			412,
+			{ data: { currentEtag: current?.etag ?? null, url } },
+		);
 	}
 
 	/**

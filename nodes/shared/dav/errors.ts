@@ -46,7 +46,7 @@ export class DavChangedBeforeDelete extends DavError {
 	) {
 		super(
 			`The ${what} was changed by another client since it was read (412); it was not deleted`,
-			`Its current ETag is ${current.etag ?? '(none)'}. Get it to see the change; to delete it anyway, run again with its current ETag, or turn on "Delete Even If Changed" (the output then shows what was deleted).`,
+			`Its current ETag is ${current.etag ?? '(none)'}. Get it to see the change; to delete it anyway, run again with its current ETag, or turn on "Delete Whatever Version Is There" (the output then shows what was deleted).`,
 			412,
 			{ data: { currentEtag: current.etag ?? null, url, current: current.data } },
 		);

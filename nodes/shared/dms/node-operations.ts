@@ -21,7 +21,7 @@ import {
 	executeUpdate,
 	type CreateOptions,
 } from './operations';
-import type { Section } from './types';
+import { SECTION_LABEL, type Section } from './types';
 
 export interface OperationModule {
 	description: INodeProperties[];
@@ -72,6 +72,12 @@ export function createOperation(
 			...before,
 			fieldsMapper(section, 'create', dependsOn),
 			uncheckedNotice,
+			{
+				displayName: `The service has no idempotency key. If the answer to a create is lost, the node compares the 50 newest ${SECTION_LABEL[section].many}${section === 'task' ? ' of the project' : ''} with those it noted before: exactly one new one with the values sent counts as created; none (also a second later) means it is sent again; anything else is reported as "may have been applied".`,
+				name: 'createProofNotice',
+				type: 'notice',
+				default: '',
+			},
 		]),
 		async execute(this: IExecuteFunctions, itemIndex: number) {
 			return await executeCreate(this, section, itemIndex, options(this, itemIndex));

@@ -10,6 +10,8 @@ import { dmsCall, getDocument, getFields, listDocuments } from './client';
 import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';
 import { apiLookup, documentId, logUnchecked, withUncheckedNamed } from './lookup';
+import { claimed } from '../storage/reconcile';
+import { prepareCreateProof } from './create-proof';
 import { SECTION_LABEL, type DmsDocument, type Section } from './types';
 
 const toItems = (records: IDataObject[]): INodeExecutionData[] => records.map((json) => ({ json }));
@@ -116,6 +118,7 @@ export async function executeCreate(
 	const params = await convertValues(schema, input, lookup, { section, mode: 'create' });
 	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	const label = SECTION_LABEL[section].one;
+	const proof = await prepareCreateProof(ctx, section, params, schema, itemIndex);
 	const created = await withUncheckedNamed(
 		ctx,
 		lookup.unchecked,
@@ -130,9 +133,11 @@ export async function executeCreate(
 					itemIndex,
 					write: true,
 					uncertainHint: `The ${label} may have been created: the service offers no idempotency key, so the node did not send it again. ${options.checkHint} Run this item again only if it is not there.`,
+					reconcile: proof,
 				},
 			),
 	);
+	claimed(ctx).add(`dms:${Number(created.dvs_document_id)}`);
 	return toItems([await readBack(ctx, section, Number(created.dvs_document_id), itemIndex)]);
 }
 

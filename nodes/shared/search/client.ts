@@ -6,6 +6,7 @@ import { fileLink, folderLink } from '../storage/links';
 import type { FormFields } from '../transport/body';
 import { collectByPageNumber } from '../transport/paging';
 import { apiRequest } from '../transport/request';
+import { runCredentials } from '../transport/run-credentials';
 import { joinUrl } from '../transport/urls';
 
 /** The JSON-format answer of `{web_url}/ajax/search.php`. */
@@ -32,7 +33,7 @@ function refusal(ctx: IExecuteFunctions, answer: SearchAnswer, itemIndex: number
 			: 'no reason given';
 	const message = `The search was refused: ${said}`;
 	const description =
-		'The service answered status "error". Check the query (at least 2 characters), the sections (at least one; This Folder needs a folder the account can see), the criteria rows and the page size (1 to 1,000).';
+		'The service answered status "error", also after a fresh login. Check the query (at least 2 characters), the sections (at least one; This Folder needs a folder the account can see), the criteria rows and the page size (1 to 1,000).';
 	return new NodeApiError(
 		ctx.getNode(),
 		{ message, description },
@@ -98,17 +99,37 @@ export async function searchItems(
 	const url = joinUrl(account.webUrl, 'ajax/search.php');
 	const seen = new Set<string>();
 	let previousFirst = '';
+	let renewed = false;
+	const ask = async (page: number, size: number) =>
+		(
+			await apiRequest<SearchAnswer>(ctx, {
+				api: 'search',
+				url,
+				method: 'POST',
+				credentialType,
+				// The endpoint accepts only a session; n8n renews an expired one and repeats the request once.
+				authMode: 'session',
+				form: { ...run.fields, result_format: 'JSON', table_page: page, table_size: size },
+				itemIndex: run.itemIndex,
+			})
+		).body;
 	const fetchPage = async (page: number, size: number) => {
-		const { body } = await apiRequest<SearchAnswer>(ctx, {
-			api: 'search',
-			url,
-			method: 'POST',
-			credentialType,
-			// The endpoint accepts only a session; n8n renews an expired one and repeats the request once.
-			authMode: 'session',
-			form: { ...run.fields, result_format: 'JSON', table_page: page, table_size: size },
-			itemIndex: run.itemIndex,
-		});
+		let body = await ask(page, size);
+		// The documents say only that search errors answer status "error"; an expired session may be one of
+		// them. A search only reads, so it is asked once more after a fresh login before the refusal is reported.
+		if (
+			body &&
+			typeof body === 'object' &&
+			!Array.isArray(body) &&
+			body.status === 'error' &&
+			!renewed
+		) {
+			renewed = true;
+			const credentials = await runCredentials(ctx, credentialType, run.itemIndex);
+			// An empty session makes n8n log in again (the credential's pre-authentication) and save the new one.
+			credentials.sessionId = '';
+			body = await ask(page, size);
+		}
 		if (!body || typeof body !== 'object')
 			throw refusal(ctx, { message: 'the answer was empty' }, run.itemIndex);
 		if (!Array.isArray(body) && body.status === 'error') throw refusal(ctx, body, run.itemIndex);

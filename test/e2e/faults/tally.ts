@@ -1,5 +1,7 @@
 // Shared by the fault tests: workflows of N items through one node with Continue On Fail, and the tally that
 // compares what each item reported with what the service holds afterwards.
+import { appendFileSync } from 'node:fs';
+
 import type { FaultKind, RandomFaults } from '../../sandbox/faults';
 import type { ExecutionSummary } from '../harness/n8n';
 
@@ -122,6 +124,20 @@ export function tally(
 }
 
 export function printTally(label: string, t: Tally, extra = '') {
+	// `npm run faults` collects every tally of a run into test/fault-report.md (scripts/fault-report.ts).
+	if (process.env.FAULT_TALLY_FILE)
+		appendFileSync(
+			process.env.FAULT_TALLY_FILE,
+			`${JSON.stringify({
+				operation: label,
+				asked: t.asked,
+				done: t.done,
+				reportedFailed: t.reportedFailed,
+				failedButApplied: t.failedButApplied,
+				lost: t.lost,
+				duplicated: t.duplicated,
+			})}\n`,
+		);
 	console.log(
 		`${label}: asked ${t.asked} · done ${t.done} · reported failed ${t.reportedFailed} (of which applied once: ${t.failedButApplied}) · lost ${t.lost} · duplicated ${t.duplicated}${extra ? ` · ${extra}` : ''}`,
 	);

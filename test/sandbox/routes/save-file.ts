@@ -2,7 +2,7 @@ import { empty, text, type Reply } from '../http/reply.ts';
 import { flag, type SandboxRequest } from '../http/request.ts';
 import type { Ctx } from '../router.ts';
 import type { Account } from '../types.ts';
-import { checkUpload, isReply, uploadTarget } from './v2-upload.ts';
+import { checkUpload, isReply, stampWatermark, uploadTarget } from './v2-upload.ts';
 
 /**
  * Root script `save_file.php`: upload into `up_id` authorized by its add key `key` (or the owner's
@@ -26,16 +26,20 @@ export function saveFile(req: SandboxRequest, ctx: Ctx, caller: Account | undefi
 		if (!target || target.folderId !== folder.id) return empty(405);
 		const accepted = checkUpload(store, folder, upload, params, target);
 		if (isReply(accepted)) return accepted;
-		store.replaceContent(target, { ...upload, watermark: accepted.watermark });
+		store.replaceContent(target, {
+			...stampWatermark(upload, accepted.watermark, accepted.name),
+			watermark: accepted.watermark,
+		});
 		return answer(target.hash);
 	}
 	const accepted = checkUpload(store, folder, upload, params);
 	if (isReply(accepted)) return accepted;
+	const stored = stampWatermark(upload, accepted.watermark, accepted.name);
 	const file = store.addFile(folder, {
 		name: accepted.name,
-		tmpPath: upload.tmpPath,
-		size: upload.size,
-		sha256: upload.sha256,
+		tmpPath: stored.tmpPath,
+		size: stored.size,
+		sha256: stored.sha256,
 		watermark: accepted.watermark,
 	});
 	return answer(file.hash);

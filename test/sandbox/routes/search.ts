@@ -162,7 +162,7 @@ function htmlRow(ctx: Ctx, item: ReturnType<typeof jsonItem>, owner: string): st
 
 /**
  * `{web_url}/ajax/search.php`. Session only (cookie or PHPSESSID parameter): any other credential, or an
- * expired session, is 401 with `status: error`. Bad requests answer HTTP 200 with `status: error` and a
+ * expired session, is `status: error` with HTTP 401 (or 200: config.searchSessionErrorStatus). Bad requests answer HTTP 200 with `status: error` and a
  * message, as the spec describes. Both formats share the envelope status, total_rows, page_count,
  * total_time and rows (JSON items, or HTML rows plus headers for the web-table format).
  */
@@ -172,7 +172,10 @@ function search(req: SandboxRequest, ctx: Ctx): Reply {
 	const bySession =
 		auth.kind === 'ok' && (auth.method === 'session-cookie' || auth.method === 'session-param');
 	if (!bySession)
-		return failure(auth.kind === 'none' ? 'Not logged in' : 'Session expired or invalid', 401);
+		return failure(
+			auth.kind === 'none' ? 'Not logged in' : 'Session expired or invalid',
+			ctx.config.searchSessionErrorStatus,
+		);
 	const caller = auth.account;
 	try {
 		const format = req.fields.get('result_format');

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+
 import { empty, json, type Reply } from '../http/reply.ts';
 import type { SandboxRequest, UploadedFile } from '../http/request.ts';
 import { hasDoubleExtension, normalizeName } from '../naming.ts';
@@ -47,6 +50,25 @@ export function checkUpload(
 	return { name, watermark };
 }
 
+/**
+ * A watermark is stamped onto a JPG or PNG image (the documents name only these), so the stored bytes (and size and checksum) differ from those
+ * sent. The sandbox draws nothing: it appends the stamp's text, which changes the size as drawing would.
+ */
+export function stampWatermark<T extends { tmpPath: string; size: number; sha256: string }>(
+	upload: T,
+	watermark: Watermark | null,
+	name: string,
+): T {
+	if (!watermark || !/\.(jpe?g|png)$/i.test(name)) return upload;
+	fs.appendFileSync(upload.tmpPath, `\nwatermark:${watermark.position}:${watermark.text}`);
+	const bytes = fs.readFileSync(upload.tmpPath);
+	return {
+		...upload,
+		size: bytes.length,
+		sha256: createHash('sha256').update(bytes).digest('hex'),
+	};
+}
+
 export const isReply = (value: object): value is Reply => 'status' in value;
 
 /**
@@ -88,11 +110,12 @@ export const v2UploadActions: Record<string, V2Action> = {
 			const { folder, upload } = target;
 			const accepted = checkUpload(store, folder, upload, req.fields);
 			if (isReply(accepted)) return accepted;
+			const stored = stampWatermark(upload, accepted.watermark, accepted.name);
 			const file = store.addFile(folder, {
 				name: accepted.name,
-				tmpPath: upload.tmpPath,
-				size: upload.size,
-				sha256: upload.sha256,
+				tmpPath: stored.tmpPath,
+				size: stored.size,
+				sha256: stored.sha256,
 				watermark: accepted.watermark,
 			});
 			return json({

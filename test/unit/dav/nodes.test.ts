@@ -164,6 +164,74 @@ it('reports a 412 on update with the current ETag and does not retry blindly', a
 	expect(error?.description).toContain('"v9"');
 });
 
+describe('update after a lost answer: the conditional PUT is repeated, a 412 settled by reading', () => {
+	const dropped = (seen: string[]) =>
+		nock(DAV)
+			.put('/cal/work/e1.ics', (body) => (seen.push(String(body)), true))
+			.matchHeader('if-match', '"v1"')
+			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+	const update = (node: 'cloudStorageCalendar' = 'cloudStorageCalendar') =>
+		run(node, {
+			resource: 'event',
+			operation: 'update',
+			eventUrl: `${DAV}/cal/work/e1.ics`,
+			updateFields: { summary: 'New' },
+		});
+
+	it('412 and the object holds what was sent (re-serialized by the server): applied, once', async () => {
+		const seen: string[] = [];
+		nock(DAV).get('/cal/work/e1.ics').reply(200, EVENT, { ETag: '"v1"' });
+		dropped(seen);
+		const repeat = nock(DAV).put('/cal/work/e1.ics').matchHeader('if-match', '"v1"').reply(412, '');
+		// The server stored it with LF endings, its own PRODID and the lines in another order.
+		nock(DAV)
+			.get('/cal/work/e1.ics')
+			.reply(
+				200,
+				() =>
+					seen[0]
+						.replace('PRODID:-//T//EN', 'PRODID:-//Server//EN')
+						.split('\r\n')
+						.reverse()
+						.join('\n'),
+				{ ETag: '"v2"' },
+			);
+		const { json, error } = await update();
+		expect(error).toBeUndefined();
+		expect(repeat.isDone()).toBe(true);
+		expect(json[0]).toMatchObject({ etag: '"v2"', summary: 'New' });
+	});
+
+	it('412 and the object differs: "may have been applied", nothing overwritten', async () => {
+		const seen: string[] = [];
+		nock(DAV).get('/cal/work/e1.ics').reply(200, EVENT, { ETag: '"v1"' });
+		dropped(seen);
+		nock(DAV).put('/cal/work/e1.ics').matchHeader('if-match', '"v1"').reply(412, '');
+		nock(DAV)
+			.get('/cal/work/e1.ics')
+			.reply(200, EVENT.replace('SUMMARY:Old', 'SUMMARY:Elsewhere'), { ETag: '"v9"' });
+		const { error } = await update();
+		expect(error?.message).toBe(
+			'The event update may have been applied: its answer was lost, and the event now differs from what was sent (412)',
+		);
+		expect(error?.description).toMatch(/current ETag "v9"/);
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	it('the repeat is stored (the first attempt never arrived): done', async () => {
+		const seen: string[] = [];
+		nock(DAV).get('/cal/work/e1.ics').reply(200, EVENT, { ETag: '"v1"' });
+		dropped(seen);
+		nock(DAV)
+			.put('/cal/work/e1.ics')
+			.matchHeader('if-match', '"v1"')
+			.reply(204, '', { ETag: '"v2"' });
+		const { json, error } = await update();
+		expect(error).toBeUndefined();
+		expect(json[0].etag).toBe('"v2"');
+	});
+});
+
 it('deletes with If-Match and accepts 200 with a body', async () => {
 	nock(DAV)
 		.delete('/cal/work/e1.ics')

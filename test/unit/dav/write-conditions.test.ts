@@ -172,7 +172,7 @@ describe('Delete after a 412', () => {
 		expect(error?.description).toMatch(/^Its current ETag is "new"\./);
 	});
 
-	it('"Delete Even If Changed" deletes by the fresh ETag and returns what the other client made of it', async () => {
+	it('"Delete Whatever Version Is There" deletes by the fresh ETag and returns what the other client made of it', async () => {
 		nock(DAV).delete(url).matchHeader('if-match', '"old"').reply(412, '');
 		nock(DAV).get(url).reply(200, changed, { ETag: '"new"' });
 		nock(DAV).get(url).reply(200, changed, { ETag: '"new"' });
@@ -197,5 +197,56 @@ describe('Delete after a 412', () => {
 		nock(DAV).get(url).times(2).reply(404, '');
 		const { error } = await remove({ etag: '"old"', deleteIfChanged: true });
 		expect(error?.message).toBe('The event was deleted by another client meanwhile');
+	});
+});
+
+describe('Delete expects the version the input item carries', () => {
+	const url = `${CAL}e.ics`;
+	async function removeAfter(
+		input: IDataObject,
+		options: IDataObject = {},
+		eventUrl = '={{ $json.url }}',
+	) {
+		const nodes = [
+			{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
+			{ name: 'Read', type: 'engine-test.jsonItems', parameters: { items: [input] } as never },
+			{
+				name: 'DAV',
+				type: `${PACKAGE_NAME}.cloudStorageCalendar`,
+				parameters: {
+					resource: 'event',
+					operation: 'delete',
+					eventUrl,
+					options,
+				} as never,
+			},
+		];
+		const result = await runWorkflow(
+			{ nodes, connections: chain('Start', 'Read', 'DAV') },
+			{ credentials: credentials as never },
+		);
+		return { ...result, json: result.nodeOutput('DAV').map((item) => item.json) };
+	}
+	const changed = RAW.replace('SUMMARY:A', 'SUMMARY:Changed elsewhere');
+
+	it('an edit another client made after the workflow read the object is not deleted (no Expected ETag set)', async () => {
+		nock(DAV).delete(url).matchHeader('if-match', '"seen"').reply(412, '');
+		nock(DAV).get(url).times(2).reply(200, changed, { ETag: '"edited"' });
+		const { error } = await removeAfter({ url: `${DAV}${url}`, etag: '"seen"' });
+		expect(error?.message).toBe(
+			'The event was changed by another client since it was read (412); it was not deleted',
+		);
+	});
+
+	it('an item whose url names another object lends it no ETag: the current version is read', async () => {
+		nock(DAV).get(url).reply(200, RAW, { ETag: '"now"' });
+		nock(DAV).delete(url).matchHeader('if-match', '"now"').reply(204);
+		const { json, error } = await removeAfter(
+			{ url: `${DAV}${CAL}other.ics`, etag: '"other"' },
+			{},
+			`${DAV}${url}`,
+		);
+		expect(error).toBeUndefined();
+		expect(json[0]).toMatchObject({ deleted: true, etag: '"now"' });
 	});
 });

@@ -25,12 +25,20 @@ const TASK = {
 	followers: [],
 };
 
+/** get_documents' answer: the newest tasks of the project, newest first. */
+const newest = (...items: object[]): [number, unknown] => [
+	200,
+	{ items, total: items.length, limit: 50, offset: 0 },
+];
+const NONE_YET = newest();
+
 describe('task create', () => {
 	it('posts JSON with user and token in the body, create_params in the documented input types', async () => {
 		const sent = dmsApi({
 			'task/get_fields': FIELDS,
 			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
 			'task/get_users': WORKERS,
+			'task/get_documents': NONE_YET,
 			'task/create_document': [200, { dvs_document_id: 5 }],
 			'task/get_document': [200, TASK],
 		});
@@ -89,6 +97,7 @@ describe('task create', () => {
 			'task/get_fields': FIELDS,
 			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
 			'task/get_users': WORKERS,
+			'task/get_documents': NONE_YET,
 			'task/create_document': [200, { dvs_document_id: 5 }],
 			'task/get_document': [200, TASK],
 		});
@@ -132,10 +141,11 @@ describe('task create', () => {
 		expect(sent.map((entry) => entry.path)).not.toContain('task/create_document');
 	});
 
-	it('does not repeat a create after a 500, and says how to check', async () => {
+	it('does not repeat a create after a 500 when the newest tasks cannot be read, and says how to check', async () => {
 		const sent = dmsApi({
 			'task/get_fields': FIELDS,
 			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+			'task/get_documents': [405],
 			'task/create_document': [500],
 		});
 		const { error } = await runDms('cloudStorageDmsTask', {
@@ -149,10 +159,64 @@ describe('task create', () => {
 		expect(error?.description).toMatch(/Get Many filtered by this project \(newest first\)/);
 	});
 
+	describe('after a lost answer, the newest tasks of the project settle it', () => {
+		const older = { ...TASK, dvs_document_id: 4, name: 'Older' };
+		const create = () =>
+			runDms('cloudStorageDmsTask', {
+				resource: 'task',
+				operation: 'create',
+				project: id(3),
+				fields: mapped({ name: 'T', dropdown_status: 'open' }),
+			});
+		const creates = (sent: Array<{ path: string }>) =>
+			sent.filter((entry) => entry.path === 'task/create_document');
+
+		it('one new task holding the values sent: created, not sent twice', async () => {
+			const sent = dmsApi({
+				'task/get_fields': FIELDS,
+				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+				'task/get_documents': [newest(older), newest(TASK, older)],
+				'task/create_document': [500],
+				'task/get_document': [200, TASK],
+			});
+			const { out, error } = await create();
+			expect(error).toBeUndefined();
+			expect(creates(sent)).toHaveLength(1);
+			expect(out[0].json).toEqual(TASK);
+		});
+
+		it('no new task, also after a pause: not created, sent again', async () => {
+			const sent = dmsApi({
+				'task/get_fields': FIELDS,
+				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+				'task/get_documents': newest(older),
+				'task/create_document': [[500], [200, { dvs_document_id: 5 }]],
+				'task/get_document': [200, TASK],
+			});
+			const { error } = await create();
+			expect(error).toBeUndefined();
+			expect(creates(sent)).toHaveLength(2);
+		});
+
+		it('two new tasks that fit: "may have been applied", naming them, not sent again', async () => {
+			const twin = { ...TASK, dvs_document_id: 6 };
+			const sent = dmsApi({
+				'task/get_fields': FIELDS,
+				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+				'task/get_documents': [newest(older), newest(twin, TASK, older)],
+				'task/create_document': [500],
+			});
+			const { error } = await create();
+			expect(creates(sent)).toHaveLength(1);
+			expect(error?.message).toMatch(/may have been applied.*\(6, 5\)/);
+		});
+	});
+
 	it('retries a 429 and explains an empty-bodied 400', async () => {
 		dmsApi({
 			'task/get_fields': [[429], FIELDS],
 			'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+			'task/get_documents': NONE_YET,
 			'task/create_document': [400],
 		});
 		const { error } = await runDms('cloudStorageDmsTask', {
@@ -204,6 +268,7 @@ describe('task create', () => {
 			'project_2/get_document': [405],
 			'project_2/get_fields': [405],
 			'task/get_users': WORKERS,
+			'task/get_documents': NONE_YET,
 			'task/create_document': [200, { dvs_document_id: 5 }],
 			'task/get_document': [200, TASK],
 		});
@@ -219,6 +284,7 @@ describe('task create', () => {
 			'project_2/get_document',
 			'project_2/get_fields',
 			'task/get_users',
+			'task/get_documents',
 			'task/create_document',
 			'task/get_document',
 		]);
@@ -233,6 +299,7 @@ describe('task create', () => {
 			'task/get_fields': FIELDS,
 			'project_2/get_document': [405],
 			'project_2/get_fields': [405],
+			'task/get_documents': NONE_YET,
 			'task/create_document': [400],
 		});
 		const { error } = await runDms('cloudStorageDmsTask', {
@@ -510,6 +577,8 @@ describe('task comments', () => {
 		});
 		expect(sent).toHaveLength(1);
 		expect(lost.error?.description).toMatch(/would post it twice/);
+		// No read can settle it: the message names the task and the comment text.
+		expect(lost.error?.message).toMatch(/^The comment on task 5 may have been applied: "hi"/);
 	});
 });
 

@@ -242,10 +242,14 @@ describe('Search: paging', () => {
 });
 
 describe('Search: answers and sessions', () => {
-	it('turns status "error" into a NodeApiError with the service\'s message', async () => {
-		sessionLogin();
-		searchPages([{ status: 'error', message: 'Query must have at least 2 characters' }]);
+	it('turns status "error" into a NodeApiError with the service\'s message (after one fresh login)', async () => {
+		sessionLogin(2);
+		nock(WEB)
+			.post('/ajax/search.php')
+			.times(2)
+			.reply(200, { status: 'error', message: 'Query must have at least 2 characters' });
 		const { error } = await runSearch({ operation: 'search', query: 'ab' });
+		expect(nock.pendingMocks()).toEqual([]);
 		expect(error?.name).toBe('NodeApiError');
 		expect(error?.message).toBe('The search was refused: Query must have at least 2 characters');
 		expect(error?.description).toMatch(/sections/);
@@ -327,6 +331,28 @@ describe('Search: answers and sessions', () => {
 			['PHPSESSID=old', undefined],
 			['PHPSESSID=new', undefined],
 		]);
+	});
+
+	it('an expired session answered with status "error" (not 401): one fresh login, the search asked again', async () => {
+		nock(BASE).post('/api/authenticate_user.php').reply(200, { Success: true, SessionID: 'old' });
+		nock(BASE).post('/api/authenticate_user.php').reply(200, { Success: true, SessionID: 'new' });
+		const cookies: string[] = [];
+		nock(WEB)
+			.post('/ajax/search.php')
+			.reply(function () {
+				cookies.push(String(this.req.headers.cookie));
+				return [200, { status: 'error', message: 'Not logged in' }];
+			});
+		nock(WEB)
+			.post('/ajax/search.php')
+			.reply(function () {
+				cookies.push(String(this.req.headers.cookie));
+				return [200, { status: 'ok', rows: [row('file', 'x')], page_count: 1 }];
+			});
+		const { out, error } = await runSearch({ operation: 'search', query: 'ab' });
+		expect(error).toBeUndefined();
+		expect(out.map((item) => item.json.hash)).toEqual(['x']);
+		expect(cookies).toEqual(['PHPSESSID=old', 'PHPSESSID=new']);
 	});
 
 	it('reports a second 401 as failed authentication', async () => {

@@ -20,6 +20,13 @@ function authenticator(times = 1) {
 		.reply(200, { Success: true, SessionID: 'sess-1', UserData: userData });
 }
 
+/** The download whose headers carry the content's ETag (Replace Content reads it before and after). */
+function etagRead(etag: string | undefined) {
+	nock(BASE)
+		.post('/api_v2/download_file', /file_hash=F/)
+		.reply(200, 'old one', etag ? { ETag: etag } : {});
+}
+
 function post(path: string, reply: unknown, status = 200) {
 	const seen: { body: Record<string, string>; raw: string }[] = [];
 	nock(BASE)
@@ -97,6 +104,7 @@ describe('file operations beyond the first slice', () => {
 
 	it('Rename posts file_name and reports the final name', async () => {
 		authenticator();
+		post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
 		const rename = post('/api_v2/rename_file', { file_hash: 'F', file_name: 'b (1).txt' });
 		const { out } = await runStorage({
 			resource: 'file',
@@ -106,6 +114,45 @@ describe('file operations beyond the first slice', () => {
 		});
 		expect(rename[0].body).toMatchObject({ file_hash: 'F', file_name: 'b.txt' });
 		expect(out[0].json).toMatchObject({ name: 'b (1).txt', link: `${WEB}/f/F` });
+	});
+
+	describe('Rename after a lost answer: a read of the name settles it', () => {
+		const rename = () =>
+			runStorage({ resource: 'file', operation: 'rename', file: rl('F'), name: 'b.txt' });
+		const dropped = () =>
+			nock(BASE)
+				.post('/api_v2/rename_file')
+				.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+
+		it('the new name (or its " (n)" variant) means applied: not sent twice', async () => {
+			post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
+			dropped();
+			post('/api_v2/get_file_info', { hash: 'F', name: 'b (1).txt' });
+			const { out, error } = await rename();
+			expect(error).toBeUndefined();
+			expect(out[0].json).toMatchObject({ hash: 'F', name: 'b (1).txt' });
+			expect(nock.pendingMocks()).toEqual([]);
+		});
+
+		it('the old name means not applied: sent again', async () => {
+			post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
+			post('/api_v2/rename_file', '', 500);
+			post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
+			const again = post('/api_v2/rename_file', { file_hash: 'F', file_name: 'b.txt' });
+			const { out, error } = await rename();
+			expect(error).toBeUndefined();
+			expect(again).toHaveLength(1);
+			expect(out[0].json).toMatchObject({ name: 'b.txt' });
+		});
+
+		it('a third name: "may have been applied", naming it', async () => {
+			post('/api_v2/get_file_info', { hash: 'F', name: 'a.txt' });
+			dropped();
+			post('/api_v2/get_file_info', { hash: 'F', name: 'c.txt' });
+			const { error } = await rename();
+			expect(error?.message).toMatch(/may have been applied.*now named "c.txt" \(it was "a.txt"\)/);
+			expect(nock.pendingMocks()).toEqual([]);
+		});
 	});
 
 	it('Move explains 405 as a missing target, another account or no rights', async () => {
@@ -188,6 +235,7 @@ describe('file operations beyond the first slice', () => {
 		authenticator();
 		post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', parent_folder_hash: 'P' });
 		post('/api_v2/get_folder_info', { hash: 'P', add_files_key: 'addkey' });
+		etagRead('"v1"');
 		let query = '';
 		let raw = '';
 		nock(BASE)
@@ -215,6 +263,75 @@ describe('file operations beyond the first slice', () => {
 		expect(raw).toMatch(/name="file"; filename="r.txt"/);
 		expect(raw).toContain('new one');
 		expect(out[0].json).toMatchObject({ hash: 'F', replaced: true, size: 7 });
+	});
+
+	describe('Replace Content after a lost answer: the ETag decides, never a clock or a size', () => {
+		const lost = () =>
+			nock(BASE)
+				.post('/save_file.php')
+				.query(true)
+				.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		const start = () => {
+			authenticator();
+			post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', parent_folder_hash: 'P' });
+			post('/api_v2/get_folder_info', { hash: 'P', add_files_key: 'addkey' });
+		};
+		const replace = () =>
+			runStorage(
+				{ resource: 'file', operation: 'replace', file: rl('F'), binaryPropertyName: 'data' },
+				{ binary: { content: 'new one' } },
+			);
+
+		it('a changed ETag proves the replacement, though the service clock runs behind n8n: not sent twice', async () => {
+			start();
+			etagRead('"v1"');
+			lost();
+			etagRead('"v2"');
+			// The service's clock is ten minutes behind: its modification time is before n8n's start.
+			const behind = Math.floor(Date.now() / 1000) - 600;
+			post('/api_v2/get_file_info', {
+				hash: 'F',
+				name: 'r.txt',
+				size: 7,
+				timestamp_last_modified: behind,
+			});
+			post('/api_v2/get_file_info', {
+				hash: 'F',
+				name: 'r.txt',
+				size: 7,
+				timestamp_last_modified: behind,
+			});
+			const { out, error } = await replace();
+			expect(error).toBeUndefined();
+			expect(out[0].json).toMatchObject({ hash: 'F', replaced: true });
+			expect(nock.pendingMocks()).toEqual([]);
+		});
+
+		it('an unchanged ETag means not replaced, though the clock runs ahead and the size fits: sent again', async () => {
+			start();
+			etagRead('"v1"');
+			lost();
+			etagRead('"v1"');
+			const ahead = Math.floor(Date.now() / 1000) + 600;
+			nock(BASE)
+				.post('/api_v2/get_file_info')
+				.optionally()
+				.reply(200, { hash: 'F', name: 'r.txt', size: 7, timestamp_last_modified: ahead });
+			const again = nock(BASE).post('/save_file.php').query(true).reply(200, 'F');
+			post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', size: 7 });
+			const { error } = await replace();
+			expect(error).toBeUndefined();
+			expect(again.isDone()).toBe(true);
+		});
+
+		it('without an ETag from the service, says "may have been applied" and does not send it again', async () => {
+			start();
+			etagRead(undefined);
+			lost();
+			const { error } = await replace();
+			expect(error?.message).toMatch(/may have been applied.*no ETag/);
+			expect(error?.description).toMatch(/adds a version/);
+		});
 	});
 
 	it('Get with legacy details GETs hash and del_key in the query, as documented; the key never reaches the output', async () => {

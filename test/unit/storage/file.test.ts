@@ -92,17 +92,21 @@ describe('file upload', () => {
 			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
 		nock(BASE)
 			.post('/api_v2/get_folder_content', /folder_hash=F/)
-			.reply(200, [
-				{ type: 'file', hash: 'old', name: 'report.pdf', size: 1, timestamp_uploaded: 1 },
-				{
-					type: 'file',
-					hash: 'New1',
-					name: 'report (1).pdf',
-					size: 1,
-					timestamp_uploaded: Math.floor(Date.now() / 1000),
-					delete_key: 'k',
-				},
-			]);
+			.reply(
+				200,
+				[
+					{ type: 'file', hash: 'old', name: 'report.pdf', size: 1, timestamp_uploaded: 1 },
+					{
+						type: 'file',
+						hash: 'New1',
+						name: 'report (1).pdf',
+						size: 1,
+						timestamp_uploaded: Math.floor(Date.now() / 1000),
+						delete_key: 'k',
+					},
+				],
+				{ Date: new Date().toUTCString() },
+			);
 		const { out, error } = await runStorage(
 			{ resource: 'file', operation: 'upload', folder: rl('F'), binaryPropertyName: 'data' },
 			{ binary: { content: 'x' } },
@@ -111,6 +115,127 @@ describe('file upload', () => {
 		expect(upload.isDone()).toBe(true);
 		expect(out[0].json).toMatchObject({ hash: 'New1', name: 'report (1).pdf' });
 		expect(nock.pendingMocks()).toEqual([]);
+	});
+
+	describe("after a lost answer, proves the upload by the service clock, never by n8n's", () => {
+		const lostUpload = () =>
+			nock(BASE)
+				.post('/api_v2/upload_file')
+				.once()
+				.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		const listing = (items: object[], serviceNowMs: number) =>
+			nock(BASE)
+				.post('/api_v2/get_folder_content', /folder_hash=F/)
+				.reply(200, items, { Date: new Date(serviceNowMs).toUTCString() });
+		const upload = (options: Record<string, string> = {}, content = 'x', fileName = 'report.pdf') =>
+			runStorage(
+				{
+					resource: 'file',
+					operation: 'upload',
+					folder: rl('F'),
+					binaryPropertyName: 'data',
+					options,
+				},
+				{ binary: { content, fileName, mimeType: 'image/png' } },
+			);
+
+		it('never adopts an older file of the same name and size (uploaded a minute before): uploads again', async () => {
+			sessionLogin(2);
+			lostUpload();
+			const serviceNow = Date.now();
+			listing(
+				[
+					{
+						type: 'file',
+						hash: 'Older',
+						name: 'report.pdf',
+						size: 1,
+						timestamp_uploaded: Math.floor(serviceNow / 1000) - 60,
+					},
+				],
+				serviceNow,
+			);
+			const again = nock(BASE).post('/api_v2/upload_file').reply(200, uploaded);
+			const { out, error } = await upload();
+			expect(error).toBeUndefined();
+			expect(again.isDone()).toBe(true);
+			expect(out[0].json.hash).toBe('FileH7');
+		});
+
+		it('finds the file when the service clock runs ten minutes behind n8n (no second upload)', async () => {
+			sessionLogin(2);
+			lostUpload();
+			const serviceNow = Date.now() - 600_000;
+			listing(
+				[
+					{
+						type: 'file',
+						hash: 'Mine',
+						name: 'report.pdf',
+						size: 1,
+						timestamp_uploaded: Math.floor(serviceNow / 1000),
+					},
+				],
+				serviceNow,
+			);
+			const { out, error } = await upload();
+			expect(error).toBeUndefined();
+			expect(out[0].json.hash).toBe('Mine');
+			expect(nock.pendingMocks()).toEqual([]);
+		});
+
+		it('does not depend on the size when a watermark changed it (no second upload)', async () => {
+			sessionLogin(2);
+			lostUpload();
+			const serviceNow = Date.now();
+			listing(
+				[
+					{
+						type: 'file',
+						hash: 'Stamped',
+						name: 'photo.png',
+						size: 4711,
+						timestamp_uploaded: Math.floor(serviceNow / 1000),
+					},
+				],
+				serviceNow,
+			);
+			const { out, error } = await upload({ watermarkText: 'DRAFT' }, 'x', 'photo.png');
+			expect(error).toBeUndefined();
+			expect(out[0].json.hash).toBe('Stamped');
+			expect(nock.pendingMocks()).toEqual([]);
+		});
+
+		it('names the candidates and picks none when more than one fits', async () => {
+			sessionLogin(2);
+			lostUpload();
+			const serviceNow = Date.now();
+			const now = Math.floor(serviceNow / 1000);
+			listing(
+				[
+					{ type: 'file', hash: 'A1', name: 'report.pdf', size: 1, timestamp_uploaded: now },
+					{ type: 'file', hash: 'B2', name: 'report (1).pdf', size: 1, timestamp_uploaded: now },
+				],
+				serviceNow,
+			);
+			const { error } = await upload();
+			expect(error?.message).toMatch(/may have been applied/);
+			expect(error?.message).toMatch(/"report.pdf" \(A1\), "report \(1\).pdf" \(B2\)/);
+			expect(nock.pendingMocks()).toEqual([]);
+		});
+
+		it('says "may have been applied" when the listing carries no Date to date the files by', async () => {
+			sessionLogin(2);
+			lostUpload();
+			nock(BASE)
+				.post('/api_v2/get_folder_content')
+				.reply(200, [
+					{ type: 'file', hash: 'A1', name: 'report.pdf', size: 1, timestamp_uploaded: 1 },
+				]);
+			const { error } = await upload();
+			expect(error?.message).toMatch(/may have been applied.*no Date/);
+			expect(nock.pendingMocks()).toEqual([]);
+		});
 	});
 
 	it('after a 494 partial upload that did not store the file, uploads again with the content from the start', async () => {

@@ -87,6 +87,7 @@ describe('folder legacy operations', () => {
 
 	it('Rename sends folder_name and refuses ROOT and empty names before any request', async () => {
 		authenticator(0);
+		capture('post', '/api_v2/get_folder_info', { hash: 'F', name: 'Old' });
 		const rename = capture('post', '/api_v2/rename_folder', {
 			folder_hash: 'F',
 			folder_name: 'New (1)',
@@ -125,6 +126,24 @@ describe('folder legacy operations', () => {
 			folder: rl('Gone1'),
 		});
 		expect(error?.description).toMatch(/PRO, BUSINESS or ENTERPRISE/);
+	});
+
+	it('Rename of a folder after a lost answer: the new name read back means applied, not sent twice', async () => {
+		authenticator(0);
+		capture('post', '/api_v2/get_folder_info', { hash: 'F', name: 'Old' });
+		nock(BASE)
+			.post('/api_v2/rename_folder')
+			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
+		capture('post', '/api_v2/get_folder_info', { hash: 'F', name: 'New (2)' });
+		const { out, error } = await runStorage({
+			resource: 'folder',
+			operation: 'rename',
+			folder: rl('F'),
+			name: 'New',
+		});
+		expect(error).toBeUndefined();
+		// A second rename would find no answer, and its reconciling read no info: the item would fail.
+		expect(out[0].json).toMatchObject({ hash: 'F', name: 'New (2)' });
 	});
 
 	it('Create Path sends the parent hash and its add key in the query and the path in the body, then returns the leaf', async () => {
@@ -167,6 +186,79 @@ describe('folder legacy operations', () => {
 			path: 'Invoices/2026/11',
 			link: `${WEB}/u/M11`,
 		});
+	});
+
+	it('Create Path follows an existing folder the service matched in another letter case', async () => {
+		authenticator(1);
+		capture('post', '/api/get_ids_and_keys_from_paths.php', {
+			Success: true,
+			Directories: { 'Invoices/2026': { id: 78, add_key: 'leafadd' } },
+		});
+		nock(BASE)
+			.post('/api_v2/get_folder_content', /folder_hash=ROOTHASH1/)
+			.reply(200, [{ type: 'folder', hash: 'I1', name: 'invoices' }]);
+		nock(BASE)
+			.post('/api_v2/get_folder_content', /folder_hash=I1/)
+			.reply(200, [{ type: 'folder', hash: 'Y1', name: '2026' }]);
+		nock(BASE)
+			.post('/api_v2/get_folder_info', /folder_hash=Y1/)
+			.reply(200, { hash: 'Y1', name: '2026' });
+		const { out, error } = await runStorage({
+			resource: 'folder',
+			operation: 'createPath',
+			parentFolder: rl('ROOT'),
+			path: 'Invoices/2026',
+		});
+		expect(error).toBeUndefined();
+		expect(out[0].json).toMatchObject({ hash: 'Y1', id: 78 });
+	});
+
+	it('Create Path is a write: after a 500 it looks the path up instead of sending it again', async () => {
+		authenticator(1);
+		const paths = capture('post', '/api/get_ids_and_keys_from_paths.php', '', 500);
+		nock(BASE)
+			.post('/api/get_ids_and_keys_from_paths.php')
+			.query(true)
+			.optionally()
+			.reply(200, { Success: true, Directories: {} });
+		nock(BASE)
+			.post('/api_v2/get_folder_content', /folder_hash=ROOTHASH1/)
+			.times(2)
+			.reply(200, [{ type: 'folder', hash: 'I1', name: 'Invoices' }]);
+		nock(BASE)
+			.post('/api_v2/get_folder_info', /folder_hash=I1/)
+			.reply(200, { hash: 'I1', name: 'Invoices' });
+		const { out, error } = await runStorage({
+			resource: 'folder',
+			operation: 'createPath',
+			parentFolder: rl('ROOT'),
+			path: 'Invoices',
+		});
+		expect(error).toBeUndefined();
+		expect(paths).toHaveLength(1);
+		expect(out[0].json).toMatchObject({ hash: 'I1', path: 'Invoices' });
+		// The optional second script call was never made.
+		expect(nock.pendingMocks()).toHaveLength(1);
+	});
+
+	it('Create Path names the folders when several match apart from letter case', async () => {
+		authenticator(1);
+		capture('post', '/api/get_ids_and_keys_from_paths.php', { Success: true, Directories: {} });
+		nock(BASE)
+			.post('/api_v2/get_folder_content', /folder_hash=ROOTHASH1/)
+			.reply(200, [
+				{ type: 'folder', hash: 'A', name: 'invoices' },
+				{ type: 'folder', hash: 'B', name: 'INVOICES' },
+			]);
+		const { error } = await runStorage({
+			resource: 'folder',
+			operation: 'createPath',
+			parentFolder: rl('ROOT'),
+			path: 'Invoices',
+		});
+		expect(error?.message).toMatch(
+			/Several folders match "Invoices".*"invoices" \(A\), "INVOICES" \(B\)/,
+		);
 	});
 
 	it('Create Path refuses an empty path or .. before any request', async () => {

@@ -99,16 +99,16 @@ describe('Timeout on writes', () => {
 		expect(second.isDone()).toBe(true);
 	});
 
-	it('reports a rename (no reconciling read) as may-or-may-not-applied, with the fix, without repeating it', async () => {
+	it('reports a folder create (no reconciling read) as may-or-may-not-applied, with the fix, without repeating it', async () => {
 		sessionLogin();
 		const seen: string[] = [];
 		nock(BASE)
-			.post('/api_v2/rename_file')
+			.post('/api_v2/create_folder')
 			.times(2)
 			.delay(LATE_MS)
-			.reply((uri) => (seen.push(uri), [200, { file_hash: 'Fx', file_name: 'b.txt' }]));
+			.reply((uri) => (seen.push(uri), [200, { folder_hash: 'Dx', folder_name: 'b' }]));
 		const { out } = await runStorage(
-			{ resource: 'file', operation: 'rename', file: rl('Fx'), name: 'b.txt', requestOptions },
+			{ resource: 'folder', operation: 'create', name: 'b', requestOptions },
 			{ continueOnFail: true },
 		);
 		expect(seen).toHaveLength(1);
@@ -154,16 +154,20 @@ describe('Timeout and transfers', () => {
 		const upload = nock(BASE).post('/api_v2/upload_file').delay(LATE_MS).reply(200, {});
 		nock(BASE)
 			.post('/api_v2/get_folder_content')
-			.reply(200, [
-				{
-					type: 'file',
-					hash: 'New1',
-					name: 'report.pdf',
-					size: 1,
-					timestamp_uploaded: Math.floor(Date.now() / 1000),
-					delete_key: 'k',
-				},
-			]);
+			.reply(
+				200,
+				[
+					{
+						type: 'file',
+						hash: 'New1',
+						name: 'report.pdf',
+						size: 1,
+						timestamp_uploaded: Math.floor(Date.now() / 1000),
+						delete_key: 'k',
+					},
+				],
+				{ Date: new Date().toUTCString() },
+			);
 		const { out, error } = await runStorage(
 			{
 				resource: 'file',

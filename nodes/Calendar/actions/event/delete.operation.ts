@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { cancelOccurrence } from '../../../shared/dav/recurrence';
 import { deleteObject, updateObject } from '../../../shared/dav/objects';
+import { inputEtag } from '../../../shared/dav-node/input-etag';
 import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
 import { occurrenceOption } from './fields';
@@ -56,7 +57,9 @@ export async function execute(
 		];
 	}
 	const deleted = await deleteObject(client, url, {
-		expectedEtag: options.etag?.trim() || undefined,
+		// The version this workflow read (the input item's etag) unless another is named: another client's
+		// later edit is then a conflict, never deleted unseen.
+		expectedEtag: options.etag?.trim() || inputEtag(this, itemIndex, url),
 		deleteIfChanged: options.deleteIfChanged,
 	});
 	return [

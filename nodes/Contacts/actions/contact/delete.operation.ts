@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteObject } from '../../../shared/dav/objects';
+import { inputEtag } from '../../../shared/dav-node/input-etag';
 import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { contactClient, contactItem, contactUrlParam } from '../common';
 
@@ -33,7 +34,9 @@ export async function execute(
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
 	const deleted = await deleteObject(client, url, {
-		expectedEtag: options.etag?.trim() || undefined,
+		// The version this workflow read (the input item's etag) unless another is named: another client's
+		// later edit is then a conflict, never deleted unseen.
+		expectedEtag: options.etag?.trim() || inputEtag(this, itemIndex, url),
 		deleteIfChanged: options.deleteIfChanged,
 	});
 	return [

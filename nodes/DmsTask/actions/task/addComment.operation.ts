@@ -1,5 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { dmsCall } from '../../../shared/dms/client';
 import { toList } from '../../../shared/dms/convert';
@@ -81,8 +81,18 @@ export async function execute(
 			itemIndex,
 			write: true,
 			uncertainHint:
-				'The comment may have been posted: the service offers no idempotency key, and sending it again would post it twice and repeat the e-mails. Open the task in the web interface to check before running this item again.',
+				"The documents offer no read of a task's comments, so the node cannot look; sending it again would post it twice and repeat the e-mails. Open the task in the web interface to check before running this item again.",
 		},
-	);
+	).catch((error: unknown) => {
+		// No read can settle it: the message names the task and the comment, so the user knows what to look for.
+		if (
+			error instanceof NodeApiError &&
+			/may (or may not )?have been applied/.test(error.message)
+		) {
+			const excerpt = comment.length > 200 ? `${comment.slice(0, 200)}…` : comment;
+			error.message = `The comment on task ${taskId} may have been applied: "${excerpt}" (${error.message})`;
+		}
+		throw error;
+	});
 	return [{ json: { dvs_document_id: taskId, comment, mentioned_user_ids: everyone } }];
 }

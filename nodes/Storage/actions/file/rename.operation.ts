@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { requireAccount, storageAccount } from '../../../shared/storage/client';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { nameField } from '../common/fields';
 import { requiredName } from '../common/names';
+import { renameProven } from '../common/rename-proof';
 
 const properties: INodeProperties[] = [
 	fileLocator(),
@@ -29,20 +30,6 @@ export async function execute(
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
-	const { body } = await v2<{ file_hash?: string; file_name?: string }>(
-		this,
-		account,
-		'rename_file',
-		{ file_hash: fileHash, file_name: name },
-		{ itemIndex, write: true },
-	);
-	return [
-		{
-			json: withLink(
-				account,
-				{ hash: body?.file_hash ?? fileHash, name: body?.file_name ?? name },
-				'file',
-			),
-		},
-	];
+	const renamed = await renameProven(this, account, 'file', fileHash, name, itemIndex);
+	return [{ json: withLink(account, renamed, 'file') }];
 }

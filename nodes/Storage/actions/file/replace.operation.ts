@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -17,6 +18,7 @@ import {
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
+import { mayHaveBeenApplied } from '../../../shared/storage/reconcile';
 import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
 
 const properties: INodeProperties[] = [
@@ -62,6 +64,29 @@ async function fileInfo(
 		.body;
 }
 
+/**
+ * The ETag of the file's content, from the headers of its download (the body is not read). The documents
+ * say the ETag changes after a replacement: a before and an after settle a lost answer without comparing
+ * clocks or sizes. Undefined when the service sends none.
+ */
+async function contentEtag(
+	ctx: IExecuteFunctions,
+	account: StorageAccount,
+	hash: string,
+	itemIndex: number,
+): Promise<string | undefined> {
+	const { headers, body } = await v2<Readable>(
+		ctx,
+		account,
+		'download_file',
+		{ file_hash: hash },
+		{ itemIndex, responseType: 'stream' },
+	);
+	body?.destroy?.();
+	const etag = Array.isArray(headers.etag) ? headers.etag[0] : headers.etag;
+	return etag || undefined;
+}
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -91,7 +116,7 @@ export async function execute(
 		{ folder_hash: folderHash },
 		{ itemIndex },
 	);
-	const startedAt = Math.floor(Date.now() / 1000);
+	const etagBefore = await contentEtag(this, account, fileHash, itemIndex);
 	await v1(this, account, 'save_file.php', {
 		itemIndex,
 		write: true,
@@ -129,10 +154,16 @@ export async function execute(
 				}
 			: undefined,
 		reconcile: async () => {
-			const now = await fileInfo(this, account, fileHash, itemIndex);
-			const changed =
-				Number(now.timestamp_last_modified) >= startedAt && Number(now.size) === source.size;
-			return changed ? now : undefined;
+			if (etagBefore === undefined)
+				throw mayHaveBeenApplied(
+					this,
+					itemIndex,
+					`the answer to replacing the content of ${fileHash} was lost, and the service sent no ETag to compare with`,
+					'Download the file and compare it with the new content before running this item again; the node did not send it twice (a second replacement adds a version on BUSINESS and ENTERPRISE accounts).',
+				);
+			// Unchanged ETag: not replaced, so sending it again is safe; changed: this replacement (or another client's) landed.
+			if ((await contentEtag(this, account, fileHash, itemIndex)) === etagBefore) return undefined;
+			return await fileInfo(this, account, fileHash, itemIndex);
 		},
 	});
 	const after = await fileInfo(this, account, fileHash, itemIndex);

@@ -16,11 +16,12 @@ import { rootFolderHash } from '../../../shared/storage/account-info';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
+import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
 import {
-	binarySource,
-	multipartWithFile,
-	type BinarySource,
-} from '../../../shared/transport/binary';
+	claimed,
+	mayHaveBeenApplied,
+	serviceSecondsAtStart,
+} from '../../../shared/storage/reconcile';
 import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';
 
 const properties: INodeProperties[] = [
@@ -87,7 +88,8 @@ export async function execute(
 	// ROOT's real hash is known only with a credential; without one the service's own 405 answers.
 	if (account.credentialType && folderHash === (await rootFolderHash(this, account, itemIndex)))
 		throw rootRefusal(this, itemIndex);
-	const startedAt = Math.floor(Date.now() / 1000);
+	// Only a duration of n8n's clock is used by the reconciling read: the service's own clock dates the start.
+	const startedMs = Date.now();
 
 	const { body } = await v2<UploadedFile>(
 		this,
@@ -140,10 +142,15 @@ export async function execute(
 					}
 				: {
 						reconcile: async () =>
-							await findUploaded(this, account, folderHash, fileName, source, startedAt, itemIndex),
+							await findUploaded(this, account, folderHash, fileName, itemIndex, {
+								startedMs,
+								// A watermark changes the stored bytes (and so the size) of JPG and PNG images.
+								size: watermark.watermark_text ? undefined : source.size,
+							}),
 					}),
 		},
 	);
+	claimed(this).add(String(body.file_hash));
 	// The service's own field names stay as it answered them; the uniform names every file output carries
 	// (hash, name, delete_key) are added beside them.
 	const file: IDataObject = {
@@ -159,50 +166,70 @@ export async function execute(
 	return [{ json: withLink(account, file, 'file') }];
 }
 
-/** The service's clock may run behind n8n's: an upload stamped a little before it began still counts. */
-const CLOCK_SKEW_SECONDS = 300;
-
 function nameMatches(stored: string, requested: string): boolean {
 	if (stored === requested) return true;
 	const dot = requested.lastIndexOf('.');
 	const [base, extension] =
 		dot > 0 ? [requested.slice(0, dot), requested.slice(dot)] : [requested, ''];
-	return stored.startsWith(`${base} (`) && stored.endsWith(`)${extension}`);
+	return new RegExp(`^${escape(base)} \\(\\d+\\)${escape(extension)}$`).test(stored);
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
- * After an uncertain upload the file counts as stored if one of its name (or a " (n)" variant) and size
- * was uploaded since the upload began (by the item's own timestamp); only when there is none is it sent
- * again. An item without a timestamp never counts: it could be an older file of the same name and size.
+ * After an uncertain upload, a file counts as this upload's when the folder holds exactly one of its name
+ * (or a " (n)" variant), uploaded after the upload began by the service's own clock (the `Date` of the
+ * listing's answer minus the time elapsed since), of its size unless a watermark changed it, and not
+ * stored by another item of this run. None: it was not stored and is sent again. More than one: they are
+ * named and nothing is picked. Without a `Date` from the service nothing can be dated: "may have been applied".
  */
 async function findUploaded(
 	ctx: IExecuteFunctions,
 	account: StorageAccount,
 	folderHash: string,
 	fileName: string,
-	source: BinarySource,
-	startedAt: number,
 	itemIndex: number,
+	expected: { startedMs: number; size?: number },
 ): Promise<UploadedFile | undefined> {
-	const listing = (
-		await v2<IDataObject[]>(
-			ctx,
-			account,
-			'get_folder_content',
-			{ folder_hash: folderHash },
-			{ itemIndex },
-		)
-	).body;
-	const match = (Array.isArray(listing) ? listing : []).find(
+	const { body: listing, headers } = await v2<IDataObject[]>(
+		ctx,
+		account,
+		'get_folder_content',
+		{ folder_hash: folderHash },
+		{ itemIndex },
+	);
+	const startedAt = serviceSecondsAtStart(headers, Date.now() - expected.startedMs);
+	const check = `Open the folder ${folderHash} and look for "${fileName}" (or a " (n)" variant) uploaded just now before running this item again; the node did not upload it twice.`;
+	const taken = claimed(ctx);
+	const sameFile = (Array.isArray(listing) ? listing : []).filter(
 		(item) =>
 			item.type !== 'folder' &&
 			nameMatches(String(item.name), fileName) &&
-			Number(item.size) === source.size &&
-			Number.isFinite(Number(item.timestamp_uploaded)) &&
-			item.timestamp_uploaded !== null &&
-			Number(item.timestamp_uploaded) >= startedAt - CLOCK_SKEW_SECONDS,
+			(expected.size === undefined || Number(item.size) === expected.size) &&
+			!taken.has(String(item.hash)),
 	);
-	if (!match) return undefined;
+	if (sameFile.length > 0 && startedAt === undefined)
+		throw mayHaveBeenApplied(
+			ctx,
+			itemIndex,
+			`the answer to the upload of "${fileName}" was lost, and the service's listing carried no Date to tell a new file from an older one of the same name`,
+			check,
+		);
+	const candidates = sameFile.filter(
+		(item) =>
+			item.timestamp_uploaded !== null &&
+			Number.isFinite(Number(item.timestamp_uploaded)) &&
+			Number(item.timestamp_uploaded) >= startedAt!,
+	);
+	if (candidates.length === 0) return undefined;
+	if (candidates.length > 1)
+		throw mayHaveBeenApplied(
+			ctx,
+			itemIndex,
+			`the answer to the upload of "${fileName}" was lost, and ${candidates.length} files that fit it arrived since it began: ${candidates.map((item) => `"${String(item.name)}" (${String(item.hash)})`).join(', ')}`,
+			`Another client may have uploaded a file of the same name meanwhile, so the node picked none of them. ${check}`,
+		);
+	const [match] = candidates;
 	return {
 		file_hash: String(match.hash),
 		file_delete_key: String(match.delete_key ?? ''),

@@ -31,7 +31,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'Invoices/{{ $now.toFormat("yyyy/MM") }}',
 		description:
-			'Folders separated by /. Missing ones are created in one call; existing ones are reused. Returns the last folder.',
+			'Folders separated by /. Missing ones are created in one call; existing ones are reused, also one whose name differs only in letter case (then that folder is returned). Returns the last folder.',
 	},
 ];
 
@@ -88,14 +88,49 @@ async function parentKeys(
 	return { hash, addKey: body.add_files_key as string | undefined };
 }
 
-/** The script answers folder ids, not hashes, so the leaf is found by name, one level at a time. */
+/**
+ * The folder in `children` that a path segment names. The documents do not say how the script matches an
+ * existing folder; a service may match one of another letter case and reuse it. The choice: the folder of
+ * exactly that name, else the one folder whose name equals it ignoring letter case. Several such folders
+ * (and none exact) cannot be told apart: that is an error naming them.
+ */
+function folderNamed(
+	ctx: IExecuteFunctions,
+	children: IDataObject[],
+	segment: string,
+	itemIndex: number,
+): IDataObject | undefined {
+	const folders = children.filter((item) => item.type === 'folder');
+	const exact = folders.find((item) => item.name === segment);
+	if (exact) return exact;
+	const folded = segment.toLocaleLowerCase();
+	const caseless = folders.filter((item) => String(item.name ?? '').toLocaleLowerCase() === folded);
+	if (caseless.length > 1) {
+		throw new NodeApiError(
+			ctx.getNode(),
+			{ message: 'path folder ambiguous' },
+			{
+				itemIndex,
+				message: `Several folders match "${segment}" apart from letter case: ${caseless.map((item) => `"${String(item.name)}" (${String(item.hash)})`).join(', ')}`,
+				description:
+					'The service reused one of them for the path, and the listing does not tell which. Rename all but one, or write the path with the exact letter case.',
+			},
+		);
+	}
+	return caseless[0];
+}
+
+/**
+ * The script answers folder ids, not hashes, so the leaf is found by name, one level at a time. Undefined
+ * when a folder of the path is not there.
+ */
 async function findLeaf(
 	ctx: IExecuteFunctions,
 	account: StorageAccount,
 	start: string,
 	segments: string[],
 	itemIndex: number,
-) {
+): Promise<{ hash: string } | { missing: string }> {
 	let current = start;
 	for (const segment of segments) {
 		const { body } = await v2<IDataObject[]>(
@@ -105,24 +140,11 @@ async function findLeaf(
 			{ folder_hash: current },
 			{ itemIndex },
 		);
-		const match = (Array.isArray(body) ? body : []).find(
-			(item) => item.type === 'folder' && item.name === segment,
-		);
-		if (!match) {
-			throw new NodeApiError(
-				ctx.getNode(),
-				{ message: 'path folder missing' },
-				{
-					itemIndex,
-					message: `The folder "${segment}" was not found after creating the path`,
-					description:
-						'The service may have normalized the name. List the parent folder to see what was created.',
-				},
-			);
-		}
+		const match = folderNamed(ctx, Array.isArray(body) ? body : [], segment, itemIndex);
+		if (!match) return { missing: segment };
 		current = String(match.hash);
 	}
-	return current;
+	return { hash: current };
 }
 
 export async function execute(
@@ -141,12 +163,18 @@ export async function execute(
 		itemIndex,
 	);
 	const path = segments.join('/');
-	// Creating a path is idempotent (existing folders are reused), so an uncertain call may safely run again.
+	// The script creates folders: a write. After a lost answer the path is looked up; when it is all
+	// there it was created (or was there already), else sending it again is safe, as existing folders are reused.
 	const { body } = await v1<PathAnswer>(this, account, 'api/get_ids_and_keys_from_paths.php', {
 		// As documented: the parent and its add key in the query, the paths in the form body.
 		qs: { upload_hash: parent.hash, ...(parent.addKey ? { add_key: parent.addKey } : {}) },
 		form: { Directories: [path] },
 		itemIndex,
+		write: true,
+		reconcile: async () => {
+			const found = await findLeaf(this, account, parent.hash, segments, itemIndex);
+			return 'hash' in found ? ({ Success: true } satisfies PathAnswer) : undefined;
+		},
 	});
 	if (!body?.Success) {
 		throw new NodeApiError(
@@ -161,11 +189,23 @@ export async function execute(
 	}
 	const created = body.Directories?.[path] ?? Object.values(body.Directories ?? {}).pop() ?? {};
 	const leaf = await findLeaf(this, account, parent.hash, segments, itemIndex);
+	if ('missing' in leaf) {
+		throw new NodeApiError(
+			this.getNode(),
+			{ message: 'path folder missing' },
+			{
+				itemIndex,
+				message: `The folder "${leaf.missing}" was not found after creating the path`,
+				description:
+					'The service may have normalized the name. List the parent folder to see what was created.',
+			},
+		);
+	}
 	const { body: info } = await v2<IDataObject>(
 		this,
 		account,
 		'get_folder_info',
-		{ folder_hash: leaf },
+		{ folder_hash: leaf.hash },
 		{ itemIndex },
 	);
 	return [{ json: { ...withLink(account, info, 'folder'), id: created.id, path } }];

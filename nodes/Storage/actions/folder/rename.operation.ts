@@ -1,12 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { requireAccount, storageAccount } from '../../../shared/storage/client';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { nameField } from '../common/fields';
 import { requiredName } from '../common/names';
+import { renameProven } from '../common/rename-proof';
 
 const properties: INodeProperties[] = [
 	folderLocator(),
@@ -36,20 +37,6 @@ export async function execute(
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const folderHash = await resolveHash(this, account, located, 'folder', itemIndex);
-	const { body } = await v2<{ folder_hash: string; folder_name: string }>(
-		this,
-		account,
-		'rename_folder',
-		{ folder_hash: folderHash, folder_name: name },
-		{ itemIndex, write: true },
-	);
-	return [
-		{
-			json: withLink(
-				account,
-				{ hash: body.folder_hash ?? folderHash, name: body.folder_name },
-				'folder',
-			),
-		},
-	];
+	const renamed = await renameProven(this, account, 'folder', folderHash, name, itemIndex);
+	return [{ json: withLink(account, renamed, 'folder') }];
 }

@@ -1,0 +1,70 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { v2, type StorageAccount } from '../../../shared/storage/client';
+import { mayHaveBeenApplied } from '../../../shared/storage/reconcile';
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The requested name, or the service's " (n)" variant of it (before a file's extension). */
+export function isNameOrVariant(stored: string, requested: string, isFile: boolean): boolean {
+	if (stored === requested) return true;
+	const dot = isFile ? requested.lastIndexOf('.') : -1;
+	const [base, extension] =
+		dot > 0 ? [requested.slice(0, dot), requested.slice(dot)] : [requested, ''];
+	return new RegExp(`^${escape(base)} \\(\\d+\\)${escape(extension)}$`).test(stored);
+}
+
+/**
+ * rename_file / rename_folder with its outcome proven after a lost answer: the name is read before, and
+ * again after. The old name: not applied, so it is sent again (renaming is safe to repeat then). The new
+ * name or its " (n)" variant: applied. Anything else (another client renamed it meanwhile, or the service
+ * normalized the name beyond recognition): "may have been applied", naming the name it has now.
+ */
+export async function renameProven(
+	ctx: IExecuteFunctions,
+	account: StorageAccount,
+	kind: 'file' | 'folder',
+	hash: string,
+	name: string,
+	itemIndex: number,
+): Promise<{ hash: string; name: string }> {
+	const currentName = async () =>
+		String(
+			(
+				await v2<IDataObject>(
+					ctx,
+					account,
+					`get_${kind}_info`,
+					{ [`${kind}_hash`]: hash },
+					{ itemIndex },
+				)
+			).body?.name ?? '',
+		);
+	const before = await currentName();
+	const { body } = await v2<IDataObject>(
+		ctx,
+		account,
+		`rename_${kind}`,
+		{ [`${kind}_hash`]: hash, [`${kind}_name`]: name },
+		{
+			itemIndex,
+			write: true,
+			reconcile: async () => {
+				const now = await currentName();
+				if (isNameOrVariant(now, name, kind === 'file'))
+					return { [`${kind}_hash`]: hash, [`${kind}_name`]: now };
+				if (now === before) return undefined;
+				throw mayHaveBeenApplied(
+					ctx,
+					itemIndex,
+					`the answer to renaming ${kind} ${hash} to "${name}" was lost, and it is now named "${now}" (it was "${before}")`,
+					`Another client may have renamed it meanwhile, or the service changed the name it stored. Check the ${kind}'s name before running this item again; the node did not send the rename twice.`,
+				);
+			},
+		},
+	);
+	return {
+		hash: String(body?.[`${kind}_hash`] ?? hash),
+		name: String(body?.[`${kind}_name`] ?? name),
+	};
+}

@@ -1,0 +1,56 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/**
+ * Helpers for proving the outcome of a write whose answer was lost. The documents offer no idempotency key
+ * ("Uncertain writes must be reconciled before retry"), so a write is proven by a read or reported as
+ * "may have been applied"; it is never sent again unless the read shows it did not happen.
+ */
+
+/** The error for a write no read could settle: the message says so, the description names what to check. */
+export function mayHaveBeenApplied(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	description: string,
+): NodeApiError {
+	const full = `The write may have been applied: ${message}`;
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message: full, description },
+		{ message: full, description, itemIndex },
+	);
+}
+
+const headerValue = (value: string | string[] | undefined) =>
+	Array.isArray(value) ? value[0] : value;
+
+/**
+ * The service's own time, in whole seconds, at the moment a write began: the `Date` of an answer that
+ * arrived `elapsedMs` after the write began, minus that time. Only a duration of n8n's clock is used, so
+ * an offset between the two clocks changes nothing. `Date` is truncated to the second and was made before
+ * the answer arrived, so the result is never later than the true start. Undefined without a `Date`.
+ */
+export function serviceSecondsAtStart(
+	headers: Record<string, string | string[] | undefined>,
+	elapsedMs: number,
+): number | undefined {
+	const date = Date.parse(headerValue(headers.date) ?? '');
+	if (!Number.isFinite(date)) return undefined;
+	return Math.floor((date - Math.max(0, elapsedMs)) / 1000);
+}
+
+/**
+ * Files this node run stored (or proved stored), per run: a reconciling read never adopts one of them for
+ * another item. n8n makes one context object per node run, so nothing outlives the run.
+ */
+const claimedByRun = new WeakMap<object, Set<string>>();
+
+export function claimed(ctx: object): Set<string> {
+	let set = claimedByRun.get(ctx);
+	if (!set) {
+		set = new Set<string>();
+		claimedByRun.set(ctx, set);
+	}
+	return set;
+}
