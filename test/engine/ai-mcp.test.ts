@@ -296,9 +296,9 @@ describe('MCP node limits and errors', () => {
 			tool: 'custom',
 			customTool: 'storage_delete_file',
 		});
-		expect(unknown.error?.message).toBe(
-			'The MCP endpoint reported an error: Unknown tool: storage_delete_file',
-		);
+		// The sandbox's tool list (tools/list) does not offer it: reported as unknown, with the tools offered.
+		expect(unknown.error?.message).toBe('The MCP endpoint has no tool named "storage_delete_file"');
+		expect(unknown.error?.description).toContain('storage_get_file_info');
 	});
 
 	it('refuses an unpublished doc and reads a docs resource', async () => {
