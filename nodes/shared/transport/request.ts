@@ -17,6 +17,7 @@ import { authenticatorOf } from '../auth/authenticators';
 import { diskUploadPath, keptAlivePath } from './binary-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
+	protocolError,
 	readFailedError,
 	redirectError,
 	repeatedFailure,
@@ -444,6 +445,14 @@ function afterTransportFailure<T>(
 	const failure = classifyFailure(error);
 	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
 	if (failure.kind === 'aborted' || failure.kind === 'other') throw scrubbed(error);
+	if (failure.kind === 'protocol') {
+		const refused = protocolError(errorCtx, failure.code, (error as Error).message ?? '');
+		// Sent, and its answer unreadable: a write may have been applied.
+		if (!opts.write) throw refused;
+		return {
+			uncertain: uncertainWriteError(errorCtx, `its answer broke HTTP/1.1 (${failure.code})`),
+		};
+	}
 	if (failure.kind === 'timeout' && !statusReceived && timeoutMs > 0) {
 		// A read is repeated like any transient failure; a write may be running on the service right now.
 		if (!opts.write) return { retry: timeoutError(errorCtx, timeoutMs) };

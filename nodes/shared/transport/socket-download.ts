@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
+import { crc32 } from 'node:zlib';
 
 import { ResponseFormatError, ResponseParser } from './http1-response';
 import { ReadRegions } from './read-regions';
@@ -10,9 +11,8 @@ import { cancelled, failure } from './worker-thread';
 import { authenticatedForm, type DiskDownload } from './worker-download';
 import type { WorkerResponse } from './worker-upload';
 
-/** One sample of the body per MiB, to check afterwards that the store wrote what was read. */
-const SAMPLE_EVERY = 1 << 20;
-const SAMPLE_BYTES = 16;
+/** The stored copy is read back in steps of this size, into one reused buffer. */
+const CHECK_BYTES = 1 << 20;
 /** A chunk smaller than this waits for the next read, unless nothing more can come before it is taken. */
 const BATCH_BYTES = 512 * 1024;
 
@@ -56,7 +56,8 @@ export class SocketBody extends Readable {
 	private reader?: AsyncGenerator<Buffer, undefined, unknown>;
 	private delivered = 0;
 	private limit?: { bytes: number; error: Error };
-	private readonly samples: Array<{ position: number; bytes: Buffer }> = [];
+	/** CRC-32 of every byte handed out, to check afterwards that the store wrote what was read. */
+	private checksum = 0;
 
 	constructor(
 		private readonly socket: Socket,
@@ -114,20 +115,6 @@ export class SocketBody extends Readable {
 		wake?.();
 	}
 
-	private sample(slice: Buffer): void {
-		const start = this.delivered;
-		const end = start + slice.length;
-		let next = this.samples.length * SAMPLE_EVERY;
-		while (next < end) {
-			const from = Math.max(next, start) - start;
-			this.samples.push({
-				position: start + from,
-				bytes: Buffer.from(slice.subarray(from, from + SAMPLE_BYTES)),
-			});
-			next = this.samples.length * SAMPLE_EVERY;
-		}
-	}
-
 	/** Whether to hand on the first queued slice now, or wait for more bytes to arrive beside it. */
 	private ready(): boolean {
 		if (this.queue.length === 0) return false;
@@ -141,7 +128,7 @@ export class SocketBody extends Readable {
 				// Small reads are gathered first: each chunk costs n8n's store one write, so fewer, larger ones.
 				const slice = this.ready() ? this.queue.shift() : undefined;
 				if (slice) {
-					this.sample(slice);
+					this.checksum = crc32(slice, this.checksum);
 					this.delivered += slice.length;
 					if (this.limit && this.delivered > this.limit.bytes) throw this.limit.error;
 					yield slice;
@@ -180,20 +167,23 @@ export class SocketBody extends Readable {
 	}
 
 	/**
-	 * Whether the file at `path` is what this body delivered: the same size, and the same bytes at one
-	 * place in every MiB. A store that kept a slice after asking for the next (so wrote later bytes in its
-	 * place) fails this.
+	 * Whether the file at `path` is what this body delivered: the same size and the same CRC-32 over every
+	 * byte. A store that kept a slice after asking for the next (so wrote later bytes in its place, wherever
+	 * that falls) fails this.
 	 */
 	async storedAs(path: string): Promise<boolean> {
 		const file = await open(path, 'r');
 		try {
 			if ((await file.stat()).size !== this.delivered) return false;
-			const read = Buffer.alloc(SAMPLE_BYTES);
-			for (const { position, bytes } of this.samples) {
-				const { bytesRead } = await file.read(read, 0, bytes.length, position);
-				if (bytesRead !== bytes.length || !read.subarray(0, bytesRead).equals(bytes)) return false;
+			const read = Buffer.allocUnsafeSlow(CHECK_BYTES);
+			let checksum = 0;
+			for (let position = 0; position < this.delivered; ) {
+				const { bytesRead } = await file.read(read, 0, read.length, position);
+				if (bytesRead === 0) return false;
+				checksum = crc32(read.subarray(0, bytesRead), checksum);
+				position += bytesRead;
 			}
-			return true;
+			return checksum === this.checksum;
 		} finally {
 			await file.close();
 		}
@@ -290,7 +280,9 @@ export async function sendDownloadOnSocket(
 				code,
 				code === 'ECONNRESET'
 					? 'the connection closed before the whole answer arrived'
-					: `download failed (${code})`,
+					: error instanceof ResponseFormatError
+						? error.message
+						: `download failed (${code})`,
 			);
 			socket.destroy();
 			if (answered instanceof SocketBody) answered.finish(failed);
