@@ -8,10 +8,38 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
+import type { Readable } from 'node:stream';
+
 import { AnswerTimeoutError } from './timeout';
-import type { UploadJob } from './transfer-worker';
 import { cancelled, failure } from './worker-thread';
-import type { DiskUpload, WorkerResponse } from './worker-upload';
+
+/** The file of a multipart upload, on this machine's disk (n8n's filesystem binary mode). */
+export interface UploadFile {
+	field: string;
+	path: string;
+	fileName: string;
+	mimeType: string;
+	size: number;
+}
+
+/** A multipart upload whose file is read from disk (n8n's filesystem binary mode), see `diskUploadPath`. */
+export interface DiskUpload {
+	/** Form fields before the file; undefined or empty values are left out. */
+	fields: Record<string, string | undefined>;
+	file: UploadFile;
+	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
+	authenticate?: () => Promise<{
+		fields: Array<[string, string]>;
+		headers: Record<string, string>;
+	}>;
+}
+
+/** An answer as n8n's request helper gives it (status, headers, body stream), for the transport to interpret. */
+export interface WorkerResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: Readable;
+}
 
 const CHUNK_BYTES = 1 << 20;
 const SLOTS = 4;
@@ -22,7 +50,7 @@ const SLOTS = 4;
  */
 export function multipartEnvelope(
 	fields: Array<[string, string]>,
-	file: UploadJob['file'],
+	file: UploadFile,
 ): { head: Buffer; tail: Buffer; contentType: string } {
 	const form = new FormData();
 	for (const [name, value] of fields) form.append(name, value);

@@ -31,7 +31,7 @@ import {
 	RAISE_TIMEOUT,
 	type ErrorContext,
 } from './errors';
-import { sendUploadFromDisk } from './disk-upload';
+import { sendUploadFromDisk, type DiskUpload } from './disk-upload';
 import { classifyFailure } from './failures';
 import {
 	backoffDelay,
@@ -48,7 +48,6 @@ import {
 } from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
-import { sendUploadInWorker, type DiskUpload } from './worker-upload';
 import { sendDownloadInWorker, type DiskDownload } from './worker-download';
 import { sendDownloadOnSocket } from './socket-download';
 import { sendKeptAlive } from './kept-alive';
@@ -103,7 +102,7 @@ export interface ApiRequestOptions {
 	maxResponseBytes?: number;
 	/**
 	 * The same multipart upload with its file on disk (n8n's filesystem binary mode): sent as
-	 * `diskUploadPath` says, from the main thread through reused buffers, a worker thread or n8n's helper.
+	 * `diskUploadPath` says, from the main thread through reused buffers or through n8n's helper.
 	 */
 	diskUpload?: DiskUpload;
 	/**
@@ -165,22 +164,13 @@ async function send(
 		const url = new URL(opts.url);
 		for (const [name, value] of Object.entries(opts.qs ?? {}))
 			url.searchParams.append(name, String(value));
-		return diskPath === 'worker thread'
-			? await sendUploadInWorker(
-					url.toString(),
-					opts.diskUpload,
-					{ ...NAMED, ...opts.headers },
-					timeoutMs,
-					opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-					cancel,
-				)
-			: await sendUploadFromDisk(
-					url.toString(),
-					opts.diskUpload,
-					{ ...NAMED, ...opts.headers },
-					timeoutMs,
-					cancel,
-				);
+		return await sendUploadFromDisk(
+			url.toString(),
+			opts.diskUpload,
+			{ ...NAMED, ...opts.headers },
+			timeoutMs,
+			cancel,
+		);
 	}
 	if (opts.diskDownload) {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;

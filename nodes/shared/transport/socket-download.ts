@@ -9,7 +9,7 @@ import { ReadRegions } from './read-regions';
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './worker-thread';
 import { authenticatedForm, type DiskDownload } from './worker-download';
-import type { WorkerResponse } from './worker-upload';
+import type { WorkerResponse } from './disk-upload';
 
 /** The stored copy is read back in steps of this size, into one reused buffer. */
 const CHECK_BYTES = 1 << 20;

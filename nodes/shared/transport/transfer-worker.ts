@@ -1,27 +1,13 @@
-// Runs in a worker thread (node:worker_threads): one transfer with undici, to or from a file on this machine's
-// disk (n8n's filesystem binary mode). An upload reads the file from n8n's binary store by its path; a download
-// writes the answer to a private temporary file. The file's bytes live and die in this thread's own small heap,
-// so n8n's main isolate neither copies them nor collects its whole heap for them. Only outcomes (status,
+// Runs in a worker thread (node:worker_threads): one download with undici into a private temporary file on this
+// machine's disk (n8n's filesystem binary mode), or the comparison of that file with n8n's stored copy. The
+// file's bytes live and die in this thread's own small heap, so n8n's main isolate neither copies them nor collects its whole heap for them. Only outcomes (status,
 // headers, a short answer or an error code, a byte count) go back through postMessage, never file chunks.
 // This module imports packages only: run from TypeScript (tests) Node strips its types and loads it as ESM.
-import FormData from 'form-data';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-
-export interface UploadJob {
-	kind: 'upload';
-	url: string;
-	headers: Record<string, string>;
-	/** Form fields before the file, the authentication fields among them (never in the URL). */
-	fields: Array<[string, string]>;
-	file: { field: string; path: string; fileName: string; mimeType: string; size: number };
-	/** How long to wait for the answer once the whole body has been sent; 0 = no limit. */
-	timeoutMs: number;
-	maxResponseBytes: number;
-}
 
 export interface DownloadJob {
 	kind: 'download';
@@ -45,16 +31,9 @@ export interface CompareJob {
 
 export type CompareOutcome = { kind: 'compared'; same: boolean };
 
-export type TransferJob = UploadJob | DownloadJob | CompareJob;
+export type TransferJob = DownloadJob | CompareJob;
 
-export type UploadOutcome =
-	| {
-			kind: 'response';
-			status: number;
-			headers: Record<string, string | string[] | undefined>;
-			body: Uint8Array;
-	  }
-	| { kind: 'error'; code: string; message: string; bodySent: boolean };
+export type ErrorOutcome = { kind: 'error'; code: string; message: string };
 
 /** A download posts `head` and then `stored` or `error` for a 2xx answer; any other answer is one `response`. */
 export type DownloadMessage =
@@ -66,7 +45,13 @@ export type DownloadMessage =
 	| { kind: 'stored'; bytes: number }
 	/** How much of the file is on disk so far (a count, never the bytes), for a reader that follows it. */
 	| { kind: 'written'; bytes: number }
-	| UploadOutcome;
+	| {
+			kind: 'response';
+			status: number;
+			headers: Record<string, string | string[] | undefined>;
+			body: Uint8Array;
+	  }
+	| ErrorOutcome;
 
 /** n8n honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case); undici's EnvHttpProxyAgent reads the same. */
 function dispatcher(): Dispatcher {
@@ -95,55 +80,6 @@ async function readCapped(body: AsyncIterable<unknown> & { destroy(): void }, ma
 		}
 	}
 	return new Uint8Array(Buffer.concat(chunks).subarray(0, max));
-}
-
-async function upload(job: UploadJob): Promise<UploadOutcome> {
-	const form = new FormData();
-	for (const [name, value] of job.fields) form.append(name, value);
-	const file = createReadStream(job.file.path, { highWaterMark: 1024 * 1024 });
-	form.append(job.file.field, file, {
-		filename: job.file.fileName,
-		contentType: job.file.mimeType,
-		knownLength: job.file.size,
-	});
-	const controller = new AbortController();
-	let bodySent = false;
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timedOut = new Error('no answer in time');
-	file.once('end', () => {
-		bodySent = true;
-		if (job.timeoutMs > 0) timer = setTimeout(() => controller.abort(timedOut), job.timeoutMs);
-	});
-	const agent = dispatcher();
-	try {
-		const answer = await request(job.url, {
-			method: 'POST',
-			headers: {
-				...job.headers,
-				...form.getHeaders(),
-				'content-length': String(form.getLengthSync()),
-			},
-			body: form as unknown as NodeJS.ReadableStream as never,
-			signal: controller.signal,
-			dispatcher: agent,
-		});
-		clearTimeout(timer);
-		return {
-			kind: 'response',
-			status: answer.statusCode,
-			headers: answer.headers,
-			body: await readCapped(answer.body, job.maxResponseBytes),
-		};
-	} catch (error) {
-		clearTimeout(timer);
-		if (controller.signal.aborted && controller.signal.reason === timedOut)
-			return { kind: 'error', code: 'ETIMEDOUT', message: 'no answer in time', bodySent };
-		const code = errorCode(error);
-		return { kind: 'error', code, message: `upload failed (${code})`, bodySent };
-	} finally {
-		file.destroy();
-		await agent.close().catch(() => undefined);
-	}
 }
 
 async function download(job: DownloadJob, post: (message: DownloadMessage) => void): Promise<void> {
@@ -191,11 +127,11 @@ async function download(job: DownloadJob, post: (message: DownloadMessage) => vo
 	} catch (error) {
 		clearTimeout(timer);
 		if (!headSent && controller.signal.aborted && controller.signal.reason === timedOut) {
-			post({ kind: 'error', code: 'ETIMEDOUT', message: 'no answer in time', bodySent: true });
+			post({ kind: 'error', code: 'ETIMEDOUT', message: 'no answer in time' });
 			return;
 		}
 		const code = errorCode(error);
-		post({ kind: 'error', code, message: `download failed (${code})`, bodySent: true });
+		post({ kind: 'error', code, message: `download failed (${code})` });
 	} finally {
 		await agent.close().catch(() => undefined);
 	}
@@ -237,15 +173,13 @@ if (parentPort) {
 			kind: 'error',
 			code: 'UND_ERR_SOCKET',
 			message: `${job.kind} failed (${(error as Error).name})`,
-			bodySent: false,
-		} satisfies UploadOutcome);
+		} satisfies ErrorOutcome);
 	if (job.kind === 'download')
 		download(job, (message) => port.postMessage(message)).catch(unexpected);
-	else if (job.kind === 'compare')
+	else
 		sameFiles(job.paths).then(
 			(same) => port.postMessage({ kind: 'compared', same } satisfies CompareOutcome),
 			// A file that cannot be read counts as different: the caller then copies plainly.
 			() => port.postMessage({ kind: 'compared', same: false } satisfies CompareOutcome),
 		);
-	else upload(job).then((outcome) => port.postMessage(outcome), unexpected);
 }

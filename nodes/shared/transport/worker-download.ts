@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { AnswerTimeoutError } from './timeout';
 import type { DownloadMessage } from './transfer-worker';
 import { failure, startTransferThread } from './worker-thread';
-import type { WorkerResponse } from './worker-upload';
+import type { WorkerResponse } from './disk-upload';
 
 /**
  * A form-encoded POST whose 2xx answer goes to n8n's filesystem binary store without n8n's request helper:

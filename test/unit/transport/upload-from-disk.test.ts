@@ -1,5 +1,5 @@
-// Uploads of a file on disk (n8n's filesystem binary mode), from a worker thread and from the main thread
-// through reused buffers, against a real loopback server (nock cannot see into a worker thread).
+// Uploads of a file on disk (n8n's filesystem binary mode) from the main thread through reused buffers,
+// against a real loopback server.
 import FormData from 'form-data';
 import {
 	createServer,
@@ -14,8 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-import { sendUploadFromDisk } from '../../../nodes/shared/transport/disk-upload';
-import { sendUploadInWorker, type DiskUpload } from '../../../nodes/shared/transport/worker-upload';
+import { sendUploadFromDisk, type DiskUpload } from '../../../nodes/shared/transport/disk-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { fieldsAuthentication } from './transfer-fixtures';
@@ -90,11 +89,6 @@ type Send = (
 ) => ReturnType<typeof sendUploadFromDisk>;
 
 const senders: Array<[string, Send]> = [
-	[
-		'a worker thread',
-		async (to, what, headers, timeoutMs, cancel) =>
-			await sendUploadInWorker(to, what, headers, timeoutMs, 1024, cancel),
-	],
 	['the main thread through reused buffers', sendUploadFromDisk],
 ];
 

@@ -12,7 +12,7 @@ import {
 	WorkerFileBody,
 	type DiskDownload,
 } from '../../../nodes/shared/transport/worker-download';
-import type { WorkerResponse } from '../../../nodes/shared/transport/worker-upload';
+import type { WorkerResponse } from '../../../nodes/shared/transport/disk-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { fieldsAuthentication } from './transfer-fixtures';
