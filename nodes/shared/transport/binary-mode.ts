@@ -1,4 +1,5 @@
 import { PackError } from '../errors/pack-error';
+import { proxyConfigured } from './proxy';
 
 /** n8n's own default cap for a file in its `database` binary mode, in MiB (at most 1024). */
 export const DATABASE_MODE_DEFAULT_MAX_MIB = 512;
@@ -109,13 +110,6 @@ export function ssrfProtectionMayBeOn(env: Env = process.env): boolean {
 export function keptAlivePath(env: Env = process.env): 'own connections' | 'helper' {
 	if (env.CLOUD_STORAGE_KEEP_ALIVE?.trim().toLowerCase() === 'false') return 'helper';
 	return proxyConfigured(env) || ssrfProtectionMayBeOn(env) ? 'helper' : 'own connections';
-}
-
-/** Proxies n8n honours from its environment (either case). */
-export function proxyConfigured(env: Env = process.env): boolean {
-	return ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY'].some(
-		(name) => Boolean(env[name]?.trim()) || Boolean(env[name.toLowerCase()]?.trim()),
-	);
 }
 
 /**

@@ -74,6 +74,9 @@ export function unreachableError(ctx: ErrorContext, host: string, code: string):
 /** What an llhttp code (Node's http, undici) says about an answer; the pack's own reader words its own. */
 const PROTOCOL_CAUSES: Record<string, string> = {
 	HPE_HEADER_OVERFLOW: 'has headers larger than the client accepts',
+	// Not llhttp's: the pack's transfers ask for `Accept-Encoding: identity`, the file as stored.
+	HPE_UNREQUESTED_CONTENT_ENCODING:
+		'is compressed (Content-Encoding) though the file was asked for as stored',
 	HPE_UNEXPECTED_CONTENT_LENGTH: 'has both Transfer-Encoding and Content-Length',
 	HPE_INVALID_CONTENT_LENGTH: 'has a conflicting or invalid Content-Length',
 	HPE_INVALID_TRANSFER_ENCODING: 'uses a transfer coding the client did not offer',

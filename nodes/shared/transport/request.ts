@@ -1,5 +1,5 @@
 import type FormData from 'form-data';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
@@ -51,6 +51,7 @@ import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendDownloadInWorker, type DiskDownload } from './worker-download';
 import { sendDownloadOnSocket } from './socket-download';
 import { sendKeptAlive } from './kept-alive';
+import { idleWatched } from './idle';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -190,8 +191,12 @@ async function send(
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
 	const body = await buildBody(opts, headers);
 	if (keptAlive(opts, body)) return await sendOnKeptAlive(ctx, opts, headers, body, timeoutMs);
-	// n8n's timeout runs from the start of the request: a streamed body gets a deadline of its own instead.
-	const deadline = timeoutMs > 0 && isStream(body) ? answerDeadline(body, timeoutMs) : undefined;
+	// n8n's timeout runs from the start of the request: a streamed body gets a limit of its own instead. Only
+	// form-data's (legacy) stream is watched: a 'data' listener would start a modern stream flowing.
+	const deadline =
+		timeoutMs > 0 && isStream(body) && !(body instanceof Readable)
+			? answerDeadline(body, timeoutMs)
+			: undefined;
 	const request: IHttpRequestOptions = {
 		url: opts.url,
 		method: (opts.method ?? 'POST') as IHttpRequestMethods,
@@ -221,9 +226,12 @@ async function send(
 				})
 			: ctx.helpers.httpRequest(request)
 	) as Promise<RawResponse>;
-	if (!deadline) return await pending;
+	if (!deadline) return watched(await pending, timeoutMs);
 	try {
-		const outcome = await Promise.race([pending, deadline.expired]);
+		const outcome = await Promise.race([
+			pending.then((raw) => watched(raw, timeoutMs)),
+			deadline.expired,
+		]);
 		// Given up on: an answer that still comes is discarded, which also frees its connection.
 		if (outcome instanceof AnswerTimeoutError)
 			pending.then(
@@ -234,6 +242,11 @@ async function send(
 	} finally {
 		deadline.settle();
 	}
+}
+
+/** n8n's helper bounds only the wait for the head: the answer's body gets the node's Timeout as a limit on silence. */
+function watched(raw: RawResponse, timeoutMs: number): RawResponse {
+	return { ...raw, body: idleWatched(raw.body, timeoutMs) };
 }
 
 /**

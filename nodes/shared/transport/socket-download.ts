@@ -6,6 +6,7 @@ import { crc32 } from 'node:zlib';
 
 import { ResponseFormatError, ResponseParser } from './http1-response';
 import { ReadRegions } from './read-regions';
+import { IdleLimit, idleFailure } from './idle';
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './worker-thread';
 import { authenticatedForm, type DiskDownload } from './worker-download';
@@ -25,6 +26,7 @@ function headerLine(name: string, value: string): string {
 
 function requestBytes(target: URL, headers: Record<string, string>, body: Buffer): Buffer {
 	const own = new Set([
+		'accept-encoding',
 		'host',
 		'content-type',
 		'content-length',
@@ -37,6 +39,8 @@ function requestBytes(target: URL, headers: Record<string, string>, body: Buffer
 		headerLine('host', target.host);
 	for (const [name, value] of Object.entries(headers))
 		if (!own.has(name.toLowerCase())) head += headerLine(name, value);
+	// The file as stored: the same bytes on every path, whatever the server could compress.
+	head += headerLine('accept-encoding', 'identity');
 	head += headerLine('content-length', String(body.length)) + 'connection: close\r\n\r\n';
 	return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
@@ -195,7 +199,8 @@ export class SocketBody extends Readable {
  * into two reused buffers (Node's `onread`): no fresh buffer per chunk, so V8 never has to collect n8n's whole
  * heap during a large download, and no thread, temporary file or second copy. Answers as `sendDownloadInWorker`
  * does, for the transport to interpret: a 2xx answer's body is a `SocketBody`, any other answer comes back with
- * its capped body; the timeout counts until the answer starts; cancelling the execution closes the socket.
+ * its capped body; the node's Timeout limits silence before and during the answer (`IdleLimit`); cancelling
+ * the execution closes the socket.
  * HTTP/1.1 only, without a proxy (`diskDownloadPath` chooses it only then).
  */
 export async function sendDownloadOnSocket(
@@ -242,14 +247,14 @@ export async function sendDownloadOnSocket(
 		let answered: SocketBody | Buffer[] | undefined;
 		let paused = false;
 		let errorBodyBytes = 0;
-		const timer =
-			timeoutMs > 0
-				? setTimeout(() => {
-						socket.destroy();
-						settle(new AnswerTimeoutError(timeoutMs));
-					}, timeoutMs)
-				: undefined;
+		// Silence for the Timeout ends it, before the answer (a timeout the transport may retry) or in its body.
+		const idle = new IdleLimit(timeoutMs, () => {
+			socket.destroy();
+			if (answered instanceof SocketBody) answered.finish(idleFailure(timeoutMs));
+			else settle(new AnswerTimeoutError(timeoutMs));
+		});
 		const onCancel = () => {
+			idle.stop();
 			socket.destroy();
 			if (answered instanceof SocketBody) answered.finish(cancelled());
 			settle(cancelled());
@@ -259,7 +264,8 @@ export async function sendDownloadOnSocket(
 		function settle(outcome: WorkerResponse | AnswerTimeoutError | Error): void {
 			if (settled) return;
 			settled = true;
-			clearTimeout(timer);
+			// A 2xx body is still to come: its silence stays limited until it ends.
+			if (!(answered instanceof SocketBody)) idle.stop();
 			if (!(answered instanceof SocketBody)) cancel?.removeEventListener('abort', onCancel);
 			if (outcome instanceof Error && !(outcome instanceof AnswerTimeoutError)) reject(outcome);
 			else resolve(outcome);
@@ -285,12 +291,14 @@ export async function sendDownloadOnSocket(
 						: `download failed (${code})`,
 			);
 			socket.destroy();
+			idle.stop();
 			if (answered instanceof SocketBody) answered.finish(failed);
 			else if (answered) errorBody(answered);
 			else settle(failed);
 		};
 
 		onRead = (bytes) => {
+			idle.touch();
 			let slices: Buffer[];
 			try {
 				slices = parser.push(bytes);
@@ -301,14 +309,23 @@ export async function sendDownloadOnSocket(
 			if (!parser.head) return true;
 			if (!answered) {
 				const { status, headers: answerHeaders } = parser.head;
+				const encoding = String(answerHeaders['content-encoding'] ?? '').trim();
+				if (status >= 200 && status < 300 && !/^(?:identity)?$/i.test(encoding)) {
+					broken(failure('HPE_UNREQUESTED_CONTENT_ENCODING', 'compressed answer'));
+					return false;
+				}
 				if (status >= 200 && status < 300) {
 					answered = new SocketBody(socket, regions, () => {
 						if (paused && !regions.full) {
 							paused = false;
+							idle.touch();
 							socket.resume();
 						}
 					});
-					answered.once('close', () => cancel?.removeEventListener('abort', onCancel));
+					answered.once('close', () => {
+						idle.stop();
+						cancel?.removeEventListener('abort', onCancel);
+					});
 					settle({ statusCode: status, headers: answerHeaders, body: answered });
 				} else answered = [];
 			}
@@ -327,18 +344,22 @@ export async function sendDownloadOnSocket(
 			}
 			answered.deliver(slices);
 			if (parser.done) {
+				idle.stop();
 				answered.finish();
 				// Connection: close; the slices just delivered stay valid, no read follows.
 				socket.destroy();
 			}
 			if (!regions.full) return true;
-			// Until the consumer is done with a buffer (net.Socket's own pause for `onread`).
+			// Until the consumer is done with a buffer (net.Socket's own pause for `onread`); the wait is the
+			// consumer's, not the server's, so it does not count as silence.
 			paused = true;
+			idle.hold();
 			socket.pause();
 			return false;
 		};
 
 		socket.once('end', () => {
+			idle.stop();
 			try {
 				parser.end();
 				if (answered instanceof SocketBody) answered.finish();

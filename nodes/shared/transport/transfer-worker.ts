@@ -7,7 +7,7 @@ import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 
 export interface DownloadJob {
 	kind: 'download';
@@ -17,8 +17,8 @@ export interface DownloadJob {
 	body: string;
 	/** Where a 2xx answer's body is written; created here, only readable by this user. */
 	path: string;
-	/** How long to wait for the answer to start; 0 = no limit. Never cuts a body that is flowing. */
-	timeoutMs: number;
+	/** The proxy to send it through, as n8n would (`proxyFor`); the main thread limits silence (`IdleLimit`). */
+	proxy?: string;
 	/** For answers other than 2xx: how much of their body to hand back. */
 	maxResponseBytes: number;
 }
@@ -53,13 +53,17 @@ export type DownloadMessage =
 	  }
 	| ErrorOutcome;
 
-/** n8n honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case); undici's EnvHttpProxyAgent reads the same. */
-function dispatcher(): Dispatcher {
-	const names = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
-	return names.some((name) => process.env[name])
-		? new EnvHttpProxyAgent({ headersTimeout: 0, bodyTimeout: 0 })
-		: new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+/** Through the proxy n8n would use for this URL (resolved by the main thread), else directly. */
+function dispatcher(proxy: string | undefined): Dispatcher {
+	const options = { headersTimeout: 0, bodyTimeout: 0 };
+	// Plain-http targets in absolute form, https ones through CONNECT, as n8n's proxy agents send them.
+	return proxy
+		? new ProxyAgent({ ...options, uri: proxy, proxyTunnel: false })
+		: new Agent(options);
 }
+
+/** A 2xx answer compressed though the request asked for the file as stored (kept in step with errors.ts). */
+const UNREQUESTED_ENCODING = 'HPE_UNREQUESTED_CONTENT_ENCODING';
 
 /** Only the code and a generic message leave the thread: undici's messages may quote the URL. */
 function errorCode(error: unknown): string {
@@ -83,22 +87,19 @@ async function readCapped(body: AsyncIterable<unknown> & { destroy(): void }, ma
 }
 
 async function download(job: DownloadJob, post: (message: DownloadMessage) => void): Promise<void> {
-	const controller = new AbortController();
-	const timedOut = new Error('no answer in time');
-	const timer =
-		job.timeoutMs > 0 ? setTimeout(() => controller.abort(timedOut), job.timeoutMs) : undefined;
-	const agent = dispatcher();
-	let headSent = false;
+	const agent = dispatcher(job.proxy);
 	try {
 		const answer = await request(job.url, {
 			method: 'POST',
-			headers: { ...job.headers, 'content-type': 'application/x-www-form-urlencoded' },
+			headers: {
+				...job.headers,
+				'content-type': 'application/x-www-form-urlencoded',
+				// The file as stored: the same bytes on every path, whatever the server could compress.
+				'accept-encoding': 'identity',
+			},
 			body: job.body,
-			signal: controller.signal,
 			dispatcher: agent,
 		});
-		// The deadline covers the wait for the answer, not a body that is flowing (as on the streaming path).
-		clearTimeout(timer);
 		if (answer.statusCode < 200 || answer.statusCode >= 300) {
 			post({
 				kind: 'response',
@@ -108,8 +109,12 @@ async function download(job: DownloadJob, post: (message: DownloadMessage) => vo
 			});
 			return;
 		}
+		if (!/^(?:identity)?$/i.test(String(answer.headers['content-encoding'] ?? '').trim())) {
+			answer.body.destroy();
+			post({ kind: 'error', code: UNREQUESTED_ENCODING, message: 'compressed answer' });
+			return;
+		}
 		post({ kind: 'head', status: answer.statusCode, headers: answer.headers });
-		headSent = true;
 		// 1 MiB writes: fewer system calls than the 64 KiB default; this heap is small, so collecting it is cheap.
 		const file = createWriteStream(job.path, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 });
 		let reported = 0;
@@ -125,11 +130,6 @@ async function download(job: DownloadJob, post: (message: DownloadMessage) => vo
 		}
 		post({ kind: 'stored', bytes: file.bytesWritten });
 	} catch (error) {
-		clearTimeout(timer);
-		if (!headSent && controller.signal.aborted && controller.signal.reason === timedOut) {
-			post({ kind: 'error', code: 'ETIMEDOUT', message: 'no answer in time' });
-			return;
-		}
 		const code = errorCode(error);
 		post({ kind: 'error', code, message: `download failed (${code})` });
 	} finally {

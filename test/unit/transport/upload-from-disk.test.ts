@@ -146,13 +146,52 @@ describe.each(senders)('Upload of a file on disk from %s', (_, send) => {
 		expect(Buffer.concat(await response.body.toArray()).toString()).toBe('{"error":"no rights"}');
 	});
 
-	it('counts the timeout from the end of the body, and reports it as the transport’s answer timeout', async () => {
+	it('counts the timeout after the end of the body too, and reports it as the transport’s answer timeout', async () => {
 		answer = async (req) => {
 			await collect(req);
 			// never answers
 		};
 		const response = await send(url, upload(), {}, 300);
 		expect(response).toBeInstanceOf(AnswerTimeoutError);
+	});
+
+	it('ends an upload whose server stops reading it once the Timeout passes without a completed write', async () => {
+		// More than every buffer between the sender and the server holds, so the body cannot be handed over whole.
+		const big = join(dir, 'big.bin');
+		writeFileSync(big, Buffer.alloc(64 * 1024 * 1024, 7));
+		let reading!: () => void;
+		const started = new Promise<void>((resolve) => (reading = resolve));
+		answer = (req) => {
+			// Never reads the body, never answers.
+			req.pause();
+			reading();
+		};
+		jest.useFakeTimers({
+			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+		});
+		try {
+			let outcome: unknown = 'pending';
+			const what = upload();
+			void send(
+				url,
+				{ ...what, file: { ...what.file, path: big, size: 64 * 1024 * 1024 } },
+				{},
+				300,
+			).then(
+				(response) => (outcome = response),
+				(error: unknown) => (outcome = error),
+			);
+			await started;
+			for (let turn = 0; turn < 200 && outcome === 'pending'; turn++) {
+				await new Promise((resolve) => setImmediate(resolve));
+				jest.advanceTimersByTime(300);
+			}
+			// Nothing says whether the service acted on it: the transport's timeout, an uncertain write.
+			expect(outcome).toBeInstanceOf(AnswerTimeoutError);
+		} finally {
+			jest.useRealTimers();
+			rmSync(big, { force: true });
+		}
 	});
 
 	it('reports a connection dropped during the body with its code, as a dropped connection', async () => {
