@@ -3,7 +3,7 @@
 // transfer. n8n's own timeout would run from the start of the request and cut it.
 //
 // No wall-clock race: the Timeout's timer is a fake one that this test advances as the server reads, never
-// by more than a third of it per 16 MiB read; the server waits on events only.
+// by more than 0.4 of it per 48 MiB read; the server waits on events only.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import nock from 'nock';
@@ -11,12 +11,12 @@ import nock from 'nock';
 import { chain, runWorkflow, type NodeSpec } from '../../engine/harness';
 import { TOKEN } from '../storage/run-storage';
 
-const BODY_BYTES = 64 * 1024 * 1024;
+const BODY_BYTES = 144 * 1024 * 1024;
 const TIMEOUT_MS = 2000;
 
 let server: Server;
 let baseUrl: string;
-const STEP_BYTES = 16 * 1024 * 1024;
+const STEP_BYTES = 48 * 1024 * 1024;
 let uploadedBytes = 0;
 let advancedMs = 0;
 
@@ -37,16 +37,17 @@ beforeAll(async () => {
 				UserData: { root_upload_hash: 'ROOTHASH1' },
 			});
 		}
-		// The clock moves a third of the Timeout after every 16 MiB the server reads: 64 MiB take 4/3 of it in all.
-		// The client's buffers (its socket's, the kernel's on both ends) hold less than 16 MiB, so between two
-		// moves it must have handed on more of the body, and no silence reaches the Timeout.
+		// The clock moves 0.4 Timeout after every 48 MiB the server reads: 144 MiB take 1.2 Timeouts in all.
+		// Everything between the sender and the server (its buffers, the kernel's send buffer of at most 4 MiB and
+		// receive buffer of at most 32 MiB here) holds less than 48 MiB, so between two moves the sender must have
+		// handed on more of the body, and no silence reaches 0.8 Timeout.
 		let read = 0;
 		req.on('data', (chunk: Buffer) => {
 			const before = Math.floor(read / STEP_BYTES);
 			read += chunk.length;
 			if (Math.floor(read / STEP_BYTES) > before) {
-				jest.advanceTimersByTime(TIMEOUT_MS / 3);
-				advancedMs += TIMEOUT_MS / 3;
+				jest.advanceTimersByTime(TIMEOUT_MS * 0.4);
+				advancedMs += TIMEOUT_MS * 0.4;
 			}
 		});
 		req.once('end', () => {
