@@ -79,7 +79,8 @@ const PROTOCOL_CAUSES: Record<string, string> = {
 		'is compressed (Content-Encoding) though the file was asked for as stored',
 	HPE_UNEXPECTED_CONTENT_LENGTH: 'has both Transfer-Encoding and Content-Length',
 	HPE_INVALID_CONTENT_LENGTH: 'has a conflicting or invalid Content-Length',
-	HPE_INVALID_TRANSFER_ENCODING: 'uses a transfer coding the client did not offer',
+	HPE_INVALID_TRANSFER_ENCODING: 'has an invalid or conflicting Transfer-Encoding',
+	UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'has a body that does not match its Content-Length',
 	HPE_INVALID_CHUNK_SIZE: 'has an invalid chunk size',
 	HPE_INVALID_HEADER_TOKEN: 'has an invalid header line',
 	HPE_INVALID_VERSION: 'is not HTTP/1.x',
@@ -195,7 +196,11 @@ export function unframedDownloadError(node: INode, fileName: string, itemIndex?:
 /** Why a transfer failed once its answer had started, and what to do: a broken connection or a broken answer. */
 export function transferFailureDescription(error: unknown): string {
 	const code = (error as { code?: unknown })?.code;
-	if (typeof code === 'string' && code.startsWith('HPE_')) return PROTOCOL_FIX;
+	if (
+		typeof code === 'string' &&
+		(code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+	)
+		return PROTOCOL_FIX;
 	if (code === 'ETIMEDOUT')
 		return `No data arrived for longer than the Timeout: the service or the network stalled. Run it again; ${RAISE_TIMEOUT.replace(/^If/, 'if')}`;
 	return 'The connection to the service broke during the transfer. Run it again.';

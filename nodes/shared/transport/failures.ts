@@ -65,7 +65,8 @@ export function classifyFailure(error: unknown): Failure {
 		if (TIMEOUT.has(code)) return { kind: 'timeout', code };
 		if (DROPPED.has(code)) return { kind: 'dropped', code };
 		// llhttp's codes, from Node's http, undici and the pack's own HTTP/1.1 reader alike.
-		if (code.startsWith('HPE_')) return { kind: 'protocol', code };
+		if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+			return { kind: 'protocol', code };
 	}
 	let httpCode: number | undefined;
 	for (const current of chain) {

@@ -12,6 +12,10 @@ const first = (value: string | string[] | undefined) => (Array.isArray(value) ? 
 export function expectedBodyBytes(headers: Headers, knownSize?: number): number | 'unframed' {
 	const known = knownSize !== undefined && Number.isFinite(knownSize) ? knownSize : undefined;
 	if (/\bchunked\s*$/i.test(first(headers['transfer-encoding']) ?? '')) return known ?? Number.NaN;
+	// A compressed answer n8n's helper inflated: its Content-Length counts the compressed bytes, and the
+	// compression's own end marks where the file ends.
+	if (!/^(?:identity)?$/i.test((first(headers['content-encoding']) ?? '').trim()))
+		return known ?? Number.NaN;
 	const length = first(headers['content-length']);
 	if (length !== undefined && /^\s*\d+\s*$/.test(length)) return Number(length);
 	return known ?? 'unframed';

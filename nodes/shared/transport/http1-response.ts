@@ -130,6 +130,11 @@ export class ResponseParser {
 				);
 			return EMPTY;
 		}
+		if (end > this.maxHeadBytes)
+			throw new ResponseFormatError(
+				'HPE_HEADER_OVERFLOW',
+				`The answer has headers larger than ${Math.round(this.maxHeadBytes / 1024)} KiB`,
+			);
 		const head = parseHead(this.partial.subarray(0, end).toString('latin1'));
 		const rest = this.partial.subarray(end + 4);
 		this.partial = EMPTY;
