@@ -290,13 +290,9 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 
 	const copies = join(ctx.work, 'fresh-copy');
 	downloadSource = await curlUpload(sandbox.baseUrl, folder.hash, account, file);
-	// The three ways an upload of a file on disk can go (see diskUploadPath), and the HTTP Request node.
+	// The two ways an upload of a file on disk can go (see diskUploadPath), and the HTTP Request node.
 	const uploads = await inRounds(
 		{
-			worker: () =>
-				timedOnce('Storage node upload, worker thread', (flows) => flows.storageUpload, 'Upload', {
-					CLOUD_STORAGE_WORKER_TRANSFERS: 'true',
-				}),
 			main: () => timedOnce('Storage node upload', (flows) => flows.storageUpload, 'Upload'),
 			helper: () =>
 				timedOnce(
@@ -325,7 +321,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			return ms;
 		},
 	);
-	const { worker: workerUp, main: storageUp, helper: helperUp, http: httpUp } = uploads.best;
+	const { main: storageUp, helper: helperUp, http: httpUp } = uploads.best;
 	const curlUp = uploads.curl;
 	const fileHash = downloadSource;
 	// Into a file on the same disk, as n8n's binary store does: the same transfer, not a copy to /dev/null.
@@ -469,12 +465,6 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 					curlUp,
 					helperUp,
 				),
-				row(
-					'Upload: Cloud Storage node, worker thread (undici; CLOUD_STORAGE_WORKER_TRANSFERS=true)',
-					workerUp.ms,
-					curlUp,
-					workerUp,
-				),
 				row("Upload: n8n's HTTP Request node", httpUp.ms, curlUp, httpUp),
 				row('Upload: curl', curlUp, curlUp),
 				row('Upload: bare Node.js client, empty heap', plain['upload-empty'], curlUp),
@@ -517,13 +507,13 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			"That, not the node's code, is what holds a transfer inside n8n (this node and n8n's own HTTP Request node alike) below curl's speed.",
 		'',
 		`Upload of a file in n8n's filesystem store, by default: the node reads the file itself into four reused 1 MiB buffers, each filled again only once the socket has sent it, and writes them to its own connection (\`node:http\`), on n8n's main thread. No chunk is a fresh buffer, so V8 has no garbage to collect n8n's big heap for: ${(helperUp.ms / storageUp.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run (which the other binary modes use: their data is not a file the node may read), with ${(helperUp.nodeCpuMs / Math.max(storageUp.nodeCpuMs, 10)).toFixed(1)}× less of n8n's CPU time. The gain in time is capped by the stand-in, which receives the upload on the same 2 cores: curl itself took ${(helperUp.ms / curlUp).toFixed(2)}× less time than the helper. ` +
-			`A worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true) moves the same bytes with undici in its own heap: ${(workerUp.ms / storageUp.ms).toFixed(2)}× the default's time here, and its isolate adds memory; it stays available because it honours proxy settings, where the default path hands over to n8n's helper. ` +
+			"With a proxy configured the upload goes through n8n's helper, which honours it (the worker-thread upload of earlier reports offered nothing the default lacks and was removed). " +
 			"Before each upload timed here (and curl's and the bare clients'), `sync` waits until the disk has written the earlier uploads the sandbox stored, and once measured each upload's bytes are removed from the sandbox (only the file the downloads read, uploaded by curl before the rounds, stays): kept, they grew the page cache by some 17 GiB over a run, into memory this virtual machine had handed back to its host (see the next sentence). " +
 			"Each timed upload then gets warm memory for the stand-in's writes, filled and freed just before it as for a download: by a Code node between Read/Write Files and the upload node in n8n (its time is not the upload's), by the benchmark right before curl and the bare clients. Without that, the default upload took 3.4-4.3 s in an upload-only run, with curl at 2.2 s. " +
 			"Before each download timed here (the nodes', curl's and the bare clients'), the benchmark fills and frees as much memory as the file in /dev/shm: this virtual machine hands unused memory back to its host, and a file written into such pages cost about 2 s more per GiB (1 GiB in 512 KiB writes: 0.25-0.4 s into warm pages, 2-3 s into cold ones); without it curl, which ran right after the previous n8n's store was deleted, got warm pages and each node, after n8n's start-up, cold ones (the default download took 2-4 s where it takes 1 s).",
 		'',
 		`Download into n8n's filesystem store, by default: the node reads the answer on its own connection straight into two reused 1 MiB buffers (Node's \`onread\`), parses HTTP/1.1 itself, and hands each filled part to n8n's \`prepareBinaryData\`, pausing the socket while n8n still writes both; no chunk is a fresh buffer, and there is no thread, temporary file or second copy: ${(storageDown.ms / mainDown.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run, with ${(storageDown.nodeCpuMs / Math.max(mainDown.nodeCpuMs, 10)).toFixed(1)}× less of n8n's CPU time. ` +
-			"It is safe because n8n's filesystem store writes each chunk before it asks for the next; the node checks the stored copy afterwards (its size, and bytes sampled in every MiB, included in the time above) and downloads again through the worker thread if n8n kept other bytes. " +
+			"It is safe because n8n's filesystem store writes each chunk before it asks for the next; the node checks the stored copy afterwards (its size, and a CRC-32 over every byte read back from it, included in the time above) and downloads again through the worker thread if n8n kept other bytes. " +
 			`The worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true, or with a proxy configured) writes the answer with undici to a temporary file that n8n takes in as it is written, then compares the whole stored copy: ${(mainDown.ms / workerDown.ms).toFixed(2)}× the default's speed here. ` +
 			"Earlier hand-overs of the thread's file, measured in previous reports and dropped: `nodeHelpers.copyBinaryFile` after the transfer (n8n reads the file in fresh 64 KiB chunks) and `prepareBinaryData` with a read stream after it were slower than taking the file in while it is written.",
 		'',
@@ -579,7 +569,7 @@ async function inRounds<K extends string>(
 
 /**
  * BENCH_TRANSFER=upload or download: that direction's paths only, in rounds with curl: n8n's request helper, the
- * main thread through reused buffers and the worker thread (see diskUploadPath, diskDownloadPath). For the
+ * main thread through reused buffers and, for downloads, the worker thread (see diskUploadPath, diskDownloadPath). For the
  * download the file is put into the sandbox with curl first.
  */
 async function pathsSideBySide(
@@ -622,42 +612,42 @@ async function pathsSideBySide(
 			Direction,
 			env,
 		);
-	const labels = {
+	const labels: Record<string, string> = {
 		helper: "n8n's request helper",
 		main: 'main thread through reused buffers (the default)',
-		worker: 'worker thread',
+		// Downloads only: the worker-thread upload was removed.
+		...(direction === 'download' ? { worker: 'worker thread' } : {}),
 	};
 	const copy = join(ctx.work, 'curl-download.bin');
-	const { best, curl: curlBest } = await inRounds(
-		{
-			helper: node(labels.helper, { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' }),
-			main: node(labels.main, {}),
-			worker: node(labels.worker, { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }),
-		},
-		async () => {
-			if (direction === 'upload') {
-				const uploaded = await freshCopy(file, copies);
-				await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
-				const ms = await curl(uploadArgs(uploaded));
-				dropUploads();
-				return ms;
-			}
-			await settleDisk();
+	const runs: Record<string, ReturnType<typeof node>> = {
+		helper: node(labels.helper, { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' }),
+		main: node(labels.main, {}),
+	};
+	if (direction === 'download')
+		runs.worker = node(labels.worker, { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' });
+	const { best, curl: curlBest } = await inRounds(runs, async () => {
+		if (direction === 'upload') {
+			const uploaded = await freshCopy(file, copies);
 			await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
-			const ms = await curl(
-				[
-					...[`file_hash=${fileHash}`, ...auth].flatMap((field) => ['-d', field]),
-					`${sandbox.baseUrl}/api_v2/download_file`,
-				],
-				copy,
-			);
-			rmSync(copy, { force: true });
+			const ms = await curl(uploadArgs(uploaded));
+			dropUploads();
 			return ms;
-		},
-	);
+		}
+		await settleDisk();
+		await warmPages(ctx.work, sizeMb * MB + WARM_SPARE);
+		const ms = await curl(
+			[
+				...[`file_hash=${fileHash}`, ...auth].flatMap((field) => ['-d', field]),
+				`${sandbox.baseUrl}/api_v2/download_file`,
+			],
+			copy,
+		);
+		rmSync(copy, { force: true });
+		return ms;
+	});
 	rmSync(file, { force: true });
 	rmSync(copies, { recursive: true, force: true });
-	const rows = (Object.keys(labels) as Array<keyof typeof labels>).map((key) => {
+	const rows = Object.keys(labels).map((key) => {
 		const run = best[key];
 		return [
 			`${Direction}: Cloud Storage node, ${labels[key]}`,

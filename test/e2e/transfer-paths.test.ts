@@ -2,8 +2,8 @@
  * Upload, Replace Content and Download move bytes on three paths. In n8n's filesystem binary mode (a single
  * n8n's default) both go from n8n's main thread through reused buffers, on connections of their own without a
  * client name (the download reads its answer straight into n8n's binary store);
- * CLOUD_STORAGE_WORKER_TRANSFERS=true moves them to a worker thread (the download into a temporary file that
- * n8n copies into its store as it is written), and =false sends both through n8n's request helper, which the
+ * CLOUD_STORAGE_WORKER_TRANSFERS=true moves the download to a worker thread (into a temporary file that
+ * n8n copies into its store as it is written; uploads have no worker path), and =false sends both through n8n's request helper, which the
  * database mode (queue mode's default) always uses.
  * Each path, in a real n8n against the sandbox, must give back exactly the bytes it was given. n8n loads the
  * packed tarball installed as its Community Nodes screen installs it (scripts/lib/packed-package.ts).
@@ -277,10 +277,10 @@ async function withN8n<T>(
 
 it.each<[string, 'regular' | 'queue', 'true' | 'false' | undefined, Path, Path]>([
 	[
-		'filesystem mode with worker transfers on: Upload, Replace Content and Download go through the worker thread',
+		'filesystem mode with worker transfers on: Download goes through the worker thread, uploads stay on the main thread (no worker upload)',
 		'regular',
 		'true',
-		'worker',
+		'main thread',
 		'worker',
 	],
 	[

@@ -11,6 +11,8 @@ import {
 	binaryStoreProblem,
 	diskDownloadPath,
 } from '../transport/binary-mode';
+import { transferFailureDescription, unframedDownloadError } from '../transport/errors';
+import { expectedBodyBytes } from '../transport/framing';
 import type { CompareOutcome } from '../transport/transfer-worker';
 import { SocketBody } from '../transport/socket-download';
 import { WorkerFileBody } from '../transport/worker-download';
@@ -91,7 +93,14 @@ export async function downloadFile(
 		await release(response.body);
 		return { skipped: 'missing', status: response.status };
 	}
-	const announced = Number(response.headers['content-length'] ?? options.expectedSize);
+	const fileName =
+		options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;
+	const expected = expectedBodyBytes(response.headers, options.expectedSize);
+	if (expected === 'unframed') {
+		await release(response.body);
+		throw unframedDownloadError(ctx.getNode(), fileName, itemIndex);
+	}
+	const announced = expected;
 	if (maxBytes !== undefined && Number.isFinite(announced) && announced > maxBytes) {
 		await release(response.body);
 		return { skipped: 'tooLarge', bytes: announced };
@@ -108,8 +117,6 @@ export async function downloadFile(
 	const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(
 		';',
 	)[0];
-	const fileName =
-		options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;
 	if (response.body instanceof WorkerFileBody) {
 		try {
 			return await storeWorkerFile(ctx, response.body, fileName, contentType, announced, options);
@@ -153,7 +160,7 @@ export async function downloadFile(
 			{
 				itemIndex,
 				message: `The download of ${fileName} failed: ${(error as Error).message}`,
-				description: 'The connection to the service broke during the transfer. Run it again.',
+				description: transferFailureDescription(error),
 			},
 		);
 	}
@@ -174,7 +181,10 @@ function cutShort(
 		{ message: 'truncated download' },
 		{
 			itemIndex,
-			message: `The download was cut short: ${bytes} of ${announced} bytes arrived`,
+			message:
+				bytes < announced
+					? `The download was cut short: ${bytes} of ${announced} bytes arrived`
+					: `The download does not match its expected size: ${bytes} bytes arrived, ${announced} were expected`,
 			description: 'The connection to the service broke during the transfer. Run it again.',
 		},
 	);
@@ -268,7 +278,7 @@ function downloadFailed(
 		{
 			itemIndex,
 			message: `The download of ${fileName} failed: ${(error as Error).message}`,
-			description: 'The connection to the service broke during the transfer. Run it again.',
+			description: transferFailureDescription(error),
 		},
 	);
 }

@@ -1,4 +1,5 @@
 import { PackError } from '../errors/pack-error';
+import { proxyConfigured } from './proxy';
 
 /** n8n's own default cap for a file in its `database` binary mode, in MiB (at most 1024). */
 export const DATABASE_MODE_DEFAULT_MAX_MIB = 512;
@@ -79,18 +80,14 @@ export function binaryStoreProblem(
 
 /**
  * How an upload of a file on disk (n8n's filesystem binary mode) is sent. By default from n8n's main thread
- * through a few reused buffers (`sendUploadFromDisk`): on the benchmark machine that is as fast as the worker
- * thread and far faster than n8n's request helper, whose fresh buffer per chunk makes V8 collect n8n's whole
- * heap again and again. That path honours no proxy, so with a proxy configured n8n's helper sends it.
- * CLOUD_STORAGE_WORKER_TRANSFERS=true sends it from a worker thread (undici, proxies honoured) instead, and
- * CLOUD_STORAGE_WORKER_TRANSFERS=false through n8n's request helper, as the other binary modes always do, and as
- * every path does while n8n's SSRF protection may be on.
+ * through a few reused buffers (`sendUploadFromDisk`): on the benchmark machine far faster than n8n's request
+ * helper, whose fresh buffer per chunk makes V8 collect n8n's whole heap again and again. That path honours no
+ * proxy, so with a proxy configured n8n's helper sends it, as it does with CLOUD_STORAGE_WORKER_TRANSFERS=false,
+ * in the other binary modes, and while n8n's SSRF protection may be on.
  */
-export function diskUploadPath(env: Env = process.env): 'main thread' | 'worker thread' | 'helper' {
+export function diskUploadPath(env: Env = process.env): 'main thread' | 'helper' {
 	const setting = env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase();
-	if (setting === 'false' || ssrfProtectionMayBeOn(env)) return 'helper';
-	if (setting === 'true') return 'worker thread';
-	if (proxyConfigured(env)) return 'helper';
+	if (setting === 'false' || ssrfProtectionMayBeOn(env) || proxyConfigured(env)) return 'helper';
 	return 'main thread';
 }
 
@@ -113,13 +110,6 @@ export function ssrfProtectionMayBeOn(env: Env = process.env): boolean {
 export function keptAlivePath(env: Env = process.env): 'own connections' | 'helper' {
 	if (env.CLOUD_STORAGE_KEEP_ALIVE?.trim().toLowerCase() === 'false') return 'helper';
 	return proxyConfigured(env) || ssrfProtectionMayBeOn(env) ? 'helper' : 'own connections';
-}
-
-/** Proxies n8n honours from its environment (either case). */
-export function proxyConfigured(env: Env = process.env): boolean {
-	return ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY'].some(
-		(name) => Boolean(env[name]?.trim()) || Boolean(env[name.toLowerCase()]?.trim()),
-	);
 }
 
 /**

@@ -8,10 +8,39 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 
+import type { Readable } from 'node:stream';
+
+import { IdleLimit, idleFailure } from './idle';
 import { AnswerTimeoutError } from './timeout';
-import type { UploadJob } from './transfer-worker';
 import { cancelled, failure } from './worker-thread';
-import type { DiskUpload, WorkerResponse } from './worker-upload';
+
+/** The file of a multipart upload, on this machine's disk (n8n's filesystem binary mode). */
+export interface UploadFile {
+	field: string;
+	path: string;
+	fileName: string;
+	mimeType: string;
+	size: number;
+}
+
+/** A multipart upload whose file is read from disk (n8n's filesystem binary mode), see `diskUploadPath`. */
+export interface DiskUpload {
+	/** Form fields before the file; undefined or empty values are left out. */
+	fields: Record<string, string | undefined>;
+	file: UploadFile;
+	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
+	authenticate?: () => Promise<{
+		fields: Array<[string, string]>;
+		headers: Record<string, string>;
+	}>;
+}
+
+/** An answer as n8n's request helper gives it (status, headers, body stream), for the transport to interpret. */
+export interface WorkerResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: Readable;
+}
 
 const CHUNK_BYTES = 1 << 20;
 const SLOTS = 4;
@@ -22,7 +51,7 @@ const SLOTS = 4;
  */
 export function multipartEnvelope(
 	fields: Array<[string, string]>,
-	file: UploadJob['file'],
+	file: UploadFile,
 ): { head: Buffer; tail: Buffer; contentType: string } {
 	const form = new FormData();
 	for (const [name, value] of fields) form.append(name, value);
@@ -55,6 +84,7 @@ async function writeFile(
 	file: FileHandle,
 	size: number,
 	stop: () => boolean,
+	progress: () => void,
 ): Promise<void> {
 	const slots = Array.from({ length: SLOTS }, () => Buffer.allocUnsafeSlow(CHUNK_BYTES));
 	const sending: Array<Promise<void> | undefined> = new Array(SLOTS);
@@ -70,7 +100,7 @@ async function writeFile(
 			);
 			if (bytesRead === 0) throw failure('EIO', 'The file became shorter while it was sent');
 			position += bytesRead;
-			sending[slot] = written(req, slots[slot].subarray(0, bytesRead));
+			sending[slot] = written(req, slots[slot].subarray(0, bytesRead)).then(progress);
 		}
 	} finally {
 		// A buffer may be refilled or dropped only once the socket is done with it.
@@ -83,9 +113,9 @@ async function writeFile(
  * Sends the upload of a file on disk (n8n's filesystem binary mode) from n8n's main thread without making
  * garbage: the file passes through four reused buffers, never a fresh buffer per chunk. Fresh buffers are
  * what makes V8 collect n8n's whole heap every ~64 MiB; without them the transfer runs at the disk's and the
- * service's pace, as fast as the worker thread and without its start or memory. Answers as
- * `sendUploadInWorker` does, for the transport to interpret: the answer deadline starts once the file has
- * been sent; cancelling the execution ends the request. Used where no proxy is configured (`diskUploadPath`).
+ * service's pace. Answers as n8n's helper does, for the transport to interpret: the node's Timeout limits
+ * silence in both directions (`IdleLimit`: reset by every completed write and every read); cancelling the
+ * execution ends the request. Used where no proxy is configured (`diskUploadPath`).
  */
 export async function sendUploadFromDisk(
 	url: string,
@@ -110,9 +140,10 @@ export async function sendUploadFromDisk(
 				'content-type': contentType,
 				'content-length': String(head.length + size + tail.length),
 			},
-			send: async (req, answered) => {
+			send: async (req, answered, progress) => {
 				await written(req, head);
-				await writeFile(req, file, size, answered);
+				progress();
+				await writeFile(req, file, size, answered, progress);
 				if (!answered()) await new Promise<void>((resolve) => req.end(tail, resolve));
 			},
 			timeoutMs,
@@ -125,8 +156,8 @@ export async function sendUploadFromDisk(
 
 interface Exchange {
 	headers: Record<string, string>;
-	/** Writes the body and ends the request, or stops once `answered()` is true. */
-	send: (req: ClientRequest, answered: () => boolean) => Promise<void>;
+	/** Writes the body and ends the request, or stops once `answered()` is true; `progress()` after each write. */
+	send: (req: ClientRequest, answered: () => boolean, progress: () => void) => Promise<void>;
 	timeoutMs: number;
 	cancel?: AbortSignal;
 }
@@ -148,48 +179,64 @@ async function exchange(url: string, job: Exchange): Promise<WorkerResponse | An
 	});
 	req.once('close', () => agent.destroy());
 	let response: IncomingMessage | undefined;
-	let timer: ReturnType<typeof setTimeout> | undefined;
 	return await new Promise<WorkerResponse | AnswerTimeoutError>((resolve, reject) => {
+		let settled = false;
 		const settle = (outcome: WorkerResponse | AnswerTimeoutError | Error) => {
-			clearTimeout(timer);
+			if (settled) return;
+			settled = true;
 			job.cancel?.removeEventListener('abort', onCancel);
 			if (outcome instanceof Error && !(outcome instanceof AnswerTimeoutError)) reject(outcome);
 			else resolve(outcome);
 		};
+		// Silence for the Timeout ends it, in both directions: a server that stops reading the file (no write
+		// completes), one that does not answer once it has it, one that stops sending its answer.
+		const idle = new IdleLimit(job.timeoutMs, () => {
+			const error = idleFailure(job.timeoutMs);
+			req.destroy();
+			if (response) response.destroy(error);
+			else settle(new AnswerTimeoutError(job.timeoutMs));
+		});
 		const onCancel = () => {
+			idle.stop();
 			req.destroy();
 			response?.destroy();
 			settle(cancelled());
 		};
 		job.cancel?.addEventListener('abort', onCancel, { once: true });
+		req.once('close', () => {
+			if (!response) idle.stop();
+		});
 		req.once('response', (answer: IncomingMessage) => {
 			response = answer;
+			idle.touch();
 			// The request's own socket: once the answer has been read or dropped, nothing else needs it.
-			answer.once('close', () => req.destroy());
+			answer.once('close', () => {
+				idle.stop();
+				req.destroy();
+			});
+			// Counted on the socket: a listener for 'data' would start the answer flowing before it is read.
+			answer.socket?.on('data', () => idle.touch());
 			settle({ statusCode: answer.statusCode ?? 0, headers: answer.headers, body: answer });
 		});
 		req.on('error', (error: NodeJS.ErrnoException) => {
 			if (response) return;
+			idle.stop();
 			const code = error.code ?? 'ECONNRESET';
 			// Only the code: Node's messages may quote the address.
 			settle(failure(code, `upload failed (${code})`));
 		});
 		job
-			.send(req, () => response !== undefined)
-			.then(
-				() => {
-					if (response || job.timeoutMs <= 0) return;
-					timer = setTimeout(() => {
-						req.destroy();
-						settle(new AnswerTimeoutError(job.timeoutMs));
-					}, job.timeoutMs);
-				},
-				(error: NodeJS.ErrnoException) => {
-					if (response) return;
-					req.destroy();
-					const code = error.code ?? 'ECONNRESET';
-					settle(failure(code, `upload failed (${code})`));
-				},
-			);
+			.send(
+				req,
+				() => response !== undefined,
+				() => idle.touch(),
+			)
+			.catch((error: NodeJS.ErrnoException) => {
+				if (response) return;
+				idle.stop();
+				req.destroy();
+				const code = error.code ?? 'ECONNRESET';
+				settle(failure(code, `upload failed (${code})`));
+			});
 	});
 }

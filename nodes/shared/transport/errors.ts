@@ -71,6 +71,43 @@ export function unreachableError(ctx: ErrorContext, host: string, code: string):
 	);
 }
 
+/** What an llhttp code (Node's http, undici) says about an answer; the pack's own reader words its own. */
+const PROTOCOL_CAUSES: Record<string, string> = {
+	HPE_HEADER_OVERFLOW: 'has headers larger than the client accepts',
+	// Not llhttp's: the pack's transfers ask for `Accept-Encoding: identity`, the file as stored.
+	HPE_UNREQUESTED_CONTENT_ENCODING:
+		'is compressed (Content-Encoding) though the file was asked for as stored',
+	HPE_UNEXPECTED_CONTENT_LENGTH: 'has both Transfer-Encoding and Content-Length',
+	HPE_INVALID_CONTENT_LENGTH: 'has a conflicting or invalid Content-Length',
+	HPE_INVALID_TRANSFER_ENCODING: 'has an invalid or conflicting Transfer-Encoding',
+	UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'has a body that does not match its Content-Length',
+	HPE_INVALID_CHUNK_SIZE: 'has an invalid chunk size',
+	HPE_INVALID_HEADER_TOKEN: 'has an invalid header line',
+	HPE_INVALID_VERSION: 'is not HTTP/1.x',
+	HPE_INVALID_CONSTANT: 'is not HTTP/1.x',
+	HPE_INVALID_STATUS: 'has an invalid status line',
+	HPE_CR_EXPECTED: 'has a line not ended by CRLF',
+	HPE_LF_EXPECTED: 'has a line not ended by CRLF',
+};
+
+export const PROTOCOL_FIX =
+	'The node refuses such answers rather than risk storing a wrong file. Something between n8n and the service (a proxy, firewall, load balancer or TLS inspection) or the service itself sends them: point the credential at the service directly, or have that device or the service fixed. Running it again will not help until then.';
+
+/** The cause named by the pack's HTTP/1.1 reader, else one named after llhttp's code. */
+export function protocolCause(code: string, message: string): string {
+	if (/^The answer /.test(message)) return message;
+	return `The answer ${PROTOCOL_CAUSES[code] ?? 'broke HTTP/1.1'} (${code})`;
+}
+
+/** The service's answer broke HTTP/1.1 (RFC 9112): refused, never guessed at. */
+export function protocolError(ctx: ErrorContext, code: string, message: string): NodeApiError {
+	return apiError(
+		ctx,
+		`${protocolCause(code, message).replace(/^The answer/, `The ${API_LABEL[ctx.api]}'s answer`)}`,
+		PROTOCOL_FIX,
+	);
+}
+
 export function uncertainWriteError(ctx: ErrorContext, reason: string): NodeApiError {
 	return apiError(
 		ctx,
@@ -143,4 +180,28 @@ export function repeatedFailure(error: Error): Error {
 		error.description =
 			`${error.description ?? ''} The same answer came twice, so the node stopped retrying.`.trim();
 	return error;
+}
+
+/**
+ * A download's answer did not say where its body ends, and no size was known to check it against: a transfer
+ * cut short would look complete, so nothing is stored.
+ */
+export function unframedDownloadError(node: INode, fileName: string, itemIndex?: number) {
+	const message = `The download of ${fileName} was refused: the answer had neither a Content-Length nor chunked framing`;
+	const description =
+		'Without either, a transfer cut short cannot be told from a complete one, and the size of the file was not known beforehand. Something between n8n and the service (a proxy or load balancer) may remove the length: point the credential at the service directly, or use an operation that reads the size first (Download reads it).';
+	return new NodeApiError(node, { message, description }, { message, description, itemIndex });
+}
+
+/** Why a transfer failed once its answer had started, and what to do: a broken connection or a broken answer. */
+export function transferFailureDescription(error: unknown): string {
+	const code = (error as { code?: unknown })?.code;
+	if (
+		typeof code === 'string' &&
+		(code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+	)
+		return PROTOCOL_FIX;
+	if (code === 'ETIMEDOUT')
+		return `No data arrived for longer than the Timeout: the service or the network stalled. Run it again; ${RAISE_TIMEOUT.replace(/^If/, 'if')}`;
+	return 'The connection to the service broke during the transfer. Run it again.';
 }

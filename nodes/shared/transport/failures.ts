@@ -1,4 +1,11 @@
-export type FailureKind = 'unreachable' | 'timeout' | 'dropped' | 'aborted' | 'http' | 'other';
+export type FailureKind =
+	| 'unreachable'
+	| 'timeout'
+	| 'dropped'
+	| 'protocol'
+	| 'aborted'
+	| 'http'
+	| 'other';
 
 export interface Failure {
 	kind: FailureKind;
@@ -57,6 +64,9 @@ export function classifyFailure(error: unknown): Failure {
 		if (UNREACHABLE.has(code)) return { kind: 'unreachable', code };
 		if (TIMEOUT.has(code)) return { kind: 'timeout', code };
 		if (DROPPED.has(code)) return { kind: 'dropped', code };
+		// llhttp's codes, from Node's http, undici and the pack's own HTTP/1.1 reader alike.
+		if (code.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH')
+			return { kind: 'protocol', code };
 	}
 	let httpCode: number | undefined;
 	for (const current of chain) {

@@ -22,17 +22,34 @@ type Framing =
 	| { kind: 'chunked'; state: 'size' | 'data' | 'end of data' | 'trailer'; remaining: number }
 	| { kind: 'until close' };
 
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Any control character but HTAB (RFC 9110 §5.5): NUL, a bare CR or LF, DEL. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const CONTROL = /[\0-\x08\x0a-\x1f\x7f]/;
+
+const invalid = (cause: string) =>
+	new ResponseFormatError('HPE_INVALID', `The answer ${cause}, which HTTP/1.1 forbids (RFC 9112)`);
+
+function parseHeaderLine(line: string): [string, string] {
+	if (/^[ \t]/.test(line)) throw invalid('has a folded header line (obs-fold)');
+	const colon = line.indexOf(':');
+	if (colon < 0) throw invalid('has a header line without a colon');
+	const name = line.slice(0, colon);
+	if (/[ \t]$/.test(name))
+		throw invalid(`has whitespace before the colon of header "${name.trim()}"`);
+	if (!TOKEN.test(name)) throw invalid('has a header line whose name is not a token');
+	const value = line.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+	if (CONTROL.test(value)) throw invalid(`has a control character in header "${name}"`);
+	return [name.toLowerCase(), value];
+}
+
 function parseHead(text: string): ResponseHead {
 	const [statusLine, ...lines] = text.split('\r\n');
-	const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(statusLine);
-	if (!status) throw new ResponseFormatError('HPE_INVALID', 'The answer is not HTTP/1.1');
+	const status = /^HTTP\/1\.[01] ([1-9]\d{2})(?: (.*))?$/.exec(statusLine);
+	if (!status || CONTROL.test(status[2] ?? '')) throw invalid('has no HTTP/1.x status line');
 	const headers: Record<string, string | string[]> = {};
 	for (const line of lines) {
-		const colon = line.indexOf(':');
-		if (colon <= 0)
-			throw new ResponseFormatError('HPE_INVALID', 'The answer has a malformed header');
-		const name = line.slice(0, colon).trim().toLowerCase();
-		const value = line.slice(colon + 1).trim();
+		const [name, value] = parseHeaderLine(line);
 		const earlier = headers[name];
 		if (name === 'set-cookie') headers[name] = [...((earlier as string[]) ?? []), value];
 		else headers[name] = earlier === undefined ? value : `${earlier as string}, ${value}`;
@@ -40,21 +57,27 @@ function parseHead(text: string): ResponseHead {
 	return { status: Number(status[1]), headers };
 }
 
-/** How the body of an answer to a POST ends (RFC 9112 §6.3). */
+/**
+ * How the body of an answer to a POST ends (RFC 9112 §6.3). Only `chunked` is decoded: this client offers
+ * no other transfer coding (§7.4), and an answer that frames its body twice is refused, not guessed at (§6.3
+ * calls it a sign of smuggling; Node's and undici's parsers refuse it too).
+ */
 function framingOf(head: ResponseHead): Framing | undefined {
-	if (head.status === 204 || head.status === 304) return undefined;
 	const coding = head.headers['transfer-encoding'];
-	if (typeof coding === 'string') {
-		if (/(?:^|,)\s*chunked\s*$/i.test(coding))
-			return { kind: 'chunked', state: 'size', remaining: 0 };
-		return { kind: 'until close' };
-	}
 	const length = head.headers['content-length'];
+	if (coding !== undefined && length !== undefined)
+		throw invalid('has both Transfer-Encoding and Content-Length');
+	if (head.status === 204 || head.status === 304) return undefined;
+	if (typeof coding === 'string') {
+		if (coding.trim().toLowerCase() !== 'chunked')
+			throw invalid(`uses a transfer coding the client did not offer ("${coding}")`);
+		return { kind: 'chunked', state: 'size', remaining: 0 };
+	}
 	if (typeof length === 'string') {
 		const values = new Set(length.split(',').map((value) => value.trim()));
 		const [only] = values;
 		if (values.size !== 1 || !/^\d{1,15}$/.test(only))
-			throw new ResponseFormatError('HPE_INVALID', 'The answer has an invalid Content-Length');
+			throw invalid(`has a conflicting or invalid Content-Length ("${length}")`);
 		return Number(only) === 0 ? undefined : { kind: 'length', remaining: Number(only) };
 	}
 	return { kind: 'until close' };
@@ -101,9 +124,17 @@ export class ResponseParser {
 		const end = this.partial.indexOf('\r\n\r\n', Math.max(0, seen - 3));
 		if (end < 0) {
 			if (this.partial.length > this.maxHeadBytes)
-				throw new ResponseFormatError('HPE_HEADER_OVERFLOW', 'The answer’s headers are too large');
+				throw new ResponseFormatError(
+					'HPE_HEADER_OVERFLOW',
+					`The answer has headers larger than ${Math.round(this.maxHeadBytes / 1024)} KiB`,
+				);
 			return EMPTY;
 		}
+		if (end > this.maxHeadBytes)
+			throw new ResponseFormatError(
+				'HPE_HEADER_OVERFLOW',
+				`The answer has headers larger than ${Math.round(this.maxHeadBytes / 1024)} KiB`,
+			);
 		const head = parseHead(this.partial.subarray(0, end).toString('latin1'));
 		const rest = this.partial.subarray(end + 4);
 		this.partial = EMPTY;
@@ -138,7 +169,10 @@ export class ResponseParser {
 		if (newline < 0) {
 			this.partial = Buffer.concat([this.partial, bytes]);
 			if (this.partial.length > LINE_MAX_BYTES)
-				throw new ResponseFormatError('HPE_INVALID', 'The answer has an overlong chunk line');
+				throw new ResponseFormatError(
+					'HPE_INVALID',
+					'The answer has an overlong chunk line, which HTTP/1.1 forbids (RFC 9112)',
+				);
 			return EMPTY;
 		}
 		const line = Buffer.concat([this.partial, bytes.subarray(0, newline)])
@@ -152,14 +186,20 @@ export class ResponseParser {
 	private readChunkLine(framing: Extract<Framing, { kind: 'chunked' }>, line: string): void {
 		if (framing.state === 'end of data') {
 			if (line !== '')
-				throw new ResponseFormatError('HPE_INVALID', 'A chunk is longer than announced');
+				throw new ResponseFormatError(
+					'HPE_INVALID',
+					'The answer has a chunk longer than announced, which HTTP/1.1 forbids (RFC 9112)',
+				);
 			framing.state = 'size';
 		} else if (framing.state === 'trailer') {
 			if (line === '') this.done = true;
 		} else {
 			const size = /^([0-9a-fA-F]{1,12})[ \t]*(?:;.*)?$/.exec(line);
 			if (!size)
-				throw new ResponseFormatError('HPE_INVALID', 'The answer has an invalid chunk size');
+				throw new ResponseFormatError(
+					'HPE_INVALID',
+					'The answer has an invalid chunk size line, which HTTP/1.1 forbids (RFC 9112)',
+				);
 			framing.remaining = parseInt(size[1], 16);
 			framing.state = framing.remaining === 0 ? 'trailer' : 'data';
 		}

@@ -1,5 +1,5 @@
 import type FormData from 'form-data';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type {
 	IExecuteFunctions,
 	IHookFunctions,
@@ -17,6 +17,7 @@ import { authenticatorOf } from '../auth/authenticators';
 import { diskUploadPath, keptAlivePath } from './binary-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
+	protocolError,
 	readFailedError,
 	redirectError,
 	repeatedFailure,
@@ -30,7 +31,7 @@ import {
 	RAISE_TIMEOUT,
 	type ErrorContext,
 } from './errors';
-import { sendUploadFromDisk } from './disk-upload';
+import { sendUploadFromDisk, type DiskUpload } from './disk-upload';
 import { classifyFailure } from './failures';
 import {
 	backoffDelay,
@@ -47,10 +48,10 @@ import {
 } from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
-import { sendUploadInWorker, type DiskUpload } from './worker-upload';
 import { sendDownloadInWorker, type DiskDownload } from './worker-download';
 import { sendDownloadOnSocket } from './socket-download';
 import { sendKeptAlive } from './kept-alive';
+import { idleWatched } from './idle';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -102,7 +103,7 @@ export interface ApiRequestOptions {
 	maxResponseBytes?: number;
 	/**
 	 * The same multipart upload with its file on disk (n8n's filesystem binary mode): sent as
-	 * `diskUploadPath` says, from the main thread through reused buffers, a worker thread or n8n's helper.
+	 * `diskUploadPath` says, from the main thread through reused buffers or through n8n's helper.
 	 */
 	diskUpload?: DiskUpload;
 	/**
@@ -164,22 +165,13 @@ async function send(
 		const url = new URL(opts.url);
 		for (const [name, value] of Object.entries(opts.qs ?? {}))
 			url.searchParams.append(name, String(value));
-		return diskPath === 'worker thread'
-			? await sendUploadInWorker(
-					url.toString(),
-					opts.diskUpload,
-					{ ...NAMED, ...opts.headers },
-					timeoutMs,
-					opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-					cancel,
-				)
-			: await sendUploadFromDisk(
-					url.toString(),
-					opts.diskUpload,
-					{ ...NAMED, ...opts.headers },
-					timeoutMs,
-					cancel,
-				);
+		return await sendUploadFromDisk(
+			url.toString(),
+			opts.diskUpload,
+			{ ...NAMED, ...opts.headers },
+			timeoutMs,
+			cancel,
+		);
 	}
 	if (opts.diskDownload) {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
@@ -199,8 +191,12 @@ async function send(
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
 	const body = await buildBody(opts, headers);
 	if (keptAlive(opts, body)) return await sendOnKeptAlive(ctx, opts, headers, body, timeoutMs);
-	// n8n's timeout runs from the start of the request: a streamed body gets a deadline of its own instead.
-	const deadline = timeoutMs > 0 && isStream(body) ? answerDeadline(body, timeoutMs) : undefined;
+	// n8n's timeout runs from the start of the request: a streamed body gets a limit of its own instead. Only
+	// form-data's (legacy) stream is watched: a 'data' listener would start a modern stream flowing.
+	const deadline =
+		timeoutMs > 0 && isStream(body) && !(body instanceof Readable)
+			? answerDeadline(body, timeoutMs)
+			: undefined;
 	const request: IHttpRequestOptions = {
 		url: opts.url,
 		method: (opts.method ?? 'POST') as IHttpRequestMethods,
@@ -230,9 +226,12 @@ async function send(
 				})
 			: ctx.helpers.httpRequest(request)
 	) as Promise<RawResponse>;
-	if (!deadline) return await pending;
+	if (!deadline) return watched(await pending, timeoutMs);
 	try {
-		const outcome = await Promise.race([pending, deadline.expired]);
+		const outcome = await Promise.race([
+			pending.then((raw) => watched(raw, timeoutMs)),
+			deadline.expired,
+		]);
 		// Given up on: an answer that still comes is discarded, which also frees its connection.
 		if (outcome instanceof AnswerTimeoutError)
 			pending.then(
@@ -243,6 +242,11 @@ async function send(
 	} finally {
 		deadline.settle();
 	}
+}
+
+/** n8n's helper bounds only the wait for the head: the answer's body gets the node's Timeout as a limit on silence. */
+function watched(raw: RawResponse, timeoutMs: number): RawResponse {
+	return { ...raw, body: idleWatched(raw.body, timeoutMs) };
 }
 
 /**
@@ -444,6 +448,14 @@ function afterTransportFailure<T>(
 	const failure = classifyFailure(error);
 	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
 	if (failure.kind === 'aborted' || failure.kind === 'other') throw scrubbed(error);
+	if (failure.kind === 'protocol') {
+		const refused = protocolError(errorCtx, failure.code, (error as Error).message ?? '');
+		// Sent, and its answer unreadable: a write may have been applied.
+		if (!opts.write) throw refused;
+		return {
+			uncertain: uncertainWriteError(errorCtx, `its answer broke HTTP/1.1 (${failure.code})`),
+		};
+	}
 	if (failure.kind === 'timeout' && !statusReceived && timeoutMs > 0) {
 		// A read is repeated like any transient failure; a write may be running on the service right now.
 		if (!opts.write) return { retry: timeoutError(errorCtx, timeoutMs) };

@@ -2,17 +2,18 @@ import { open } from 'node:fs/promises';
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
+import { crc32 } from 'node:zlib';
 
 import { ResponseFormatError, ResponseParser } from './http1-response';
 import { ReadRegions } from './read-regions';
+import { IdleLimit, idleFailure } from './idle';
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './worker-thread';
 import { authenticatedForm, type DiskDownload } from './worker-download';
-import type { WorkerResponse } from './worker-upload';
+import type { WorkerResponse } from './disk-upload';
 
-/** One sample of the body per MiB, to check afterwards that the store wrote what was read. */
-const SAMPLE_EVERY = 1 << 20;
-const SAMPLE_BYTES = 16;
+/** The stored copy is read back in steps of this size, into one reused buffer. */
+const CHECK_BYTES = 1 << 20;
 /** A chunk smaller than this waits for the next read, unless nothing more can come before it is taken. */
 const BATCH_BYTES = 512 * 1024;
 
@@ -25,6 +26,7 @@ function headerLine(name: string, value: string): string {
 
 function requestBytes(target: URL, headers: Record<string, string>, body: Buffer): Buffer {
 	const own = new Set([
+		'accept-encoding',
 		'host',
 		'content-type',
 		'content-length',
@@ -37,6 +39,8 @@ function requestBytes(target: URL, headers: Record<string, string>, body: Buffer
 		headerLine('host', target.host);
 	for (const [name, value] of Object.entries(headers))
 		if (!own.has(name.toLowerCase())) head += headerLine(name, value);
+	// The file as stored: the same bytes on every path, whatever the server could compress.
+	head += headerLine('accept-encoding', 'identity');
 	head += headerLine('content-length', String(body.length)) + 'connection: close\r\n\r\n';
 	return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
@@ -56,7 +60,8 @@ export class SocketBody extends Readable {
 	private reader?: AsyncGenerator<Buffer, undefined, unknown>;
 	private delivered = 0;
 	private limit?: { bytes: number; error: Error };
-	private readonly samples: Array<{ position: number; bytes: Buffer }> = [];
+	/** CRC-32 of every byte handed out, to check afterwards that the store wrote what was read. */
+	private checksum = 0;
 
 	constructor(
 		private readonly socket: Socket,
@@ -114,20 +119,6 @@ export class SocketBody extends Readable {
 		wake?.();
 	}
 
-	private sample(slice: Buffer): void {
-		const start = this.delivered;
-		const end = start + slice.length;
-		let next = this.samples.length * SAMPLE_EVERY;
-		while (next < end) {
-			const from = Math.max(next, start) - start;
-			this.samples.push({
-				position: start + from,
-				bytes: Buffer.from(slice.subarray(from, from + SAMPLE_BYTES)),
-			});
-			next = this.samples.length * SAMPLE_EVERY;
-		}
-	}
-
 	/** Whether to hand on the first queued slice now, or wait for more bytes to arrive beside it. */
 	private ready(): boolean {
 		if (this.queue.length === 0) return false;
@@ -141,7 +132,7 @@ export class SocketBody extends Readable {
 				// Small reads are gathered first: each chunk costs n8n's store one write, so fewer, larger ones.
 				const slice = this.ready() ? this.queue.shift() : undefined;
 				if (slice) {
-					this.sample(slice);
+					this.checksum = crc32(slice, this.checksum);
 					this.delivered += slice.length;
 					if (this.limit && this.delivered > this.limit.bytes) throw this.limit.error;
 					yield slice;
@@ -180,20 +171,23 @@ export class SocketBody extends Readable {
 	}
 
 	/**
-	 * Whether the file at `path` is what this body delivered: the same size, and the same bytes at one
-	 * place in every MiB. A store that kept a slice after asking for the next (so wrote later bytes in its
-	 * place) fails this.
+	 * Whether the file at `path` is what this body delivered: the same size and the same CRC-32 over every
+	 * byte. A store that kept a slice after asking for the next (so wrote later bytes in its place, wherever
+	 * that falls) fails this.
 	 */
 	async storedAs(path: string): Promise<boolean> {
 		const file = await open(path, 'r');
 		try {
 			if ((await file.stat()).size !== this.delivered) return false;
-			const read = Buffer.alloc(SAMPLE_BYTES);
-			for (const { position, bytes } of this.samples) {
-				const { bytesRead } = await file.read(read, 0, bytes.length, position);
-				if (bytesRead !== bytes.length || !read.subarray(0, bytesRead).equals(bytes)) return false;
+			const read = Buffer.allocUnsafeSlow(CHECK_BYTES);
+			let checksum = 0;
+			for (let position = 0; position < this.delivered; ) {
+				const { bytesRead } = await file.read(read, 0, read.length, position);
+				if (bytesRead === 0) return false;
+				checksum = crc32(read.subarray(0, bytesRead), checksum);
+				position += bytesRead;
 			}
-			return true;
+			return checksum === this.checksum;
 		} finally {
 			await file.close();
 		}
@@ -205,7 +199,8 @@ export class SocketBody extends Readable {
  * into two reused buffers (Node's `onread`): no fresh buffer per chunk, so V8 never has to collect n8n's whole
  * heap during a large download, and no thread, temporary file or second copy. Answers as `sendDownloadInWorker`
  * does, for the transport to interpret: a 2xx answer's body is a `SocketBody`, any other answer comes back with
- * its capped body; the timeout counts until the answer starts; cancelling the execution closes the socket.
+ * its capped body; the node's Timeout limits silence before and during the answer (`IdleLimit`); cancelling
+ * the execution closes the socket.
  * HTTP/1.1 only, without a proxy (`diskDownloadPath` chooses it only then).
  */
 export async function sendDownloadOnSocket(
@@ -252,14 +247,14 @@ export async function sendDownloadOnSocket(
 		let answered: SocketBody | Buffer[] | undefined;
 		let paused = false;
 		let errorBodyBytes = 0;
-		const timer =
-			timeoutMs > 0
-				? setTimeout(() => {
-						socket.destroy();
-						settle(new AnswerTimeoutError(timeoutMs));
-					}, timeoutMs)
-				: undefined;
+		// Silence for the Timeout ends it, before the answer (a timeout the transport may retry) or in its body.
+		const idle = new IdleLimit(timeoutMs, () => {
+			socket.destroy();
+			if (answered instanceof SocketBody) answered.finish(idleFailure(timeoutMs));
+			else settle(new AnswerTimeoutError(timeoutMs));
+		});
 		const onCancel = () => {
+			idle.stop();
 			socket.destroy();
 			if (answered instanceof SocketBody) answered.finish(cancelled());
 			settle(cancelled());
@@ -269,7 +264,8 @@ export async function sendDownloadOnSocket(
 		function settle(outcome: WorkerResponse | AnswerTimeoutError | Error): void {
 			if (settled) return;
 			settled = true;
-			clearTimeout(timer);
+			// A 2xx body is still to come: its silence stays limited until it ends.
+			if (!(answered instanceof SocketBody)) idle.stop();
 			if (!(answered instanceof SocketBody)) cancel?.removeEventListener('abort', onCancel);
 			if (outcome instanceof Error && !(outcome instanceof AnswerTimeoutError)) reject(outcome);
 			else resolve(outcome);
@@ -290,15 +286,19 @@ export async function sendDownloadOnSocket(
 				code,
 				code === 'ECONNRESET'
 					? 'the connection closed before the whole answer arrived'
-					: `download failed (${code})`,
+					: error instanceof ResponseFormatError
+						? error.message
+						: `download failed (${code})`,
 			);
 			socket.destroy();
+			idle.stop();
 			if (answered instanceof SocketBody) answered.finish(failed);
 			else if (answered) errorBody(answered);
 			else settle(failed);
 		};
 
 		onRead = (bytes) => {
+			idle.touch();
 			let slices: Buffer[];
 			try {
 				slices = parser.push(bytes);
@@ -309,14 +309,23 @@ export async function sendDownloadOnSocket(
 			if (!parser.head) return true;
 			if (!answered) {
 				const { status, headers: answerHeaders } = parser.head;
+				const encoding = String(answerHeaders['content-encoding'] ?? '').trim();
+				if (status >= 200 && status < 300 && !/^(?:identity)?$/i.test(encoding)) {
+					broken(failure('HPE_UNREQUESTED_CONTENT_ENCODING', 'compressed answer'));
+					return false;
+				}
 				if (status >= 200 && status < 300) {
 					answered = new SocketBody(socket, regions, () => {
 						if (paused && !regions.full) {
 							paused = false;
+							idle.touch();
 							socket.resume();
 						}
 					});
-					answered.once('close', () => cancel?.removeEventListener('abort', onCancel));
+					answered.once('close', () => {
+						idle.stop();
+						cancel?.removeEventListener('abort', onCancel);
+					});
 					settle({ statusCode: status, headers: answerHeaders, body: answered });
 				} else answered = [];
 			}
@@ -335,18 +344,22 @@ export async function sendDownloadOnSocket(
 			}
 			answered.deliver(slices);
 			if (parser.done) {
+				idle.stop();
 				answered.finish();
 				// Connection: close; the slices just delivered stay valid, no read follows.
 				socket.destroy();
 			}
 			if (!regions.full) return true;
-			// Until the consumer is done with a buffer (net.Socket's own pause for `onread`).
+			// Until the consumer is done with a buffer (net.Socket's own pause for `onread`); the wait is the
+			// consumer's, not the server's, so it does not count as silence.
 			paused = true;
+			idle.hold();
 			socket.pause();
 			return false;
 		};
 
 		socket.once('end', () => {
+			idle.stop();
 			try {
 				parser.end();
 				if (answered instanceof SocketBody) answered.finish();

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runParameter } from '../node/run-parameters';
+import { IdleLimit } from './idle';
 
 /** Node parameter path of the user-facing "Request Options → Timeout" (seconds), per item when an expression. */
 export const TIMEOUT_PARAMETER = 'requestOptions.timeout';
@@ -54,28 +55,28 @@ export class AnswerTimeoutError extends Error {
 }
 
 /**
- * For a streamed request body (uploads): the deadline starts once the body has been sent, so a long transfer
- * is never cut while data flows, and only the wait for the answer is bounded. n8n's own `timeout` would run
- * from the start of the request, and n8n replaces any abort signal with the execution's, so the caller races
- * the request against `expired` (which resolves with the timeout error) instead.
+ * For a streamed request body (uploads through n8n's helper): the node's Timeout as a limit on silence, from
+ * the start and again whenever the helper takes the next part of the body, then for the answer once the body is
+ * sent. A long upload is never cut while it moves; one whose server stops reading ends after the Timeout. n8n's
+ * own `timeout` would run from the start of the request, and n8n replaces any abort signal with the
+ * execution's, so the caller races the request against `expired` (which resolves with the timeout error).
+ * The body is form-data's stream (a legacy stream: a 'data' listener does not change how it flows).
  */
 export function answerDeadline(body: NodeJS.ReadableStream, timeoutMs: number) {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	let settled = false;
 	let expire: (error: AnswerTimeoutError) => void = () => undefined;
 	const expired = new Promise<AnswerTimeoutError>((resolve) => {
 		expire = resolve;
 	});
-	body.once('end', () => {
-		if (settled) return;
-		timer = setTimeout(() => expire(new AnswerTimeoutError(timeoutMs)), timeoutMs);
-	});
+	const idle = new IdleLimit(timeoutMs, () => expire(new AnswerTimeoutError(timeoutMs)));
+	const touch = () => idle.touch();
+	body.on('data', touch);
+	body.once('end', touch);
 	return {
 		expired,
-		/** The answer started (or the request failed): the deadline no longer applies. */
+		/** The answer started (or the request failed): the limit now watches the answer's body instead. */
 		settle: () => {
-			settled = true;
-			clearTimeout(timer);
+			idle.stop();
+			body.removeListener('data', touch);
 		},
 	};
 }

@@ -1,27 +1,13 @@
-// Runs in a worker thread (node:worker_threads): one transfer with undici, to or from a file on this machine's
-// disk (n8n's filesystem binary mode). An upload reads the file from n8n's binary store by its path; a download
-// writes the answer to a private temporary file. The file's bytes live and die in this thread's own small heap,
-// so n8n's main isolate neither copies them nor collects its whole heap for them. Only outcomes (status,
+// Runs in a worker thread (node:worker_threads): one download with undici into a private temporary file on this
+// machine's disk (n8n's filesystem binary mode), or the comparison of that file with n8n's stored copy. The
+// file's bytes live and die in this thread's own small heap, so n8n's main isolate neither copies them nor collects its whole heap for them. Only outcomes (status,
 // headers, a short answer or an error code, a byte count) go back through postMessage, never file chunks.
 // This module imports packages only: run from TypeScript (tests) Node strips its types and loads it as ESM.
-import FormData from 'form-data';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-
-export interface UploadJob {
-	kind: 'upload';
-	url: string;
-	headers: Record<string, string>;
-	/** Form fields before the file, the authentication fields among them (never in the URL). */
-	fields: Array<[string, string]>;
-	file: { field: string; path: string; fileName: string; mimeType: string; size: number };
-	/** How long to wait for the answer once the whole body has been sent; 0 = no limit. */
-	timeoutMs: number;
-	maxResponseBytes: number;
-}
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 
 export interface DownloadJob {
 	kind: 'download';
@@ -31,8 +17,8 @@ export interface DownloadJob {
 	body: string;
 	/** Where a 2xx answer's body is written; created here, only readable by this user. */
 	path: string;
-	/** How long to wait for the answer to start; 0 = no limit. Never cuts a body that is flowing. */
-	timeoutMs: number;
+	/** The proxy to send it through, as n8n would (`proxyFor`); the main thread limits silence (`IdleLimit`). */
+	proxy?: string;
 	/** For answers other than 2xx: how much of their body to hand back. */
 	maxResponseBytes: number;
 }
@@ -45,16 +31,9 @@ export interface CompareJob {
 
 export type CompareOutcome = { kind: 'compared'; same: boolean };
 
-export type TransferJob = UploadJob | DownloadJob | CompareJob;
+export type TransferJob = DownloadJob | CompareJob;
 
-export type UploadOutcome =
-	| {
-			kind: 'response';
-			status: number;
-			headers: Record<string, string | string[] | undefined>;
-			body: Uint8Array;
-	  }
-	| { kind: 'error'; code: string; message: string; bodySent: boolean };
+export type ErrorOutcome = { kind: 'error'; code: string; message: string };
 
 /** A download posts `head` and then `stored` or `error` for a 2xx answer; any other answer is one `response`. */
 export type DownloadMessage =
@@ -66,15 +45,25 @@ export type DownloadMessage =
 	| { kind: 'stored'; bytes: number }
 	/** How much of the file is on disk so far (a count, never the bytes), for a reader that follows it. */
 	| { kind: 'written'; bytes: number }
-	| UploadOutcome;
+	| {
+			kind: 'response';
+			status: number;
+			headers: Record<string, string | string[] | undefined>;
+			body: Uint8Array;
+	  }
+	| ErrorOutcome;
 
-/** n8n honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (either case); undici's EnvHttpProxyAgent reads the same. */
-function dispatcher(): Dispatcher {
-	const names = ['HTTP_PROXY', 'HTTPS_PROXY', 'http_proxy', 'https_proxy'];
-	return names.some((name) => process.env[name])
-		? new EnvHttpProxyAgent({ headersTimeout: 0, bodyTimeout: 0 })
-		: new Agent({ headersTimeout: 0, bodyTimeout: 0 });
+/** Through the proxy n8n would use for this URL (resolved by the main thread), else directly. */
+function dispatcher(proxy: string | undefined): Dispatcher {
+	const options = { headersTimeout: 0, bodyTimeout: 0 };
+	// Plain-http targets in absolute form, https ones through CONNECT, as n8n's proxy agents send them.
+	return proxy
+		? new ProxyAgent({ ...options, uri: proxy, proxyTunnel: false })
+		: new Agent(options);
 }
+
+/** A 2xx answer compressed though the request asked for the file as stored (kept in step with errors.ts). */
+const UNREQUESTED_ENCODING = 'HPE_UNREQUESTED_CONTENT_ENCODING';
 
 /** Only the code and a generic message leave the thread: undici's messages may quote the URL. */
 function errorCode(error: unknown): string {
@@ -97,72 +86,20 @@ async function readCapped(body: AsyncIterable<unknown> & { destroy(): void }, ma
 	return new Uint8Array(Buffer.concat(chunks).subarray(0, max));
 }
 
-async function upload(job: UploadJob): Promise<UploadOutcome> {
-	const form = new FormData();
-	for (const [name, value] of job.fields) form.append(name, value);
-	const file = createReadStream(job.file.path, { highWaterMark: 1024 * 1024 });
-	form.append(job.file.field, file, {
-		filename: job.file.fileName,
-		contentType: job.file.mimeType,
-		knownLength: job.file.size,
-	});
-	const controller = new AbortController();
-	let bodySent = false;
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	const timedOut = new Error('no answer in time');
-	file.once('end', () => {
-		bodySent = true;
-		if (job.timeoutMs > 0) timer = setTimeout(() => controller.abort(timedOut), job.timeoutMs);
-	});
-	const agent = dispatcher();
+async function download(job: DownloadJob, post: (message: DownloadMessage) => void): Promise<void> {
+	const agent = dispatcher(job.proxy);
 	try {
 		const answer = await request(job.url, {
 			method: 'POST',
 			headers: {
 				...job.headers,
-				...form.getHeaders(),
-				'content-length': String(form.getLengthSync()),
+				'content-type': 'application/x-www-form-urlencoded',
+				// The file as stored: the same bytes on every path, whatever the server could compress.
+				'accept-encoding': 'identity',
 			},
-			body: form as unknown as NodeJS.ReadableStream as never,
-			signal: controller.signal,
-			dispatcher: agent,
-		});
-		clearTimeout(timer);
-		return {
-			kind: 'response',
-			status: answer.statusCode,
-			headers: answer.headers,
-			body: await readCapped(answer.body, job.maxResponseBytes),
-		};
-	} catch (error) {
-		clearTimeout(timer);
-		if (controller.signal.aborted && controller.signal.reason === timedOut)
-			return { kind: 'error', code: 'ETIMEDOUT', message: 'no answer in time', bodySent };
-		const code = errorCode(error);
-		return { kind: 'error', code, message: `upload failed (${code})`, bodySent };
-	} finally {
-		file.destroy();
-		await agent.close().catch(() => undefined);
-	}
-}
-
-async function download(job: DownloadJob, post: (message: DownloadMessage) => void): Promise<void> {
-	const controller = new AbortController();
-	const timedOut = new Error('no answer in time');
-	const timer =
-		job.timeoutMs > 0 ? setTimeout(() => controller.abort(timedOut), job.timeoutMs) : undefined;
-	const agent = dispatcher();
-	let headSent = false;
-	try {
-		const answer = await request(job.url, {
-			method: 'POST',
-			headers: { ...job.headers, 'content-type': 'application/x-www-form-urlencoded' },
 			body: job.body,
-			signal: controller.signal,
 			dispatcher: agent,
 		});
-		// The deadline covers the wait for the answer, not a body that is flowing (as on the streaming path).
-		clearTimeout(timer);
 		if (answer.statusCode < 200 || answer.statusCode >= 300) {
 			post({
 				kind: 'response',
@@ -172,8 +109,12 @@ async function download(job: DownloadJob, post: (message: DownloadMessage) => vo
 			});
 			return;
 		}
+		if (!/^(?:identity)?$/i.test(String(answer.headers['content-encoding'] ?? '').trim())) {
+			answer.body.destroy();
+			post({ kind: 'error', code: UNREQUESTED_ENCODING, message: 'compressed answer' });
+			return;
+		}
 		post({ kind: 'head', status: answer.statusCode, headers: answer.headers });
-		headSent = true;
 		// 1 MiB writes: fewer system calls than the 64 KiB default; this heap is small, so collecting it is cheap.
 		const file = createWriteStream(job.path, { flags: 'wx', mode: 0o600, highWaterMark: 1 << 20 });
 		let reported = 0;
@@ -189,13 +130,8 @@ async function download(job: DownloadJob, post: (message: DownloadMessage) => vo
 		}
 		post({ kind: 'stored', bytes: file.bytesWritten });
 	} catch (error) {
-		clearTimeout(timer);
-		if (!headSent && controller.signal.aborted && controller.signal.reason === timedOut) {
-			post({ kind: 'error', code: 'ETIMEDOUT', message: 'no answer in time', bodySent: true });
-			return;
-		}
 		const code = errorCode(error);
-		post({ kind: 'error', code, message: `download failed (${code})`, bodySent: true });
+		post({ kind: 'error', code, message: `download failed (${code})` });
 	} finally {
 		await agent.close().catch(() => undefined);
 	}
@@ -237,15 +173,13 @@ if (parentPort) {
 			kind: 'error',
 			code: 'UND_ERR_SOCKET',
 			message: `${job.kind} failed (${(error as Error).name})`,
-			bodySent: false,
-		} satisfies UploadOutcome);
+		} satisfies ErrorOutcome);
 	if (job.kind === 'download')
 		download(job, (message) => port.postMessage(message)).catch(unexpected);
-	else if (job.kind === 'compare')
+	else
 		sameFiles(job.paths).then(
 			(same) => port.postMessage({ kind: 'compared', same } satisfies CompareOutcome),
 			// A file that cannot be read counts as different: the caller then copies plainly.
 			() => port.postMessage({ kind: 'compared', same: false } satisfies CompareOutcome),
 		);
-	else upload(job).then((outcome) => port.postMessage(outcome), unexpected);
 }

@@ -5,10 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 
+import { IdleLimit, idleFailure } from './idle';
+import { proxyFor } from './proxy';
 import { AnswerTimeoutError } from './timeout';
 import type { DownloadMessage } from './transfer-worker';
 import { failure, startTransferThread } from './worker-thread';
-import type { WorkerResponse } from './worker-upload';
+import type { WorkerResponse } from './disk-upload';
 
 /**
  * A form-encoded POST whose 2xx answer goes to n8n's filesystem binary store without n8n's request helper:
@@ -153,8 +155,8 @@ export async function authenticatedForm(
 
 /**
  * Sends a form-encoded POST from a worker thread and answers as n8n's request helper would, so the transport
- * interprets it like any other answer: statuses first, retries, the timeout until the answer starts (a body
- * that is flowing is never cut). A 2xx answer's body is written to a temporary file by the thread and handed
+ * interprets it like any other answer: statuses first, retries, the node's Timeout as a limit on silence
+ * before and during the answer (a body that is flowing is never cut), through the proxy n8n would use. A 2xx answer's body is written to a temporary file by the thread and handed
  * back as a `WorkerFileBody`; other answers come back with their (capped) body. Cancelling the execution stops
  * the thread and removes the file.
  */
@@ -177,46 +179,62 @@ export async function sendDownloadInWorker(
 			headers: all,
 			body,
 			path,
-			timeoutMs,
+			proxy: proxyFor(url),
 			maxResponseBytes: maxResponseBytes + 1,
 		},
 		cancel,
 	);
-	let first: DownloadMessage | undefined;
+	// Silence for the Timeout ends it: before the answer (a timeout the transport may retry) or in its body.
+	// Counted here, on the thread's messages, so that it is the node's own timer.
+	let idle!: IdleLimit;
+	const silent = new Promise<'silent'>((resolve) => {
+		idle = new IdleLimit(timeoutMs, () => resolve('silent'));
+	});
+	let first: DownloadMessage | 'silent' | undefined;
 	try {
-		first = await thread.next();
+		first = await Promise.race([thread.next(), silent]);
 	} finally {
 		// Only a 2xx answer's body keeps the thread and its file, until that body is destroyed.
-		if (first?.kind !== 'head') {
+		if (first === undefined || first === 'silent' || first.kind !== 'head') {
+			idle.stop();
 			thread.stop();
 			await removeFile(path);
 		}
 	}
+	if (first === 'silent') return new AnswerTimeoutError(timeoutMs);
 	if (first.kind === 'head') {
+		idle.touch();
 		let settle!: { resolve: (bytes: number) => void; reject: (error: unknown) => void };
 		const stored = new Promise<number>((resolve, reject) => (settle = { resolve, reject }));
 		const body = new WorkerFileBody(path, stored, () => thread.stop());
 		void (async () => {
-			for (;;) {
-				const last = await thread.next();
-				if (last.kind === 'written') body.progress(last.bytes);
-				else if (last.kind === 'stored') {
-					// Done: its isolate need not stay alive beside the thread that compares the stored copy.
-					thread.stop();
-					return last.bytes;
-				} else
-					throw failure(
-						last.kind === 'error' ? last.code : 'UND_ERR_SOCKET',
-						last.kind === 'error' ? last.message : 'The download thread answered out of turn',
-					);
+			try {
+				for (;;) {
+					const last = await Promise.race([thread.next(), silent]);
+					if (last === 'silent') {
+						thread.stop();
+						throw idleFailure(timeoutMs);
+					}
+					if (last.kind === 'written') {
+						idle.touch();
+						body.progress(last.bytes);
+					} else if (last.kind === 'stored') {
+						// Done: its isolate need not stay alive beside the thread that compares the stored copy.
+						thread.stop();
+						return last.bytes;
+					} else
+						throw failure(
+							last.kind === 'error' ? last.code : 'UND_ERR_SOCKET',
+							last.kind === 'error' ? last.message : 'The download thread answered out of turn',
+						);
+				}
+			} finally {
+				idle.stop();
 			}
 		})().then(settle.resolve, settle.reject);
 		return { statusCode: first.status, headers: first.headers, body };
 	}
-	if (first.kind === 'error') {
-		if (first.code === 'ETIMEDOUT') return new AnswerTimeoutError(timeoutMs);
-		throw failure(first.code, first.message);
-	}
+	if (first.kind === 'error') throw failure(first.code, first.message);
 	if (first.kind !== 'response')
 		throw failure('UND_ERR_SOCKET', 'The download thread answered out of turn');
 	return {

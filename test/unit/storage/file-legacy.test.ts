@@ -518,7 +518,8 @@ describe('file operations beyond the first slice', () => {
 		expect(known.out[0].binary?.data).toMatchObject({ fileName: 'named.txt' });
 		nock(BASE)
 			.post('/api_v2/download_file', /file_hash=L2/)
-			.reply(200, Buffer.from('hello'), { 'Content-Type': 'text/plain' });
+			// Without a size known beforehand the answer must say where it ends (see expectedBodyBytes).
+			.reply(200, Buffer.from('hello'), { 'Content-Type': 'text/plain', 'Content-Length': '5' });
 		const anonymous = await runStorage(
 			{
 				authentication: 'none',

@@ -62,21 +62,20 @@ describe('a file too large for the database mode is refused before any transfer'
 });
 
 describe('uploads of a file on disk', () => {
-	it("go from the main thread by default, from a worker thread with CLOUD_STORAGE_WORKER_TRANSFERS=true, through n8n's helper with =false", () => {
+	it("go from the main thread by default, through n8n's helper with CLOUD_STORAGE_WORKER_TRANSFERS=false (no worker-thread upload any more)", () => {
 		expect(diskUploadPath({})).toBe('main thread');
-		expect(diskUploadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: ' TRUE ' })).toBe('worker thread');
+		expect(diskUploadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: ' TRUE ' })).toBe('main thread');
 		expect(diskUploadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe('helper');
 	});
-	it("go through n8n's helper when a proxy is configured (the main-thread path has none), unless the worker thread is asked for", () => {
+	it("go through n8n's helper when a proxy is configured (the main-thread path has none)", () => {
 		for (const name of ['HTTP_PROXY', 'https_proxy', 'ALL_PROXY'])
 			expect(diskUploadPath({ [name]: 'http://proxy.example:3128' })).toBe('helper');
-		expect(diskUploadPath({ HTTPS_PROXY: ' ' })).toBe('main thread');
 		expect(
 			diskUploadPath({
 				HTTPS_PROXY: 'http://proxy.example:3128',
 				CLOUD_STORAGE_WORKER_TRANSFERS: 'true',
 			}),
-		).toBe('worker thread');
+		).toBe('helper');
 	});
 });
 

@@ -19,7 +19,7 @@ function feed(answer: Buffer, step: number): { parser: ResponseParser; bytes: Bu
 }
 
 const chunkedAnswer = Buffer.concat([
-	Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked\r\nX-Id: 7\r\n\r\n'),
+	Buffer.from('HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-Id: 7\r\n\r\n'),
 	Buffer.from('3e8;name=value\r\n'),
 	body.subarray(0, 1000),
 	Buffer.from('\r\n7D0\r\n'),
@@ -34,7 +34,7 @@ it.each([1, 2, 3, 7, 64, 4096])(
 		expect(parser.done).toBe(true);
 		expect(parser.head).toEqual({
 			status: 200,
-			headers: { 'transfer-encoding': 'gzip, chunked', 'x-id': '7' },
+			headers: { 'transfer-encoding': 'chunked', 'x-id': '7' },
 		});
 		expect(bytes.equals(body)).toBe(true);
 	},
@@ -90,6 +90,73 @@ it('refuses headers beyond the limit and a chunk longer than announced', () => {
 			Buffer.from('HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nabc\r\n0\r\n\r\n'),
 		),
 	).toThrow(expect.objectContaining({ code: 'HPE_INVALID' }));
+});
+
+describe('refuses header lines RFC 9112 forbids, naming the cause, before any body byte is handed out', () => {
+	const refused = (head: string) => {
+		const parser = new ResponseParser();
+		let bytes = 0;
+		try {
+			for (const slice of parser.push(Buffer.from(`${head}\r\n\r\nhello`))) bytes += slice.length;
+		} catch (error) {
+			expect(bytes).toBe(0);
+			return error as Error & { code: string };
+		}
+		throw new Error(`accepted: ${JSON.stringify(head)}`);
+	};
+
+	it.each([
+		['a folded line (obs-fold)', 'HTTP/1.1 200 OK\r\nX-A: 1\r\n Content-Length: 2', /folded/],
+		['a tab-folded line', 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\tx', /folded/],
+		['whitespace before the colon', 'HTTP/1.1 200 OK\r\nContent-Length : 2', /before the colon/],
+		['a tab before the colon', 'HTTP/1.1 200 OK\r\nContent-Length\t: 2', /before the colon/],
+		['a NUL in a value', 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nX-A: a\0b', /control character/],
+		['a control character in a value', 'HTTP/1.1 200 OK\r\nX-A: a\x01b', /control character/],
+		['a bare CR in a value', 'HTTP/1.1 200 OK\r\nX-A: a\rb: c', /control character/],
+		['a name that is no token', 'HTTP/1.1 200 OK\r\nX A: 1', /name/],
+		['a line without a colon', 'HTTP/1.1 200 OK\r\nnonsense', /colon/],
+		[
+			'conflicting lengths',
+			'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 2',
+			/Content-Length/,
+		],
+		[
+			'conflicting lengths in one line',
+			'HTTP/1.1 200 OK\r\nContent-Length: 5, 2',
+			/Content-Length/,
+		],
+		['a signed length', 'HTTP/1.1 200 OK\r\nContent-Length: +5', /Content-Length/],
+		[
+			'Transfer-Encoding beside Content-Length',
+			'HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked',
+			/Transfer-Encoding and Content-Length/,
+		],
+		[
+			'a transfer coding other than chunked',
+			'HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip, chunked',
+			/gzip/,
+		],
+		['a status line that is not HTTP/1.x', 'HTTP/2 200 OK', /status line/],
+		['a status line with a short code', 'HTTP/1.1 20 OK', /status line/],
+	])('%s', (_case, head, cause) => {
+		const error = refused(head);
+		expect(error.code).toMatch(/^HPE_/);
+		expect(error.message).toMatch(cause);
+	});
+
+	it('still takes what RFC 9112 allows: no reason phrase, spaces around values, repeated equal lengths', () => {
+		for (const head of [
+			'HTTP/1.1 200\r\nContent-Length: 5',
+			'HTTP/1.1 200 \r\nContent-Length:5',
+			'HTTP/1.0 200 OK\r\nContent-Length: \t5 \r\nX-Empty:',
+			'HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 5',
+			'HTTP/1.1 200 OK\r\nContent-Length: 5, 5\r\nX-Tab: a\tb',
+		]) {
+			const { parser, bytes } = feed(Buffer.from(`${head}\r\n\r\nhello`), 3);
+			expect(parser.done).toBe(true);
+			expect(bytes.toString()).toBe('hello');
+		}
+	});
 });
 
 it('never hands out memory that a slice in use still holds', () => {

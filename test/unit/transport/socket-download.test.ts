@@ -18,7 +18,7 @@ import {
 	WorkerFileBody,
 	type DiskDownload,
 } from '../../../nodes/shared/transport/worker-download';
-import type { WorkerResponse } from '../../../nodes/shared/transport/worker-upload';
+import type { WorkerResponse } from '../../../nodes/shared/transport/disk-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { fieldsAuthentication } from './transfer-fixtures';
@@ -223,7 +223,9 @@ it.each([
 			.then(async (response) => await consume(asResponse(response).body as SocketBody))
 			.catch((caught: unknown) => caught);
 		expect(outcome).toBeInstanceOf(Error);
-		expect((outcome as Error).message).toMatch(/^download failed \(HPE_INVALID\)$/);
+		expect((outcome as Error).message).toMatch(/^The answer .* forbids \(RFC 9112\)$/);
+		expect((outcome as Error).message).not.toContain('127.0.0.1');
+		expect(classifyFailure(outcome).kind).toBe('protocol');
 	} finally {
 		await raw.close();
 	}
@@ -241,22 +243,70 @@ it('refuses headers that would split the request before connecting', async () =>
 	expect((error as NodeJS.ErrnoException).code).toBe('ERR_INVALID_CHAR');
 });
 
-it('does not cut a body that keeps flowing past the timeout', async () => {
-	// The sender's timer on a controlled clock, the sockets real: however late the head comes, no race.
-	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+const driven = () =>
+	jest.useFakeTimers({
+		doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+	});
+
+it('does not cut a body that keeps flowing, however long it takes: each part arrives within the Timeout', async () => {
+	// The sender's clock is driven: it moves 0.3 Timeout per chunk handed out, and the server sends its next
+	// part only then. At most three chunks can wait in the queue (two buffers and a spare) with no read between
+	// them, so no gap between reads reaches a Timeout, while the five parts take well over one.
+	driven();
+	const started = Date.now();
 	try {
-		let rest!: () => void;
+		const timeoutMs = 1000;
+		const part = 512 * 1024;
+		let next!: () => void;
 		answer = async (req, res) => {
 			await collect(req);
-			res.writeHead(200, { 'content-length': 3 });
-			res.write('a');
-			rest = () => res.end('bc');
+			res.writeHead(200, { 'content-length': part * 5 });
+			next = () => void res.write(content.subarray(sent * part, ++sent * part));
+			next();
 		};
-		const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 200, 1024));
-		// Long past the timeout, counted until the head arrived; only then the rest.
-		jest.advanceTimersByTime(10_000);
-		rest();
-		expect((await consume(response.body as SocketBody)).bytes.toString()).toBe('abc');
+		let sent = 0;
+		const sentParts = () => sent;
+		const response = asResponse(
+			await sendDownloadOnSocket(url, form, download, {}, timeoutMs, 1024),
+		);
+		const copies: Buffer[] = [];
+		let seen = 0;
+		for await (const chunk of response.body as SocketBody) {
+			copies.push(Buffer.from(chunk));
+			seen += chunk.length;
+			jest.advanceTimersByTime(timeoutMs * 0.3);
+			if (sentParts() < 5) next();
+		}
+		expect(seen).toBe(part * 5);
+		expect(Buffer.concat(copies).equals(content.subarray(0, part * 5))).toBe(true);
+		// At least one chunk per part: at least 1.5 Timeouts passed while the body flowed.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(timeoutMs * 1.5);
+	} finally {
+		jest.useRealTimers();
+	}
+});
+
+it('ends a body that stops after the head once the Timeout passes without data, naming the timeout', async () => {
+	driven();
+	try {
+		answer = async (req, res) => {
+			await collect(req);
+			res.writeHead(200, { 'content-length': 1000 });
+			res.write('0123456789');
+			// then silence
+		};
+		const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 300, 1024));
+		let outcome: unknown = 'pending';
+		void consume(response.body as SocketBody).then(
+			(read) => (outcome = read),
+			(error: unknown) => (outcome = error),
+		);
+		for (let turn = 0; turn < 50 && outcome === 'pending'; turn++) {
+			await new Promise((resolve) => setImmediate(resolve));
+			jest.advanceTimersByTime(300);
+		}
+		expect(classifyFailure(outcome).kind).toBe('timeout');
+		expect((outcome as Error).message).toMatch(/no data arrived for 0\.3 s/);
 	} finally {
 		jest.useRealTimers();
 	}
@@ -312,7 +362,7 @@ it('gives fresh copies to a consumer that pipes it', async () => {
 	expect(Buffer.concat(kept).equals(content)).toBe(true);
 });
 
-it('tells whether a stored file holds what it delivered: size and bytes sampled in every MiB', async () => {
+it('tells whether a stored file holds what it delivered: size and a checksum over every byte', async () => {
 	answer = async (req, res) => {
 		await collect(req);
 		res.writeHead(200, { 'content-length': content.length }).end(content);
@@ -331,6 +381,11 @@ it('tells whether a stored file holds what it delivered: size and bytes sampled 
 	writeFileSync(path, content.subarray(1));
 	expect(await body.storedAs(path)).toBe(false);
 	expect(readFileSync(path).length).toBe(content.length - 1);
+	// A slice written a few chunks late differs anywhere, not only where a sample would look: every byte counts.
+	const late = Buffer.from(content);
+	late[1024 * 1024 + 100] ^= 1;
+	writeFileSync(path, late);
+	expect(await body.storedAs(path)).toBe(false);
 	rmSync(path);
 });
 

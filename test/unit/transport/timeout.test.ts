@@ -184,24 +184,47 @@ describe('Timeout and transfers', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
-	// The deadline's own timer is driven by a clock the test controls: no race against a busy machine.
-	it('starts the wait for the answer only once the whole body has been sent', async () => {
+	// The limit's own timer is driven by a clock the test controls: no race against a busy machine.
+	it('limits silence: reset whenever the helper takes the next part of the body, then for the answer', async () => {
 		jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
 		try {
 			const body = new PassThrough();
+			body.resume();
 			const deadline = answerDeadline(body, 50);
 			let expired = false;
 			void deadline.expired.then(() => (expired = true));
-			await jest.advanceTimersByTimeAsync(120);
+			// A body that keeps moving: ten Timeouts in all, never one without a part taken.
+			for (let part = 0; part < 25; part++) {
+				body.write('part');
+				await new Promise((resolve) => setImmediate(resolve));
+				await jest.advanceTimersByTimeAsync(20);
+			}
 			expect(expired).toBe(false);
 			const ended = new Promise((resolve) => body.once('end', resolve));
 			body.end('last bytes');
-			body.resume();
 			await ended;
 			await jest.advanceTimersByTimeAsync(49);
 			expect(expired).toBe(false);
 			await jest.advanceTimersByTimeAsync(1);
 			expect((await deadline.expired).message).toBe('no answer within 0.05 s');
+		} finally {
+			jest.useRealTimers();
+		}
+	});
+
+	it('ends an upload whose server stops reading it: no part taken for the Timeout', async () => {
+		jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+		try {
+			const body = new PassThrough();
+			body.resume();
+			const deadline = answerDeadline(body, 50);
+			let expired = false;
+			void deadline.expired.then(() => (expired = true));
+			body.write('first part');
+			await new Promise((resolve) => setImmediate(resolve));
+			// The body never ends: the old deadline, counted from its end, never expired.
+			await jest.advanceTimersByTimeAsync(50);
+			expect(expired).toBe(true);
 		} finally {
 			jest.useRealTimers();
 		}

@@ -12,7 +12,7 @@ import {
 	WorkerFileBody,
 	type DiskDownload,
 } from '../../../nodes/shared/transport/worker-download';
-import type { WorkerResponse } from '../../../nodes/shared/transport/worker-upload';
+import type { WorkerResponse } from '../../../nodes/shared/transport/disk-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { fieldsAuthentication } from './transfer-fixtures';
@@ -109,22 +109,72 @@ it('notices a transfer cut short: the stored promise rejects with a dropped-conn
 	await new Promise((resolve) => setImmediate(resolve));
 });
 
-it('does not cut a body that keeps flowing past the timeout', async () => {
-	// The thread's clock is out of Jest's reach. The thread starts its timer before it sends the request, so once
-	// the server has waited longer than the timeout after sending the head, the timer would have fired by then;
-	// the head itself has the whole timeout (2 s) to arrive, however loaded the machine.
-	const timeoutMs = 2000;
-	answer = async (req, res) => {
-		await collect(req);
-		res.writeHead(200, { 'content-length': 3 });
-		res.write('a');
-		setTimeout(() => res.end('bc'), timeoutMs + 100);
-	};
-	const response = asResponse(await sendDownloadInWorker(url, form, download, {}, timeoutMs, 1024));
-	const body = response.body as WorkerFileBody;
-	expect(await body.stored).toBe(3);
-	expect(readFileSync(body.path, 'utf8')).toBe('abc');
-	await body.dispose();
+const driven = () =>
+	jest.useFakeTimers({
+		doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+	});
+
+it('does not cut a body that keeps flowing, however long it takes: each part arrives within the Timeout', async () => {
+	// The node's clock is driven: it moves 0.9 Timeout only after the thread has reported the previous part
+	// written, so five parts take 4.5 Timeouts and the gap between any two reads stays below one.
+	driven();
+	try {
+		const timeoutMs = 1000;
+		const part = 256 * 1024;
+		let next!: () => void;
+		answer = async (req, res) => {
+			await collect(req);
+			res.writeHead(200, { 'content-length': part * 5 });
+			let sent = 0;
+			next = () => void res.write(content.subarray(sent * part, ++sent * part));
+			next();
+		};
+		const response = asResponse(
+			await sendDownloadInWorker(url, form, download, {}, timeoutMs, 1024),
+		);
+		const body = response.body as WorkerFileBody;
+		let seen = 0;
+		for await (const chunk of body.follow()) {
+			seen += chunk.length;
+			if (seen % part === 0 && seen < part * 5) {
+				jest.advanceTimersByTime(timeoutMs * 0.9);
+				next();
+			}
+		}
+		expect(await body.stored).toBe(part * 5);
+		expect(readFileSync(body.path).equals(content.subarray(0, part * 5))).toBe(true);
+		await body.dispose();
+	} finally {
+		jest.useRealTimers();
+	}
+});
+
+it('ends a body that stops after the head once the Timeout passes without data: a timeout, the file removed', async () => {
+	driven();
+	try {
+		answer = async (req, res) => {
+			await collect(req);
+			res.writeHead(200, { 'content-length': 1000 });
+			res.write('0123456789');
+			// then silence
+		};
+		const response = asResponse(await sendDownloadInWorker(url, form, download, {}, 300, 1024));
+		const body = response.body as WorkerFileBody;
+		let outcome: unknown = 'pending';
+		void body.stored.then(
+			(bytes) => (outcome = bytes),
+			(error: unknown) => (outcome = error),
+		);
+		for (let turn = 0; turn < 50 && outcome === 'pending'; turn++) {
+			await new Promise((resolve) => setImmediate(resolve));
+			jest.advanceTimersByTime(300);
+		}
+		expect(classifyFailure(outcome).kind).toBe('timeout');
+		expect((outcome as Error).message).toMatch(/no data arrived for 0\.3 s/);
+		await body.dispose();
+	} finally {
+		jest.useRealTimers();
+	}
 });
 
 it('stops the worker and removes the temporary file when the execution is cancelled mid-transfer', async () => {
