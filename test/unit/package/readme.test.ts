@@ -183,6 +183,8 @@ function variablesReadBy(file: string): string[] {
 	const found = [
 		...text.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b/g),
 		...text.matchAll(/\benv\[\s*['"]([A-Za-z][A-Za-z0-9_]*)['"]\s*\]/g),
+		// A helper handed the environment and a literal name: `read(env, 'no_proxy')`.
+		...text.matchAll(/\(\s*env\s*,\s*['"]([A-Za-z][A-Za-z0-9_]*)['"]\s*\)/g),
 	].map((match) => match[1]);
 	if (/\benv\[\s*[^'"\s]/.test(text)) {
 		for (const match of text.matchAll(
