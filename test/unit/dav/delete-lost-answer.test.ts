@@ -131,6 +131,20 @@ describe('Calendar event Delete after a lost answer', () => {
 		]);
 	});
 
+	it('the repeat answers a 207 whose only response is an inner 404: gone, deleted', async () => {
+		dropped(EVENT_PATH, '"v1"');
+		nock(DAV)
+			.delete(EVENT_PATH)
+			.matchHeader('if-match', '"v1"')
+			.reply(
+				207,
+				`<?xml version="1.0"?><D:multistatus xmlns:D="DAV:"><D:response><D:href>${EVENT_PATH}</D:href><D:status>HTTP/1.1 404 Not Found</D:status></D:response></D:multistatus>`,
+			);
+		const { json, error } = await remove('cloudStorageCalendar', { etag: '"v1"' });
+		expect(error).toBeUndefined();
+		expect(json[0]).toMatchObject({ deleted: true, goneAfterLostAnswer: true });
+	});
+
 	it('a 404 to a first DELETE whose answer was not lost stays an error: nothing was deleted by this item', async () => {
 		nock(DAV).delete(EVENT_PATH).matchHeader('if-match', '"v1"').reply(404, '');
 		const { json, error } = await remove('cloudStorageCalendar', { etag: '"v1"' });
