@@ -18,6 +18,15 @@ export interface StoredObject {
 	data: string;
 }
 
+export interface DeleteResult {
+	status: number;
+	/**
+	 * The answer was lost and the repeat found the object gone: deleted, by this request or by another
+	 * client's at the same moment; no read can tell which.
+	 */
+	goneAfterLostAnswer?: true;
+}
+
 export interface WriteResult {
 	url: string;
 	status: number;
@@ -215,22 +224,47 @@ export class DavClient {
 		);
 	}
 
-	async delete(url: string, etag: string): Promise<number> {
+	/**
+	 * DELETE with If-Match. A lost answer (time-out, 5xx, dropped connection) is settled by repeating it with
+	 * the same If-Match, which cannot delete a newer version: 2xx is deleted now; 404/410, or a 412 with
+	 * nothing there (RFC 9110 13.1.1: If-Match fails when no current version exists), is gone; a 412 with the
+	 * object there is another client's newer version, a conflict like any other.
+	 */
+	async delete(url: string, etag: string): Promise<DeleteResult> {
+		let answerLost = false;
 		const response = await this.http({
 			method: 'DELETE',
 			url,
 			headers: { 'If-Match': etag },
-			accept: [207, 412],
+			accept: [207, 412, 404, 410],
 			write: true,
+			reconcile: async () => {
+				answerLost = true;
+				return undefined;
+			},
 		});
-		if (response.status === 412)
-			throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
+		const gone: DeleteResult = { status: response.status, goneAfterLostAnswer: true };
+		if (response.status === 404 || response.status === 410) {
+			if (answerLost) return gone;
+			throw new DavError(
+				`The ${this.objectLabel} does not exist (${response.status})`,
+				'It was deleted already, or the URL is wrong. Nothing was deleted.',
+				response.status,
+			);
+		}
+		if (response.status === 412) {
+			const current = await this.currentEtag(url);
+			if (current === undefined && answerLost) return gone;
+			throw new DavPreconditionFailed(url, current, this.objectLabel);
+		}
 		if (response.status === 207) {
 			const condition = writeCondition(response.body, 207);
+			if (answerLost && condition && (condition.status === 404 || condition.status === 410))
+				return gone;
 			if (condition) throw conditionError(condition, this.objectLabel, url);
 			this.checkInnerStatuses(response, url, 'Delete');
 		}
-		return response.status;
+		return { status: response.status };
 	}
 
 	/** PROPPATCH/MKCALENDAR/DELETE may answer 207 with an inner 4xx per property or member: that is a failure. */

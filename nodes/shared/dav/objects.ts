@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-import type { DavClient, StoredObject, WriteResult } from './client';
+import type { DavClient, DeleteResult, StoredObject, WriteResult } from './client';
 import { DavChangedBeforeDelete, DavError, DavPreconditionFailed } from './errors';
 import { hrefKey, propText, type Multistatus } from './multistatus';
 import { NS, qname } from './namespaces';
@@ -224,7 +224,13 @@ export async function deleteObject(
 	client: DavClient,
 	url: string,
 	options: DeleteOptions = {},
-): Promise<{ url: string; status: number; etag: string; changed?: StoredObject }> {
+): Promise<{
+	url: string;
+	status: number;
+	etag: string;
+	changed?: StoredObject;
+	goneAfterLostAnswer?: true;
+}> {
 	const etag = options.expectedEtag ?? (await client.currentEtag(url));
 	if (etag === undefined)
 		throw new DavError(
@@ -232,9 +238,9 @@ export async function deleteObject(
 			'It was deleted already, or the URL is wrong.',
 			404,
 		);
-	const status = await client.delete(url, etag).catch((error: unknown) => error);
-	if (typeof status === 'number') return { url, status, etag };
-	if (!(status instanceof DavPreconditionFailed)) throw status;
+	const deleted = await client.delete(url, etag).catch((error: unknown) => error);
+	if (!(deleted instanceof Error)) return { url, etag, ...(deleted as DeleteResult) };
+	if (!(deleted instanceof DavPreconditionFailed)) throw deleted;
 	const current = await client.getIfExists(url);
 	if (!current)
 		throw new DavError(
@@ -245,5 +251,5 @@ export async function deleteObject(
 	if (!options.deleteIfChanged || !current.etag)
 		throw new DavChangedBeforeDelete(url, current, client.objectLabel);
 	const again = await client.delete(url, current.etag);
-	return { url, status: again, etag: current.etag, changed: current };
+	return { url, ...again, etag: current.etag, changed: current };
 }

@@ -45,6 +45,8 @@ export async function execute(
 				deleted: true,
 				url: deleted.url,
 				etag: deleted.etag,
+				// Gone when the lost answer was settled: by this delete or another client's, no read can tell.
+				...(deleted.goneAfterLostAnswer ? { goneAfterLostAnswer: true } : {}),
 				...(deleted.changed ? { changedByOtherClient: contactItem(deleted.changed, false) } : {}),
 			},
 		},

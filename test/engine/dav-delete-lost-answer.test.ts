@@ -1,0 +1,153 @@
+/**
+ * Calendar Delete whose answer is lost, against real Radicale and Xandikos behind a loopback proxy that
+ * drops the connection of the next DELETE: after the server applied it, before it reached the server, or
+ * before it reached the server while another client changes the event. The node repeats the DELETE with the
+ * same If-Match and reports what the server's answer to the repeat proves, never "may have been applied".
+ */
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { CALENDAR, runDavNode } from '../dav/engine';
+import { DAV_SERVERS, type DavServer } from '../dav/servers';
+
+type Drop = 'after-applied' | 'before-sent';
+
+/** Passes everything through to the DAV server, except that the next DELETE's connection is dropped. */
+async function startDropProxy(target: string) {
+	let next: { drop: Drop; meanwhile?: () => Promise<unknown> } | undefined;
+	const seen: Array<{ method: string; ifMatch?: string }> = [];
+	const server: Server = createServer((req, res) => {
+		seen.push({ method: req.method ?? '', ifMatch: req.headers['if-match'] as string | undefined });
+		const fault = req.method === 'DELETE' ? next : undefined;
+		if (fault) next = undefined;
+		if (fault?.drop === 'before-sent') {
+			req.resume();
+			// Another client's change lands while this DELETE never reached the server.
+			void (fault.meanwhile?.() ?? Promise.resolve()).then(() => req.socket.destroy());
+			return;
+		}
+		const upstream = request(
+			new URL(req.url ?? '/', target),
+			{ method: req.method, headers: req.headers },
+			(answer) => {
+				if (fault?.drop === 'after-applied') {
+					answer.resume();
+					answer.on('end', () => req.socket.destroy());
+					return;
+				}
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		upstream.on('error', () => res.destroy());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+		dropNextDelete(drop: Drop, meanwhile?: () => Promise<unknown>) {
+			next = { drop, meanwhile };
+			seen.length = 0;
+		},
+		deletes: () => seen.filter((entry) => entry.method === 'DELETE'),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
+const ics = (uid: string, summary: string) =>
+	[
+		'BEGIN:VCALENDAR',
+		'VERSION:2.0',
+		'PRODID:-//Other client//EN',
+		'BEGIN:VEVENT',
+		`UID:${uid}`,
+		'DTSTAMP:20300101T000000Z',
+		'DTSTART:20300301T090000Z',
+		'DTEND:20300301T100000Z',
+		`SUMMARY:${summary}`,
+		'END:VEVENT',
+		'END:VCALENDAR',
+		'',
+	].join('\r\n');
+
+describe.each(DAV_SERVERS)('$name', (server) => {
+	let dav: DavServer;
+	let proxy: Awaited<ReturnType<typeof startDropProxy>>;
+	let work: string;
+	beforeAll(async () => {
+		dav = await server.start();
+		work = await dav.mkcalendar('lost', { displayName: 'Lost answers' });
+		proxy = await startDropProxy(dav.url);
+	});
+	afterAll(async () => {
+		await proxy?.close();
+		await dav?.stop();
+	});
+
+	/** An event another client wrote; returns its URL on the server and through the proxy, and its ETag. */
+	async function anEvent(uid: string) {
+		const direct = `${work}${uid}.ics`;
+		const put = await dav.send('PUT', direct, {
+			body: ics(uid, 'To delete'),
+			headers: { 'Content-Type': 'text/calendar; charset=utf-8', 'If-None-Match': '*' },
+		});
+		expect(put.status).toBeLessThan(300);
+		const read = await dav.send('GET', direct);
+		const etag = String(read.headers.etag);
+		return { direct, viaProxy: direct.replace(dav.url, proxy.url), etag };
+	}
+	const remove = (url: string, etag: string) =>
+		runDavNode({ ...dav, url: proxy.url }, CALENDAR, {
+			resource: 'event',
+			operation: 'delete',
+			eventUrl: url,
+			options: { etag },
+		});
+
+	it('dropped after the server deleted it: the repeat finds it gone; deleted, with the lost answer named', async () => {
+		const event = await anEvent('lost-after');
+		proxy.dropNextDelete('after-applied');
+		const { json, error } = await remove(event.viaProxy, event.etag);
+		expect(error).toBeUndefined();
+		expect(json).toEqual([
+			{ deleted: true, url: event.viaProxy, etag: event.etag, goneAfterLostAnswer: true },
+		]);
+		expect(proxy.deletes()).toEqual([
+			{ method: 'DELETE', ifMatch: event.etag },
+			{ method: 'DELETE', ifMatch: event.etag },
+		]);
+		expect((await dav.send('GET', event.direct)).status).toBe(404);
+	});
+
+	it('dropped before it reached the server: the repeat deletes it', async () => {
+		const event = await anEvent('lost-before');
+		proxy.dropNextDelete('before-sent');
+		const { json, error } = await remove(event.viaProxy, event.etag);
+		expect(error).toBeUndefined();
+		expect(json).toEqual([{ deleted: true, url: event.viaProxy, etag: event.etag }]);
+		expect((await dav.send('GET', event.direct)).status).toBe(404);
+	});
+
+	it('dropped while another client changed the event: a conflict naming its new ETag; the change is kept', async () => {
+		const event = await anEvent('lost-changed');
+		proxy.dropNextDelete(
+			'before-sent',
+			async () =>
+				await dav.send('PUT', event.direct, {
+					body: ics('lost-changed', 'Changed elsewhere'),
+					headers: { 'Content-Type': 'text/calendar; charset=utf-8', 'If-Match': event.etag },
+				}),
+		);
+		const { error } = await remove(event.viaProxy, event.etag);
+		const now = await dav.send('GET', event.direct);
+		expect(now.status).toBe(200);
+		expect(now.body).toContain('Changed elsewhere');
+		expect(error?.message).toBe(
+			'The event was changed by another client since it was read (412); it was not deleted',
+		);
+		expect(error?.description).toContain(`Its current ETag is ${String(now.headers.etag)}.`);
+	});
+});
