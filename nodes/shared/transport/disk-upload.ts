@@ -12,7 +12,7 @@ import type { Readable } from 'node:stream';
 
 import { IdleLimit, idleFailure } from './idle';
 import { AnswerTimeoutError } from './timeout';
-import { cancelled, failure } from './worker-thread';
+import { cancelled, failure } from './failures';
 
 /** The file of a multipart upload, on this machine's disk (n8n's filesystem binary mode). */
 export interface UploadFile {

@@ -80,3 +80,13 @@ export function classifyFailure(error: unknown): Failure {
 	if (httpCode !== undefined) return { kind: 'http', code: String(httpCode), status: httpCode };
 	return { kind: 'other', code: 'unknown' };
 }
+
+/** An error with a code, in the shape the transport classifies (`classifyFailure`). */
+export function failure(code: string, message: string, name?: string): Error {
+	const error = new Error(message) as Error & { code: string };
+	error.code = code;
+	if (name) error.name = name;
+	return error;
+}
+
+export const cancelled = () => failure('ERR_CANCELED', 'The execution was cancelled', 'AbortError');

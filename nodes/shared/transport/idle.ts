@@ -1,7 +1,7 @@
 import { pipeline, Transform, type Readable } from 'node:stream';
 
 import { secondsText } from './timeout';
-import { failure } from './worker-thread';
+import { failure } from './failures';
 
 /**
  * The node's Timeout as a limit on silence, in both directions: it runs from the start and again from every read

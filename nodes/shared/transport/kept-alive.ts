@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 
 import { AnswerTimeoutError } from './timeout';
-import { cancelled, failure } from './worker-thread';
+import { cancelled, failure } from './failures';
 
 /**
  * Idle connections are closed after this long (or earlier when the server's `Keep-Alive: timeout=` says so,

@@ -8,7 +8,7 @@ import { ResponseFormatError, ResponseParser } from './http1-response';
 import { ReadRegions } from './read-regions';
 import { IdleLimit, idleFailure } from './idle';
 import { AnswerTimeoutError } from './timeout';
-import { cancelled, failure } from './worker-thread';
+import { cancelled, failure } from './failures';
 import { authenticatedForm, type DiskDownload } from './worker-download';
 import type { WorkerResponse } from './disk-upload';
 

@@ -9,7 +9,8 @@ import { IdleLimit, idleFailure } from './idle';
 import { proxyFor } from './proxy';
 import { AnswerTimeoutError } from './timeout';
 import type { DownloadMessage } from './transfer-worker';
-import { failure, startTransferThread } from './worker-thread';
+import { failure } from './failures';
+import { startTransferThread } from './worker-thread';
 import type { WorkerResponse } from './disk-upload';
 
 /**

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 
+import { cancelled, failure } from './failures';
 import type { TransferJob } from './transfer-worker';
 
 /**
@@ -25,15 +26,6 @@ function workerScript(): { file: string; execArgv?: string[] } {
  * it with an out-of-memory error.
  */
 const THREAD_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 1 };
-
-export function failure(code: string, message: string, name?: string): Error {
-	const error = new Error(message) as Error & { code: string };
-	error.code = code;
-	if (name) error.name = name;
-	return error;
-}
-
-export const cancelled = () => failure('ERR_CANCELED', 'The execution was cancelled', 'AbortError');
 
 export interface TransferThread<M> {
 	/** Resolves with each message in turn; rejects when the thread dies or the execution is cancelled. */
