@@ -54,6 +54,8 @@ let script: Script = [];
 let stopReading = false;
 /** Requests whose first bytes the server read. */
 let requestsSeen = 0;
+/** Called once the server has stopped reading a request (`stopReading`). */
+let onStall: (() => void) | undefined;
 const servers: Server[] = [];
 let plainPort = 0;
 let tlsPort = 0;
@@ -70,7 +72,8 @@ function serve(socket: Socket): void {
 		if (request.length === 0) requestsSeen++;
 		if (stopReading) {
 			socket.removeAllListeners('data');
-			return void socket.pause();
+			socket.pause();
+			return void onStall?.();
 		}
 		request = Buffer.concat([request, chunk]);
 		const end = request.indexOf('\r\n\r\n');
@@ -152,18 +155,28 @@ function context() {
 	return { ctx: ctx as unknown as IExecuteFunctions, bytesOf };
 }
 
-/** Lets the promise settle on I/O alone, or, for a stall, moves the driven clock past the Timeout. */
-async function outcomeOf<T>(pending: Promise<T>, stalls: boolean): Promise<T | Error> {
+/**
+ * Lets the promise settle on I/O alone, or, for a stall, moves the driven clock past the Timeout: from the start,
+ * or once `stalled` resolves (the server has begun to stall), so that no handshake races the clock.
+ */
+async function outcomeOf<T>(
+	pending: Promise<T>,
+	stalls: boolean,
+	stalled?: Promise<void>,
+): Promise<T | Error> {
 	let outcome: { value: T } | { error: Error } | undefined;
 	pending.then(
 		(value) => (outcome = { value }),
 		(error: Error) => (outcome = { error }),
 	);
+	let clockMoves = !stalled;
+	void stalled?.then(() => (clockMoves = true));
 	const began = performance.now();
 	for (let turn = 0; !outcome; turn++) {
 		await new Promise((resolve) => setImmediate(resolve));
 		// Only a case that stalls needs time to pass; the others must end without it.
-		if (stalls && turn % 5 === 4) await jest.advanceTimersByTimeAsync(TIMEOUT_S * 250);
+		if (stalls && clockMoves && turn % 5 === 4)
+			await jest.advanceTimersByTimeAsync(TIMEOUT_S * 250);
 		// Only a guard against a hang: no outcome depends on it.
 		if (performance.now() - began > 15_000) throw new Error('hang: neither bytes nor an error');
 	}
@@ -439,6 +452,7 @@ describe.each([
 	});
 	afterEach(() => {
 		stopReading = false;
+		onStall = undefined;
 		jest.useRealTimers();
 	});
 
@@ -447,7 +461,8 @@ describe.each([
 		async (via) => {
 			const { ctx } = context();
 			const before = requestsSeen;
-			const outcome = await outcomeOf(upload(ctx, base(), via), true);
+			const stalled = new Promise<void>((resolve) => (onStall = resolve));
+			const outcome = await outcomeOf(upload(ctx, base(), via), true, stalled);
 			// The request reached the server, which read its first bytes and then no more.
 			expect(requestsSeen).toBe(before + 1);
 			// Nothing says whether the service acted on the part it read: never repeated, never called a success.
@@ -462,7 +477,8 @@ describe.each([
 
 describe('a TLS certificate issued for other names than the host used', () => {
 	const base = () => `https://localhost:${otherNamePort}`;
-	const fix = /Use the host name the certificate names in the credential's URL.*refused before anything was sent/;
+	const fix =
+		/Use the host name the certificate names in the credential's URL.*refused before anything was sent/;
 	let before = 0;
 	beforeEach(() => {
 		script = ok();
