@@ -326,7 +326,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	const fileHash = downloadSource;
 	// Into a file on the same disk, as n8n's binary store does: the same transfer, not a copy to /dev/null.
 	const curlCopy = join(ctx.work, 'curl-download.bin');
-	// The three ways a download into n8n's filesystem store can go (see diskDownloadPath), and the HTTP Request node.
+	// The two ways a download into n8n's filesystem store can go (see diskDownloadPath), and the HTTP Request node.
 	const downloads = await inRounds(
 		{
 			helper: () =>
@@ -338,13 +338,6 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 				),
 			main: () =>
 				timedOnce('Storage node download', (flows) => flows.storageDownload(fileHash), 'Download'),
-			worker: () =>
-				timedOnce(
-					'Storage node download, worker thread',
-					(flows) => flows.storageDownload(fileHash),
-					'Download',
-					{ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
-				),
 			http: () =>
 				timedOnce(
 					'HTTP Request node download',
@@ -371,12 +364,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			return ms;
 		},
 	);
-	const {
-		helper: storageDown,
-		main: mainDown,
-		worker: workerDown,
-		http: httpDown,
-	} = downloads.best;
+	const { helper: storageDown, main: mainDown, http: httpDown } = downloads.best;
 	const curlDown = downloads.curl;
 	const heapMb = Math.round(storageDown.heapBytes / MB);
 	const auth = { user: account.username, user_access_token: account.token };
@@ -485,12 +473,6 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 					curlDown,
 					storageDown,
 				),
-				row(
-					'Download: Cloud Storage node, worker thread (undici into a temporary file; CLOUD_STORAGE_WORKER_TRANSFERS=true)',
-					workerDown.ms,
-					curlDown,
-					workerDown,
-				),
 				row("Download: n8n's HTTP Request node", httpDown.ms, curlDown, httpDown),
 				row('Download: curl', curlDown, curlDown),
 				row('Download: bare Node.js client, empty heap', plain['download-empty'], curlDown),
@@ -513,12 +495,11 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 			"Before each download timed here (the nodes', curl's and the bare clients'), the benchmark fills and frees as much memory as the file in /dev/shm: this virtual machine hands unused memory back to its host, and a file written into such pages cost about 2 s more per GiB (1 GiB in 512 KiB writes: 0.25-0.4 s into warm pages, 2-3 s into cold ones); without it curl, which ran right after the previous n8n's store was deleted, got warm pages and each node, after n8n's start-up, cold ones (the default download took 2-4 s where it takes 1 s).",
 		'',
 		`Download into n8n's filesystem store, by default: the node reads the answer on its own connection straight into two reused 1 MiB buffers (Node's \`onread\`), parses HTTP/1.1 itself, and hands each filled part to n8n's \`prepareBinaryData\`, pausing the socket while n8n still writes both; no chunk is a fresh buffer, and there is no thread, temporary file or second copy: ${(storageDown.ms / mainDown.ms).toFixed(2)}× the speed of streaming through n8n's request helper in this run, with ${(storageDown.nodeCpuMs / Math.max(mainDown.nodeCpuMs, 10)).toFixed(1)}× less of n8n's CPU time. ` +
-			"It is safe because n8n's filesystem store writes each chunk before it asks for the next; the node checks the stored copy afterwards (its size, and a CRC-32 over every byte read back from it, included in the time above) and downloads again through the worker thread if n8n kept other bytes. " +
-			`The worker thread (CLOUD_STORAGE_WORKER_TRANSFERS=true, or with a proxy configured) writes the answer with undici to a temporary file that n8n takes in as it is written, then compares the whole stored copy: ${(mainDown.ms / workerDown.ms).toFixed(2)}× the default's speed here. ` +
-			"Earlier hand-overs of the thread's file, measured in previous reports and dropped: `nodeHelpers.copyBinaryFile` after the transfer (n8n reads the file in fresh 64 KiB chunks) and `prepareBinaryData` with a read stream after it were slower than taking the file in while it is written.",
+			"It is safe because n8n's filesystem store writes each chunk before it asks for the next; the node checks the stored copy afterwards (its size, and a CRC-32 over every byte read back from it, included in the time above) and downloads again through n8n's request helper if n8n kept other bytes. " +
+			"With a proxy configured the download goes through n8n's helper, which honours it as n8n's HTTP Request node does (the worker-thread download of earlier reports was removed so that each direction has one path beside the helper).",
 		'',
-		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n (its main thread only: Node loads the preload into worker threads too, and a transfer thread's own busy loop delays nothing else), over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too. " +
-			"Only the part of a stall inside the node's run counts. This virtual machine's kernel hands freed memory back to its host about 2 s after it was freed, and n8n's loop stalled for 14-111 ms while it did, in every path alike, also in the worker thread's, whose main thread is idle: a stall that began at most 150 ms after the kernel's counter of memory handed back (/sys/module/page_reporting/parameters/reported_kib, sampled every 20 ms) moved, or during which it moved, is also left out of the figure in brackets.",
+		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n (its main thread only: Node loads the preload into worker threads too), over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too. " +
+			"Only the part of a stall inside the node's run counts. This virtual machine's kernel hands freed memory back to its host about 2 s after it was freed, and n8n's loop stalled for 14-111 ms while it did, in every path alike: a stall that began at most 150 ms after the kernel's counter of memory handed back (/sys/module/page_reporting/parameters/reported_kib, sampled every 20 ms) moved, or during which it moved, is also left out of the figure in brackets.",
 		...(queue ? ['', queue] : []),
 	].join('\n');
 	return {
@@ -568,8 +549,8 @@ async function inRounds<K extends string>(
 }
 
 /**
- * BENCH_TRANSFER=upload or download: that direction's paths only, in rounds with curl: n8n's request helper, the
- * main thread through reused buffers and, for downloads, the worker thread (see diskUploadPath, diskDownloadPath). For the
+ * BENCH_TRANSFER=upload or download: that direction's paths only, in rounds with curl: n8n's request helper and the
+ * main thread through reused buffers (see diskUploadPath, diskDownloadPath). For the
  * download the file is put into the sandbox with curl first.
  */
 async function pathsSideBySide(
@@ -615,16 +596,12 @@ async function pathsSideBySide(
 	const labels: Record<string, string> = {
 		helper: "n8n's request helper",
 		main: 'main thread through reused buffers (the default)',
-		// Downloads only: the worker-thread upload was removed.
-		...(direction === 'download' ? { worker: 'worker thread' } : {}),
 	};
 	const copy = join(ctx.work, 'curl-download.bin');
 	const runs: Record<string, ReturnType<typeof node>> = {
 		helper: node(labels.helper, { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' }),
 		main: node(labels.main, {}),
 	};
-	if (direction === 'download')
-		runs.worker = node(labels.worker, { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' });
 	const { best, curl: curlBest } = await inRounds(runs, async () => {
 		if (direction === 'upload') {
 			const uploaded = await freshCopy(file, copies);

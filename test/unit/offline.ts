@@ -1,6 +1,6 @@
 // Unit tests talk to nock only: no real connection leaves the process, mocks start clean for every test,
-// and (with `allMocksUsed`) a test that leaves a mocked request unsent fails. nock answers inside this thread
-// only, so downloads take the streaming path here; the transfer thread has its own tests against a real server.
+// and (with `allMocksUsed`) a test that leaves a mocked request unsent fails. nock cannot see the main-thread
+// transfers' own sockets, so transfers take n8n's helper here; those paths have their own tests against real servers.
 import nock from 'nock';
 
 export function offlineWithNock(options: { allMocksUsed?: boolean } = {}): void {

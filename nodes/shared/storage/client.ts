@@ -118,8 +118,8 @@ export async function v1<T = unknown>(
 }
 
 /**
- * The credential's own `authenticate`, applied to an empty form, for requests n8n does not send itself (an
- * upload from a worker thread): the same body fields or headers n8n would add, never URL parameters.
+ * The credential's own `authenticate`, applied to an empty form, for requests n8n does not send itself (a
+ * transfer on the main thread's own socket): the same body fields or headers n8n would add, never URL parameters.
  */
 export async function fieldAuthentication(
 	ctx: StorageContext,

@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
@@ -13,10 +12,7 @@ import {
 } from '../transport/binary-mode';
 import { transferFailureDescription, unframedDownloadError } from '../transport/errors';
 import { expectedBodyBytes } from '../transport/framing';
-import type { CompareOutcome } from '../transport/transfer-worker';
 import { SocketBody } from '../transport/socket-download';
-import { WorkerFileBody } from '../transport/worker-download';
-import { startTransferThread } from '../transport/worker-thread';
 
 export function nameFromDisposition(header: unknown): string | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
@@ -38,10 +34,9 @@ export interface DownloadOptions {
 	missingStatuses?: number[];
 	/**
 	 * How the bytes reach n8n's binary store: through n8n's request helper, or (filesystem binary mode only)
-	 * read on the main thread into a reused buffer, or by a worker thread into a temporary file. By default
-	 * as `diskDownloadPath` says.
+	 * read on the main thread into reused buffers. By default as `diskDownloadPath` says.
 	 */
-	via?: 'main thread' | 'worker thread' | 'helper';
+	via?: 'main thread' | 'helper';
 }
 
 export type DownloadResult =
@@ -72,10 +67,11 @@ export async function downloadFile(
 			itemIndex,
 			responseType: 'stream',
 			acceptStatuses: options.missingStatuses,
+			// The file as stored, on every path: a compressed answer would be other bytes than the file.
+			headers: { 'accept-encoding': 'identity' },
 			diskDownload:
-				via !== 'helper'
+				via === 'main thread'
 					? {
-							via,
 							authenticate: account.credentialType
 								? async () =>
 										await fieldAuthentication(
@@ -90,19 +86,19 @@ export async function downloadFile(
 		},
 	);
 	if (response.status >= 400) {
-		await release(response.body);
+		response.body.destroy();
 		return { skipped: 'missing', status: response.status };
 	}
 	const fileName =
 		options.fileName ?? nameFromDisposition(response.headers['content-disposition']) ?? fileHash;
 	const expected = expectedBodyBytes(response.headers, options.expectedSize);
 	if (expected === 'unframed') {
-		await release(response.body);
+		response.body.destroy();
 		throw unframedDownloadError(ctx.getNode(), fileName, itemIndex);
 	}
 	const announced = expected;
 	if (maxBytes !== undefined && Number.isFinite(announced) && announced > maxBytes) {
-		await release(response.body);
+		response.body.destroy();
 		return { skipped: 'tooLarge', bytes: announced };
 	}
 	const tooLargeForStore = binaryStoreProblem(
@@ -111,28 +107,19 @@ export async function downloadFile(
 		itemIndex,
 	);
 	if (tooLargeForStore) {
-		await release(response.body);
+		response.body.destroy();
 		throw tooLargeForStore;
 	}
 	const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(
 		';',
 	)[0];
-	if (response.body instanceof WorkerFileBody) {
-		try {
-			return await storeWorkerFile(ctx, response.body, fileName, contentType, announced, options);
-		} finally {
-			await response.body.dispose();
-		}
-	}
 	if (response.body instanceof SocketBody) {
 		const stored = await storeSocketBody(ctx, response.body, fileName, contentType, options);
-		// n8n's store kept other bytes than were read (see `storeSocketBody`): fetched again by the thread,
-		// which hands its file over by a checked copy. A download may be repeated; nothing was written.
+		// n8n's store kept other bytes than were read (see `storeSocketBody`): fetched again through n8n's
+		// helper, whose fresh buffers any store keeps safely. A download may be repeated; nothing was written.
 		if (stored && 'binary' in stored && Number.isFinite(announced) && stored.bytes !== announced)
 			throw cutShort(ctx, stored.bytes, announced, itemIndex);
-		return (
-			stored ?? (await downloadFile(ctx, account, fileHash, { ...options, via: 'worker thread' }))
-		);
+		return stored ?? (await downloadFile(ctx, account, fileHash, { ...options, via: 'helper' }));
 	}
 	// Without an announced length the cap is enforced while streaming, which needs a counting stage in
 	// between; otherwise the answer goes to the binary store untouched (an extra stage costs memory).
@@ -166,8 +153,32 @@ export async function downloadFile(
 	}
 	const bytes = await storedBytes(ctx, binary);
 	if (Number.isFinite(announced) && bytes !== announced)
-		throw cutShort(ctx, bytes, announced, itemIndex);
+		throw otherSizeThroughHelper(ctx, fileName, bytes, announced, itemIndex);
 	return { binary, fileName, bytes };
+}
+
+/**
+ * n8n's request helper hands over a body of another size than announced for two reasons it does not tell
+ * apart: a connection that broke (fewer bytes), or an answer compressed on the way although the file was
+ * asked for as stored (`identity`), which the helper silently inflates and strips of its Content-Encoding
+ * (fewer or more bytes). Both are named; a second run tells them apart.
+ */
+function otherSizeThroughHelper(
+	ctx: IExecuteFunctions | IPollFunctions,
+	fileName: string,
+	bytes: number,
+	announced: number,
+	itemIndex: number | undefined,
+): NodeApiError {
+	const message = `The download of ${fileName} does not match its expected size: ${bytes} bytes arrived, ${announced} were expected`;
+	const description =
+		"Either the connection broke during the transfer, or the answer was compressed on the way although the node asked for the file as stored (Accept-Encoding: identity), and n8n's request helper unpacked it to another size. " +
+		'Run it again: if the same sizes come back, it is the compression — have the service, or the proxy or TLS inspection between n8n and it, send files uncompressed, or point the credential at the service directly.';
+	return new NodeApiError(
+		ctx.getNode(),
+		{ message, description },
+		{ itemIndex, message, description },
+	);
 }
 
 function cutShort(
@@ -193,7 +204,7 @@ function cutShort(
 /**
  * The answer read into reused buffers, straight into n8n's store. Only safe with a store that writes
  * each chunk before it asks for the next, as n8n's filesystem store does; so what n8n stored is checked (size,
- * and bytes sampled in every MiB). Undefined when the store is not a file on this machine or does not hold
+ * and a CRC-32 of every byte handed out). Undefined when the store is not a file on this machine or does not hold
  * what was read.
  */
 async function storeSocketBody(
@@ -227,45 +238,6 @@ async function storeSocketBody(
 	return { binary, fileName, bytes: body.bytes };
 }
 
-/** Lets go of an answer's body; a worker's temporary file is gone once this resolves. */
-async function release(body: Readable): Promise<void> {
-	if (body instanceof WorkerFileBody) await body.dispose();
-	else body.destroy?.();
-}
-
-/**
- * A stream whose async iterator reads the worker's file while the thread still writes it, into one reused
- * buffer, so the copy into n8n's store overlaps the transfer and makes no garbage for n8n's big heap. Safe only
- * for a consumer that is done with a chunk before it asks for the next, as n8n's filesystem store is
- * (fs.promises.writeFile on an iterable, n8n 2.41); piped, it falls back to fresh buffers.
- */
-class ReusedBufferStream extends Readable {
-	private fallback?: Readable;
-
-	constructor(
-		private readonly chunks: () => AsyncGenerator<Buffer, undefined, unknown>,
-		private readonly fresh: () => Readable,
-	) {
-		super();
-	}
-
-	override _read(): void {
-		if (!this.fallback) {
-			const file = this.fresh();
-			this.fallback = file;
-			file.on('data', (chunk) => {
-				if (!this.push(chunk)) file.pause();
-			});
-			file.once('end', () => this.push(null));
-			file.once('error', (error) => this.destroy(error));
-		} else this.fallback.resume();
-	}
-
-	override [Symbol.asyncIterator](): AsyncGenerator<Buffer, undefined, unknown> {
-		return this.chunks();
-	}
-}
-
 function downloadFailed(
 	ctx: IExecuteFunctions | IPollFunctions,
 	error: unknown,
@@ -281,80 +253,6 @@ function downloadFailed(
 			description: transferFailureDescription(error),
 		},
 	);
-}
-
-/** The worker's file, checked for completeness, handed to n8n's binary store. */
-async function storeWorkerFile(
-	ctx: IExecuteFunctions | IPollFunctions,
-	body: WorkerFileBody,
-	fileName: string,
-	contentType: string,
-	announced: number,
-	options: DownloadOptions,
-): Promise<DownloadResult> {
-	const { itemIndex, maxBytes } = options;
-	let binary: IBinaryData | undefined;
-	// Into n8n's store while the thread still writes; a broken transfer fails n8n's write too.
-	try {
-		binary = await ctx.helpers.prepareBinaryData(
-			new ReusedBufferStream(
-				() => body.follow(),
-				() => body,
-			),
-			fileName,
-			contentType,
-		);
-	} catch (error) {
-		throw downloadFailed(ctx, error, fileName, itemIndex);
-	}
-	let bytes: number;
-	try {
-		bytes = await body.stored;
-	} catch (error) {
-		throw downloadFailed(ctx, error, fileName, itemIndex);
-	}
-	// A transfer cut short fails before the stored copy is compared.
-	if (Number.isFinite(announced) && bytes !== announced)
-		throw cutShort(ctx, bytes, announced, itemIndex);
-	if (maxBytes !== undefined && bytes > maxBytes) return { skipped: 'tooLarge', bytes };
-	if (!(await storedIntact(ctx, binary, body.path))) binary = undefined;
-	// A plain copy after a hand-over that n8n did not store as it was read.
-	binary ??= await ctx.helpers.prepareBinaryData(
-		createReadStream(body.path, { highWaterMark: 1 << 20 }),
-		fileName,
-		contentType,
-	);
-	return { binary, fileName, bytes };
-}
-
-/**
- * A reused buffer is only safe with a store that writes each chunk before it asks for the next. One that kept
- * a chunk instead (even only some, or for a while) would store other bytes in its place, so the whole stored
- * copy is compared with the temporary file, in a thread, off n8n's main one; on any difference, or when the
- * stored copy cannot be read back, the file is handed over again by a plain copy.
- */
-async function storedIntact(
-	ctx: IExecuteFunctions | IPollFunctions,
-	binary: IBinaryData,
-	path: string,
-): Promise<boolean> {
-	if (!binary.id) return false;
-	let storedPath: string;
-	try {
-		storedPath = await ctx.helpers.getBinaryPath(binary.id);
-	} catch {
-		return false;
-	}
-	if (typeof storedPath !== 'string' || !isAbsolute(storedPath)) return false;
-	const thread = startTransferThread<CompareOutcome>(
-		{ kind: 'compare', paths: [path, storedPath] },
-		'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,
-	);
-	try {
-		return (await thread.next()).same;
-	} finally {
-		thread.stop();
-	}
 }
 
 /** The size of what the binary store holds: n8n records it; older versions only in the file's metadata. */

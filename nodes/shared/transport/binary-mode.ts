@@ -114,19 +114,18 @@ export function keptAlivePath(env: Env = process.env): 'own connections' | 'help
 
 /**
  * How a download reaches n8n's filesystem binary store. By default read on n8n's main thread into two reused
- * buffers (`sendDownloadOnSocket`), which makes no garbage for n8n's big heap: on the benchmark machine faster
- * than the worker thread and far faster than n8n's request helper. That path speaks plain HTTP/1.1 without a
- * proxy, so with a proxy configured the worker thread (undici, proxies honoured) downloads instead, as it does
- * with CLOUD_STORAGE_WORKER_TRANSFERS=true. CLOUD_STORAGE_WORKER_TRANSFERS=false, n8n's SSRF protection possibly
- * on and the other binary modes stream through n8n's request helper.
+ * buffers (`sendDownloadOnSocket`), which makes no garbage for n8n's big heap: on the benchmark machine far
+ * faster than n8n's request helper. That path speaks plain HTTP/1.1 without a proxy, so with a proxy configured
+ * n8n's request helper downloads instead (n8n's own proxy handling, as its HTTP Request node has), as it does
+ * with CLOUD_STORAGE_WORKER_TRANSFERS=false, with n8n's SSRF protection possibly on and in the other binary
+ * modes. (CLOUD_STORAGE_WORKER_TRANSFERS=true once chose a worker thread, since removed: it is the default now.)
  */
 export function diskDownloadPath(
 	env: Env = process.env,
 	argv: string[] = process.argv,
-): 'main thread' | 'worker thread' | 'helper' {
+): 'main thread' | 'helper' {
 	if (binaryStoreMode(env, argv) !== 'filesystem') return 'helper';
 	const setting = env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase();
-	if (setting === 'false' || ssrfProtectionMayBeOn(env)) return 'helper';
-	if (setting === 'true' || proxyConfigured(env)) return 'worker thread';
+	if (setting === 'false' || ssrfProtectionMayBeOn(env) || proxyConfigured(env)) return 'helper';
 	return 'main thread';
 }

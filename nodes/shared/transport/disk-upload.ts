@@ -36,7 +36,7 @@ export interface DiskUpload {
 }
 
 /** An answer as n8n's request helper gives it (status, headers, body stream), for the transport to interpret. */
-export interface WorkerResponse {
+export interface StreamedResponse {
 	statusCode: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: Readable;
@@ -123,7 +123,7 @@ export async function sendUploadFromDisk(
 	headers: Record<string, string>,
 	timeoutMs: number,
 	cancel?: AbortSignal,
-): Promise<WorkerResponse | AnswerTimeoutError> {
+): Promise<StreamedResponse | AnswerTimeoutError> {
 	if (cancel?.aborted) throw cancelled();
 	const auth = (await upload.authenticate?.()) ?? { fields: [], headers: {} };
 	const fields = Object.entries(upload.fields).filter(
@@ -163,7 +163,7 @@ interface Exchange {
 }
 
 /** One POST: the answer's head as soon as it comes (also while the body is still being sent). */
-async function exchange(url: string, job: Exchange): Promise<WorkerResponse | AnswerTimeoutError> {
+async function exchange(url: string, job: Exchange): Promise<StreamedResponse | AnswerTimeoutError> {
 	// Cancelled while the file was being opened: nothing has been sent.
 	if (job.cancel?.aborted) throw cancelled();
 	const target = new URL(url);
@@ -179,9 +179,9 @@ async function exchange(url: string, job: Exchange): Promise<WorkerResponse | An
 	});
 	req.once('close', () => agent.destroy());
 	let response: IncomingMessage | undefined;
-	return await new Promise<WorkerResponse | AnswerTimeoutError>((resolve, reject) => {
+	return await new Promise<StreamedResponse | AnswerTimeoutError>((resolve, reject) => {
 		let settled = false;
-		const settle = (outcome: WorkerResponse | AnswerTimeoutError | Error) => {
+		const settle = (outcome: StreamedResponse | AnswerTimeoutError | Error) => {
 			if (settled) return;
 			settled = true;
 			job.cancel?.removeEventListener('abort', onCancel);

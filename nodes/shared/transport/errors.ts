@@ -71,6 +71,31 @@ export function unreachableError(ctx: ErrorContext, host: string, code: string):
 	);
 }
 
+/**
+ * The TLS certificate the server showed was refused in the handshake, before any byte of the request left:
+ * nothing was sent, so even a write is not in doubt, and repeating cannot help.
+ */
+export function certificateError(ctx: ErrorContext, host: string, code: string): NodeApiError {
+	const nothingSent = 'The connection was refused before anything was sent.';
+	if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
+		return apiError(
+			ctx,
+			`The TLS certificate of ${host} is issued for other names than ${host} (${code})`,
+			`Use the host name the certificate names in the credential's URL, or have the service's certificate fixed. If a proxy or TLS inspection between n8n and the service presents its own certificate, have it issue one for this host. ${nothingSent}`,
+		);
+	if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
+		return apiError(
+			ctx,
+			`The TLS certificate of ${host} is ${code === 'CERT_HAS_EXPIRED' ? 'expired' : 'not valid yet'} (${code})`,
+			`Have the service's certificate renewed, and check that this machine's clock is right. ${nothingSent}`,
+		);
+	return apiError(
+		ctx,
+		`The TLS certificate of ${host} is not trusted by this machine (${code})`,
+		`If the service uses a private certificate authority, or a proxy or TLS inspection re-signs connections, give n8n that authority's certificate (NODE_EXTRA_CA_CERTS, then restart n8n); otherwise have the service's certificate fixed. ${nothingSent}`,
+	);
+}
+
 /** What an llhttp code (Node's http, undici) says about an answer; the pack's own reader words its own. */
 const PROTOCOL_CAUSES: Record<string, string> = {
 	HPE_HEADER_OVERFLOW: 'has headers larger than the client accepts',

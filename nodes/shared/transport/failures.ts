@@ -3,6 +3,7 @@ export type FailureKind =
 	| 'timeout'
 	| 'dropped'
 	| 'protocol'
+	| 'certificate'
 	| 'aborted'
 	| 'http'
 	| 'other';
@@ -35,6 +36,20 @@ const DROPPED = new Set([
 	'ERR_BAD_RESPONSE',
 ]);
 
+/** Node's codes for a TLS certificate it refused during the handshake: nothing of the request was sent. */
+const CERTIFICATE = new Set([
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+	'CERT_HAS_EXPIRED',
+	'CERT_NOT_YET_VALID',
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'UNABLE_TO_GET_ISSUER_CERT',
+	'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+	'CERT_UNTRUSTED',
+	'CERT_REVOKED',
+]);
+
 interface ErrorLike {
 	code?: unknown;
 	name?: unknown;
@@ -62,6 +77,7 @@ export function classifyFailure(error: unknown): Failure {
 		if (current.name === 'AbortError' || code === 'ERR_CANCELED')
 			return { kind: 'aborted', code: 'aborted' };
 		if (UNREACHABLE.has(code)) return { kind: 'unreachable', code };
+		if (CERTIFICATE.has(code)) return { kind: 'certificate', code };
 		if (TIMEOUT.has(code)) return { kind: 'timeout', code };
 		if (DROPPED.has(code)) return { kind: 'dropped', code };
 		// llhttp's codes, from Node's http, undici and the pack's own HTTP/1.1 reader alike.

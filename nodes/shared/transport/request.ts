@@ -17,6 +17,7 @@ import { authenticatorOf } from '../auth/authenticators';
 import { diskUploadPath, keptAlivePath } from './binary-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
+	certificateError,
 	protocolError,
 	readFailedError,
 	redirectError,
@@ -48,8 +49,7 @@ import {
 } from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
-import { sendDownloadInWorker, type DiskDownload } from './worker-download';
-import { sendDownloadOnSocket } from './socket-download';
+import { sendDownloadOnSocket, type DiskDownload } from './socket-download';
 import { sendKeptAlive } from './kept-alive';
 import { idleWatched } from './idle';
 
@@ -108,8 +108,7 @@ export interface ApiRequestOptions {
 	diskUpload?: DiskUpload;
 	/**
 	 * Send this form-encoded download without n8n's helper (n8n's filesystem binary mode): read on the main
-	 * thread into reused buffers (the body is then a `SocketBody`), or written to a temporary file by a
-	 * worker thread (a `WorkerFileBody`). Needs `responseType: 'stream'`.
+	 * thread into reused buffers (the body is then a `SocketBody`). Needs `responseType: 'stream'`.
 	 */
 	diskDownload?: DiskDownload;
 }
@@ -175,9 +174,7 @@ async function send(
 	}
 	if (opts.diskDownload) {
 		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-		const sender =
-			opts.diskDownload.via === 'main thread' ? sendDownloadOnSocket : sendDownloadInWorker;
-		return await sender(
+		return await sendDownloadOnSocket(
 			opts.url,
 			toUrlEncoded(opts.form ?? {}),
 			opts.diskDownload,
@@ -448,6 +445,8 @@ function afterTransportFailure<T>(
 	const failure = classifyFailure(error);
 	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
 	if (failure.kind === 'aborted' || failure.kind === 'other') throw scrubbed(error);
+	if (failure.kind === 'certificate')
+		throw certificateError(errorCtx, new URL(opts.url).hostname, failure.code);
 	if (failure.kind === 'protocol') {
 		const refused = protocolError(errorCtx, failure.code, (error as Error).message ?? '');
 		// Sent, and its answer unreadable: a write may have been applied.

@@ -9,8 +9,31 @@ import { ReadRegions } from './read-regions';
 import { IdleLimit, idleFailure } from './idle';
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './failures';
-import { authenticatedForm, type DiskDownload } from './worker-download';
-import type { WorkerResponse } from './disk-upload';
+import type { StreamedResponse } from './disk-upload';
+
+/**
+ * A form-encoded POST whose 2xx answer goes to n8n's filesystem binary store without n8n's request helper,
+ * read on the main thread into reused buffers (`sendDownloadOnSocket`); `diskDownloadPath` chooses it.
+ */
+export interface DiskDownload {
+	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
+	authenticate?: () => Promise<{
+		fields: Array<[string, string]>;
+		headers: Record<string, string>;
+	}>;
+}
+
+/** The form with the credential's fields added, and the headers with its headers: asked for each attempt. */
+async function authenticatedForm(
+	form: URLSearchParams,
+	download: DiskDownload,
+	headers: Record<string, string>,
+): Promise<{ body: string; headers: Record<string, string> }> {
+	const auth = (await download.authenticate?.()) ?? { fields: [], headers: {} };
+	const body = new URLSearchParams(form);
+	for (const [name, value] of auth.fields) body.append(name, value);
+	return { body: body.toString(), headers: { ...headers, ...auth.headers } };
+}
 
 /** The stored copy is read back in steps of this size, into one reused buffer. */
 const CHECK_BYTES = 1 << 20;
@@ -197,8 +220,8 @@ export class SocketBody extends Readable {
 /**
  * Sends the form-encoded POST of a download from n8n's main thread on a socket of its own, reading the answer
  * into two reused buffers (Node's `onread`): no fresh buffer per chunk, so V8 never has to collect n8n's whole
- * heap during a large download, and no thread, temporary file or second copy. Answers as `sendDownloadInWorker`
- * does, for the transport to interpret: a 2xx answer's body is a `SocketBody`, any other answer comes back with
+ * heap during a large download, and no temporary file or second copy. Answers as n8n's request helper does,
+ * for the transport to interpret: a 2xx answer's body is a `SocketBody`, any other answer comes back with
  * its capped body; the node's Timeout limits silence before and during the answer (`IdleLimit`); cancelling
  * the execution closes the socket.
  * HTTP/1.1 only, without a proxy (`diskDownloadPath` chooses it only then).
@@ -211,7 +234,7 @@ export async function sendDownloadOnSocket(
 	timeoutMs: number,
 	maxResponseBytes: number,
 	cancel?: AbortSignal,
-): Promise<WorkerResponse | AnswerTimeoutError> {
+): Promise<StreamedResponse | AnswerTimeoutError> {
 	if (cancel?.aborted) throw cancelled();
 	const { body, headers: all } = await authenticatedForm(form, download, headers);
 	const target = new URL(url);
@@ -243,7 +266,7 @@ export async function sendDownloadOnSocket(
 		: netConnect({ host, port, onread });
 	socket.setNoDelay(true);
 
-	return await new Promise<WorkerResponse | AnswerTimeoutError>((resolve, reject) => {
+	return await new Promise<StreamedResponse | AnswerTimeoutError>((resolve, reject) => {
 		let answered: SocketBody | Buffer[] | undefined;
 		let paused = false;
 		let errorBodyBytes = 0;
@@ -261,7 +284,7 @@ export async function sendDownloadOnSocket(
 		};
 		cancel?.addEventListener('abort', onCancel, { once: true });
 		let settled = false;
-		function settle(outcome: WorkerResponse | AnswerTimeoutError | Error): void {
+		function settle(outcome: StreamedResponse | AnswerTimeoutError | Error): void {
 			if (settled) return;
 			settled = true;
 			// A 2xx body is still to come: its silence stays limited until it ends.

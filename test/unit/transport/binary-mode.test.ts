@@ -81,13 +81,17 @@ describe('uploads of a file on disk', () => {
 
 describe('downloads into the filesystem store (diskDownloadPath)', () => {
 	const start = ['node', 'n8n', 'start'];
-	it('read on the main thread by default, in a worker thread with the switch on or a proxy, else the helper', () => {
+	it("read on the main thread by default (CLOUD_STORAGE_WORKER_TRANSFERS=true too: no worker-thread download any more), through n8n's helper with a proxy or the switch off", () => {
 		expect(diskDownloadPath({}, start)).toBe('main thread');
-		expect(diskDownloadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }, start)).toBe(
-			'worker thread',
-		);
-		expect(diskDownloadPath({ https_proxy: 'http://proxy:3128' }, start)).toBe('worker thread');
-		expect(diskDownloadPath({ ALL_PROXY: 'http://proxy:3128' }, start)).toBe('worker thread');
+		expect(diskDownloadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }, start)).toBe('main thread');
+		expect(diskDownloadPath({ https_proxy: 'http://proxy:3128' }, start)).toBe('helper');
+		expect(diskDownloadPath({ ALL_PROXY: 'http://proxy:3128' }, start)).toBe('helper');
+		expect(
+			diskDownloadPath(
+				{ HTTPS_PROXY: 'http://proxy:3128', CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
+				start,
+			),
+		).toBe('helper');
 		expect(diskDownloadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: ' False ' }, start)).toBe('helper');
 	});
 	it('never in the other binary modes, whatever the switch says', () => {

@@ -1,10 +1,9 @@
 // The main-thread download that reads the answer into reused buffers, against real loopback servers: Node's
-// HTTP server, and a raw socket server for framings and faults Node's server would not produce. The cases
-// every download sender must pass run against the worker thread too.
+// HTTP server, and a raw socket server for framings and faults Node's server would not produce.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -12,13 +11,12 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tls from 'node:tls';
 
-import { sendDownloadOnSocket, SocketBody } from '../../../nodes/shared/transport/socket-download';
 import {
-	sendDownloadInWorker,
-	WorkerFileBody,
+	sendDownloadOnSocket,
+	SocketBody,
 	type DiskDownload,
-} from '../../../nodes/shared/transport/worker-download';
-import type { WorkerResponse } from '../../../nodes/shared/transport/disk-upload';
+} from '../../../nodes/shared/transport/socket-download';
+import type { StreamedResponse } from '../../../nodes/shared/transport/disk-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { fieldsAuthentication } from './transfer-fixtures';
@@ -28,7 +26,7 @@ let url: string;
 let received: { body: string; headers: IncomingMessage['headers']; url?: string } | undefined;
 let answer: (req: IncomingMessage, res: ServerResponse) => void;
 const content = randomBytes(5 * 1024 * 1024 + 17);
-const download: DiskDownload = { via: 'main thread' };
+const download: DiskDownload = {};
 const form = new URLSearchParams({ file_hash: 'H4sh' });
 const dir = mkdtempSync(join(tmpdir(), 'socket-download-'));
 
@@ -51,7 +49,7 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-function asResponse(outcome: WorkerResponse | AnswerTimeoutError): WorkerResponse {
+function asResponse(outcome: StreamedResponse | AnswerTimeoutError): StreamedResponse {
 	if (outcome instanceof AnswerTimeoutError) throw outcome;
 	return outcome;
 }
@@ -389,18 +387,9 @@ it('tells whether a stored file holds what it delivered: size and a checksum ove
 	rmSync(path);
 });
 
-describe.each([
-	['the main thread', sendDownloadOnSocket, download],
-	[
-		'a worker thread',
-		sendDownloadInWorker,
-		{ via: 'worker thread', directory: dir } as DiskDownload,
-	],
-])('either sender (%s)', (_name, send, options) => {
-	afterEach(() => {
-		// No outcome leaves a temporary file behind.
-		expect(readdirSync(dir)).toEqual([]);
-	});
+describe('answers other than a 2xx, and failures before the answer', () => {
+	const send = sendDownloadOnSocket;
+	const options = download;
 
 	it('hands back other statuses with their capped body for the transport to interpret', async () => {
 		answer = async (req, res) => {
@@ -411,7 +400,6 @@ describe.each([
 		expect(response.statusCode).toBe(429);
 		expect(response.headers['retry-after']).toBe('3');
 		expect(response.body).not.toBeInstanceOf(SocketBody);
-		expect(response.body).not.toBeInstanceOf(WorkerFileBody);
 		// One byte over the cap, for the transport to call it too large.
 		expect(Buffer.concat(await response.body.toArray()).length).toBe(1025);
 
