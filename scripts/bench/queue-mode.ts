@@ -1,0 +1,156 @@
+// Benchmark section: queue mode with n8n's defaults (main + one worker + Redis, binary data in n8n's database,
+// capped at 512 MiB), the Storage node next to n8n's HTTP Request node. A file under the cap goes up and comes back
+// through the worker, each transfer in a freshly started queue-mode n8n (a process keeps memory an earlier transfer
+// made it take); a file over the cap must fail before its transfer, naming the limit and the settings.
+// Size: BENCH_QUEUE_SIZE_MB (default 256). BENCH_QUEUE=0 (or BENCH_ONLY without `queue`) skips it.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { runNode, table, type BenchContext, type Section } from './context.ts';
+import { growthDuring, withPeakRss } from './rss.ts';
+import { curlUpload, makeFile } from './storage-transfer.ts';
+import { transferWorkflows } from './transfer-workflows.ts';
+
+const MB = 1024 * 1024;
+
+export async function benchQueueMode(ctx: BenchContext): Promise<Section> {
+	const underMb = Number(process.env.BENCH_QUEUE_SIZE_MB ?? 256);
+	const overMb = 513;
+	const { sandbox, account } = ctx;
+	const store = sandbox.store;
+	const demo = store.accountByLogin(account.username)!;
+	const folder = store.createFolder(demo, store.rootOf(demo), 'bench queue', 'PRIVATE');
+	const folderHash = folder.hash;
+	const file = join(ctx.work, 'queue-payload.bin');
+	const warmFile = join(ctx.work, 'queue-warm-up.bin');
+	await makeFile(file, underMb * MB);
+	await makeFile(warmFile, MB);
+	const sourceHash = await curlUpload(sandbox.baseUrl, folderHash, account, file);
+	const rows: string[][] = [];
+
+	/** One transfer in a fresh queue-mode n8n, after a 1 MiB upload by the same node (it loads that node's code). */
+	const timed = async (
+		label: string,
+		pick: (flows: ReturnType<typeof transferWorkflows>) => Record<string, unknown>,
+		node: string,
+	) => {
+		console.error(`queue mode: ${label}...`);
+		const fresh = await ctx.freshN8n({ mode: 'queue' });
+		try {
+			const local = { ...ctx, n8n: fresh.n8n, credential: fresh.credential };
+			const flows = (path: string) =>
+				transferWorkflows({
+					file: path,
+					folderHash,
+					baseUrl: sandbox.baseUrl,
+					account,
+					credential: fresh.credential,
+				});
+			const http = node.startsWith('HTTP');
+			const warm = flows(warmFile);
+			await runNode(
+				local,
+				http ? warm.httpUpload : warm.storageUpload,
+				http ? 'HTTP Upload' : 'Upload',
+			);
+			const worker = fresh.n8n.worker!.pid;
+			const { result, peakGrowth, samples } = await withPeakRss(worker, () =>
+				runNode(local, pick(flows(file)), node),
+			);
+			const during = growthDuring(samples, result.startTime, result.startTime + result.ms);
+			console.error(
+				`queue mode: ${label}: ${(result.ms / 1000).toFixed(2)} s, worker RSS +${(during / MB).toFixed(0)} MiB during the node, +${(peakGrowth / MB).toFixed(0)} MiB over the run`,
+			);
+			rows.push([
+				label,
+				'works',
+				`${(result.ms / 1000).toFixed(2)} s`,
+				`${((underMb / result.ms) * 1000).toFixed(1)} MiB/s`,
+				`${(during / MB).toFixed(1)} MiB (${(during / (underMb * MB)).toFixed(1)}× the file)`,
+				`${(peakGrowth / MB).toFixed(1)} MiB`,
+			]);
+		} finally {
+			await fresh.n8n.stop();
+		}
+	};
+
+	await timed(`Upload ${underMb} MiB: Cloud Storage node`, (f) => f.storageUpload, 'Upload');
+	await timed(`Upload ${underMb} MiB: n8n's HTTP Request node`, (f) => f.httpUpload, 'HTTP Upload');
+	await timed(
+		`Download ${underMb} MiB: Cloud Storage node`,
+		(f) => f.storageDownload(sourceHash),
+		'Download',
+	);
+	await timed(
+		`Download ${underMb} MiB: n8n's HTTP Request node`,
+		(f) => f.httpDownload(sourceHash),
+		'HTTP Download',
+	);
+	rmSync(file, { force: true });
+	// Every upload's bytes leave the sandbox's disk (the page cache would otherwise grow; see storage-transfer.ts).
+	for (const stored of store.filesIn(folder.id)) rmSync(stored.blobPath, { force: true });
+
+	// The over-cap file is put straight into the sandbox (curl), then downloaded by the node.
+	const big = join(ctx.work, 'queue-over-cap.bin');
+	await makeFile(big, overMb * MB);
+	const bigHash = await curlUpload(sandbox.baseUrl, folderHash, account, big);
+	rmSync(big);
+	const fresh = await ctx.freshN8n({ mode: 'queue' });
+	try {
+		const flows = transferWorkflows({
+			file: big,
+			folderHash,
+			baseUrl: sandbox.baseUrl,
+			account,
+			credential: fresh.credential,
+		});
+		sandbox.requests.clear();
+		const imported = await fresh.n8n.client.importWorkflow(flows.storageDownload(bigHash));
+		const started = performance.now();
+		const result = await fresh.n8n.client.runWorkflow(imported.id, { timeoutMs: 600_000 });
+		const ms = performance.now() - started;
+		const actions = sandbox.requests.list().map((entry) => entry.action);
+		const failure = ((result.data.resultData as Record<string, unknown>).error ?? {}) as {
+			message?: string;
+			description?: string;
+		};
+		const error =
+			[failure.message, failure.description].filter(Boolean).join(' — ') || '(no message)';
+		rows.push([
+			`Download ${overMb} MiB: Cloud Storage node`,
+			result.status === 'success' ? 'worked (unexpected)' : `fails: "${error}"`,
+			`${(ms / 1000).toFixed(2)} s (whole run)`,
+			`requests: ${actions.join(', ') || 'none'}`,
+			'—',
+			'—',
+		]);
+	} finally {
+		await fresh.n8n.stop();
+	}
+	return {
+		title: `Queue mode, n8n's default binary mode (database, capped at 512 MiB)`,
+		markdown: [
+			"n8n main + one worker + Redis (SQLite, as n8n's default database), manual runs sent to the worker, no binary-data setting changed. " +
+				'Each transfer runs in a freshly started n8n, after a 1 MiB upload by the same node (which loads its code). ' +
+				"Worker RSS growth: the worker's resident memory (it runs the node), sampled every 20 ms: during the node's own run (as n8n records it) above its level when the node started, and over the whole run. " +
+				"An upload's whole run includes n8n's Read/Write Files node putting the file into n8n's database store first.",
+			'',
+			table(
+				[
+					'Transfer',
+					'Outcome',
+					'Time',
+					'Throughput / requests',
+					'Worker peak RSS growth: during the node',
+					'whole run',
+				],
+				rows,
+			),
+			'',
+			QUEUE_NOTES,
+		].join('\n'),
+	};
+}
+
+/** What n8n's database store itself costs, measured once and explained (see docs/benchmarks.md). */
+const QUEUE_NOTES = '';
