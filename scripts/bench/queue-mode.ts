@@ -14,6 +14,8 @@ import { transferWorkflows } from './transfer-workflows.ts';
 
 const MB = 1024 * 1024;
 
+type RunData = Record<string, Array<{ startTime?: number; executionTime?: number }>>;
+
 export async function benchQueueMode(ctx: BenchContext): Promise<Section> {
 	const underMb = Number(process.env.BENCH_QUEUE_SIZE_MB ?? 256);
 	const { sandbox, account } = ctx;
@@ -27,6 +29,8 @@ export async function benchQueueMode(ctx: BenchContext): Promise<Section> {
 	await makeFile(warmFile, MB);
 	const sourceHash = await curlUpload(sandbox.baseUrl, folderHash, account, file);
 	const rows: string[][] = [];
+	/** The Read/Write Files node's growth putting the file into n8n's store, per byte of the file. */
+	const storeCosts: number[] = [];
 
 	/** One transfer in a fresh queue-mode n8n, after a 1 MiB upload by the same node (it loads that node's code). */
 	const timed = async (
@@ -58,6 +62,14 @@ export async function benchQueueMode(ctx: BenchContext): Promise<Section> {
 				runNode(local, pick(flows(file)), node),
 			);
 			const during = growthDuring(samples, result.startTime, result.startTime + result.ms);
+			// An upload's workflow first has n8n's Read/Write Files node put the file into n8n's database store.
+			const runData = (result.result.data.resultData as { runData?: RunData }).runData ?? {};
+			const read = runData['Read File']?.[0];
+			const readGrowth =
+				read?.startTime !== undefined && read.executionTime !== undefined
+					? growthDuring(samples, read.startTime, read.startTime + read.executionTime)
+					: undefined;
+			if (readGrowth !== undefined) storeCosts.push(readGrowth / (underMb * MB));
 			console.error(
 				`queue mode: ${label}: ${(result.ms / 1000).toFixed(2)} s, worker RSS +${(during / MB).toFixed(0)} MiB during the node, +${(peakGrowth / MB).toFixed(0)} MiB over the run`,
 			);
@@ -67,21 +79,31 @@ export async function benchQueueMode(ctx: BenchContext): Promise<Section> {
 				`${(result.ms / 1000).toFixed(2)} s`,
 				`${((underMb / result.ms) * 1000).toFixed(1)} MiB/s`,
 				`${(during / MB).toFixed(1)} MiB (${(during / (underMb * MB)).toFixed(1)}× the file)`,
+				readGrowth === undefined ? '—' : `${(readGrowth / MB).toFixed(1)} MiB`,
 				`${(peakGrowth / MB).toFixed(1)} MiB`,
 			]);
+			return during / (underMb * MB);
 		} finally {
 			await fresh.n8n.stop();
 		}
 	};
 
-	await timed(`Upload ${underMb} MiB: Cloud Storage node`, (f) => f.storageUpload, 'Upload');
-	await timed(`Upload ${underMb} MiB: n8n's HTTP Request node`, (f) => f.httpUpload, 'HTTP Upload');
-	await timed(
+	const upStorage = await timed(
+		`Upload ${underMb} MiB: Cloud Storage node`,
+		(f) => f.storageUpload,
+		'Upload',
+	);
+	const upHttp = await timed(
+		`Upload ${underMb} MiB: n8n's HTTP Request node`,
+		(f) => f.httpUpload,
+		'HTTP Upload',
+	);
+	const downStorage = await timed(
 		`Download ${underMb} MiB: Cloud Storage node`,
 		(f) => f.storageDownload(sourceHash),
 		'Download',
 	);
-	await timed(
+	const downHttp = await timed(
 		`Download ${underMb} MiB: n8n's HTTP Request node`,
 		(f) => f.httpDownload(sourceHash),
 		'HTTP Download',
@@ -106,18 +128,41 @@ export async function benchQueueMode(ctx: BenchContext): Promise<Section> {
 					'Time',
 					'Throughput / requests',
 					'Worker peak RSS growth: during the node',
+					"during n8n's Read/Write Files node before it",
 					'whole run',
 				],
 				rows,
 			),
 			'',
-			QUEUE_NOTES,
+			queueNotes({
+				store: Math.min(...storeCosts),
+				upStorage,
+				upHttp,
+				downStorage,
+				downHttp,
+			}),
 		].join('\n'),
 	};
 }
 
-/** What n8n's database store itself costs, measured once and explained (see docs/benchmarks.md). */
-const QUEUE_NOTES = '';
+/** What n8n's database store itself costs, and what the nodes add to it (growth per byte of the file). */
+function queueNotes(f: {
+	store: number;
+	upStorage: number;
+	upHttp: number;
+	downStorage: number;
+	downHttp: number;
+}): string {
+	const x = (ratio: number) => `${ratio.toFixed(1)}×`;
+	return [
+		`What n8n itself costs here: its database store keeps a file as one buffer in a SQLite row. Putting a file in (\`prepareBinaryData\`) took the worker ${x(f.store)} the file's size in this run (n8n's Read/Write Files node, the column above): given a stream, n8n keeps every chunk, joins them into one buffer (\`binaryToBuffer\`), and SQLite's insert makes copies of its own. ` +
+			"Reading a file back (`getBinaryStream` and `getBinaryDataBuffer` alike: n8n's `getAsBuffer` reads the whole row, and its stream is `Readable.from` of that one buffer, a single chunk whatever chunk size is asked for) holds SQLite's copy and the buffer at once. " +
+			`An upload in this mode therefore costs at least that read: the Storage node ${x(f.upStorage)} the file, the HTTP Request node ${x(f.upHttp)}, both nothing beyond n8n's read (form-data and n8n's helper send the buffer without copying it). ` +
+			`A download is read by the Storage node into one buffer of the announced length, handed to n8n as that buffer, so n8n keeps no chunk list and makes no joined copy; what remains is that buffer and SQLite's insert: ${x(f.downStorage)} the file, the HTTP Request node ${x(f.downHttp)}. ` +
+			'The whole-run column of an upload is the Read/Write Files node putting the file in; the figures of earlier reports (1,294 MiB for a 256 MiB upload, 777 MiB for a download, in one shared queue-mode n8n) were whole runs too. ' +
+			'For files of more than a few MiB in queue mode, n8n\'s `s3` binary mode (or `filesystem` on one machine) avoids these copies: see the README\'s "Limits and large files".',
+	].join('\n');
+}
 
 /** A file over the database mode's cap, put straight into the sandbox (curl), downloaded by the node: must fail before its transfer. */
 async function overCap(ctx: BenchContext, folderHash: string): Promise<string[]> {
@@ -153,6 +198,7 @@ async function overCap(ctx: BenchContext, folderHash: string): Promise<string[]>
 			result.status === 'success' ? 'worked (unexpected)' : `fails: "${error}"`,
 			`${(ms / 1000).toFixed(2)} s (whole run)`,
 			`requests: ${actions.join(', ') || 'none'}`,
+			'—',
 			'—',
 			'—',
 		];
