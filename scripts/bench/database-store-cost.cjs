@@ -8,7 +8,11 @@ const { rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { Readable } = require('node:stream');
 
-const sqlite3 = require(join(__dirname, '../../test/e2e/runtime/node_modules/sqlite3'));
+const runtime = join(__dirname, '../../test/e2e/runtime/node_modules');
+const sqlite3 = require(join(runtime, 'sqlite3'));
+const axios = require(join(runtime, 'axios'));
+const FormData = require(join(runtime, 'form-data'));
+const { spawn } = require('node:child_process');
 
 const MB = 1024 * 1024;
 const size = Number(process.argv[2] ?? 256) * MB;
@@ -69,6 +73,29 @@ async function step(name, work) {
 		for await (const _ of Readable.from(read)) parts++;
 		console.log(`  Readable.from gave ${parts} chunk(s) of ${read.length} bytes`);
 	});
+	// The upload: n8n's axios and form-data send the buffer (as getBinaryStream's stream) to a server in another
+	// process, so only the sender's memory is counted.
+	const sink = spawn(
+		process.execPath,
+		[
+			'-e',
+			"require('http').createServer((q, s) => { q.resume(); q.on('end', () => s.end()); }).listen(0, '127.0.0.1', function () { console.log(this.address().port); });",
+		],
+		{ stdio: ['ignore', 'pipe', 'inherit'] },
+	);
+	const [port] = await new Promise((resolve) =>
+		sink.stdout.once('data', (data) => resolve([String(data).trim()])),
+	);
+	await step("sent by n8n's axios with form-data (the upload)", async () => {
+		const form = new FormData();
+		form.append('file', Readable.from(read), { filename: 'file.bin', knownLength: read.length });
+		await axios.post(`http://127.0.0.1:${port}/`, form, {
+			maxRedirects: 0,
+			maxBodyLength: Infinity,
+			headers: form.getHeaders(),
+		});
+	});
+	sink.kill();
 	clearInterval(timer);
 	db.close();
 	for (const suffix of ['', '-wal', '-shm']) rmSync(file + suffix, { force: true });
