@@ -62,7 +62,19 @@ export async function benchBehindProxy(ctx: BenchContext): Promise<Section> {
 	const proxy = await startProxy(ctx.root);
 	// As a user behind a proxy sets it: both schemes. The sandbox is plain http on loopback, so n8n's rule
 	// (proxy-from-env, which does not exempt loopback) sends it through HTTP_PROXY; NO_PROXY must not name it.
-	const env = { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url, NO_PROXY: '', no_proxy: '' };
+	// Both cases (the lower one wins in that rule), and npm's own settings, which come first in it, emptied: the
+	// benchmark's environment (`npm run` adds npm's settings) is inherited.
+	const env = {
+		npm_config_http_proxy: '',
+		npm_config_https_proxy: '',
+		npm_config_no_proxy: '',
+		HTTP_PROXY: proxy.url,
+		http_proxy: proxy.url,
+		HTTPS_PROXY: proxy.url,
+		https_proxy: proxy.url,
+		NO_PROXY: '',
+		no_proxy: '',
+	};
 	const rows: string[][] = [];
 	let infoRatio = NaN;
 	const file = join(ctx.work, 'proxy-payload.bin');
@@ -245,7 +257,7 @@ export async function benchBehindProxy(ctx: BenchContext): Promise<Section> {
 	return {
 		title: 'Behind a proxy: Get File Info and a download',
 		markdown: [
-			"n8n started with `HTTPS_PROXY` and `HTTP_PROXY` naming a local forwarding proxy (`scripts/bench/forward-proxy.ts`, a separate Node.js process: absolute-URI requests forwarded with `node:http`, CONNECT tunnelled), `NO_PROXY` unset, as a user behind a proxy sets it; nothing else changed. The sandbox is plain http on loopback, so n8n's proxy rule (proxy-from-env, which exempts no loopback address) sends it through `HTTP_PROXY`; a real service over https would go through `HTTPS_PROXY` the same way. " +
+			"n8n started with `HTTPS_PROXY` and `HTTP_PROXY` naming a local forwarding proxy (`scripts/bench/forward-proxy.ts`, a separate Node.js process: absolute-URI requests forwarded with `node:http`, CONNECT tunnelled), in both cases, with `NO_PROXY` (and npm's own proxy settings, which n8n's rule reads first) empty, as a user behind a proxy sets it; nothing else changed. The sandbox is plain http on loopback, so n8n's proxy rule (proxy-from-env, which exempts no loopback address) sends it through `HTTP_PROXY`; a real service over https would go through `HTTPS_PROXY` the same way. " +
 				'The proxy counts the requests that passed through it (a row whose requests did not is an error, not a figure). ' +
 				`Get File Info: one n8n, each node once to warm up, then the best of two rounds alternating; time is n8n's own execution time of the node, n8n CPU that process's over the node's run. ` +
 				"Download: each node in a freshly started n8n, into n8n's filesystem store (its default outside queue mode); memory: n8n main's peak RSS growth during the node; curl downloads through the same proxy into a file, after the same warm memory (see the transfer section).",
