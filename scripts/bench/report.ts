@@ -1,7 +1,7 @@
 // `npm run bench`: every benchmark in one run against one sandbox and one real n8n, written as one
-// Markdown report (test/bench-report.md) with the machine it ran on. BENCH_ONLY=transfer,info,storage-trigger,
-// calendar-trigger,dms,dms-trigger,esignature-trigger runs a subset (printed, and written only to BENCH_OUT if given); BENCH_OUT overrides
-// the report's path. Sizes: see each section's file.
+// Markdown report (test/bench-report.md) with the machine it ran on. BENCH_ONLY=transfer,queue,proxy,info,
+// storage-trigger,calendar-trigger,dms,dms-trigger,esignature-trigger runs a subset (printed, and written only to
+// BENCH_OUT if given); BENCH_OUT overrides the report's path. Sizes: see each section's file.
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { startContext, type BenchContext, type Section } from './context.ts';
 import { benchStorageTransfer } from './storage-transfer.ts';
 import { benchGetFileInfo } from './get-file-info.ts';
+import { benchQueueMode } from './queue-mode.ts';
+import { benchBehindProxy } from './behind-proxy.ts';
 import { benchStorageTriggerPoll } from './storage-trigger-poll.ts';
 import { benchCalendarTriggerPoll } from './calendar-trigger-poll.ts';
 import { benchDmsGetMany } from './dms-get-many.ts';
@@ -20,6 +22,8 @@ const root = join(process.argv[1], '../../..');
 
 const SECTIONS: Array<[string, (ctx: BenchContext) => Promise<Section>]> = [
 	['transfer', benchStorageTransfer],
+	['queue', benchQueueMode],
+	['proxy', benchBehindProxy],
 	['info', benchGetFileInfo],
 	['storage-trigger', benchStorageTriggerPoll],
 	['calendar-trigger', benchCalendarTriggerPoll],
@@ -56,7 +60,15 @@ function machine(n8nVersion: string): string {
 
 async function main() {
 	const only = process.env.BENCH_ONLY?.split(',').map((name) => name.trim());
-	const chosen = SECTIONS.filter(([name]) => !only || only.includes(name));
+	const unknown = only?.filter((name) => !SECTIONS.some(([known]) => known === name)) ?? [];
+	if (unknown.length)
+		throw new Error(
+			`BENCH_ONLY: no section ${unknown.join(', ')} (sections: ${SECTIONS.map(([name]) => name).join(', ')})`,
+		);
+	const chosen = SECTIONS.filter(
+		([name]) =>
+			(!only || only.includes(name)) && !(name === 'queue' && process.env.BENCH_QUEUE === '0'),
+	);
 	const out = process.env.BENCH_OUT ?? (only ? undefined : join(root, 'test/bench-report.md'));
 	// What `npm test` installs for its services (Radicale, Redis for queue mode) and the pinned n8n: the
 	// benchmark needs the same, also on a machine where the tests have not run yet.

@@ -1,9 +1,7 @@
 // Benchmark section: a large file uploaded and downloaded through the Storage node inside a
 // real n8n, side by side with n8n's built-in HTTP Request node and with curl, against the sandbox. Wall
 // time, throughput, share of curl's throughput, the n8n main process's peak RSS growth and its event loop's
-// delay during the transfer; then queue mode with n8n's default (database) binary mode.
-// Sizes: BENCH_SIZE_MB (default 1024), BENCH_QUEUE_SIZE_MB (default 256, under the database mode's cap).
-// BENCH_QUEUE=0 skips the queue-mode rows.
+// delay during the transfer. Size: BENCH_SIZE_MB (default 1024). Queue mode is its own section (queue-mode.ts).
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -26,7 +24,7 @@ import { transferWorkflows, type Warm } from './transfer-workflows.ts';
 
 const MB = 1024 * 1024;
 
-async function makeFile(path: string, bytes: number) {
+export async function makeFile(path: string, bytes: number) {
 	const out = createWriteStream(path);
 	for (let written = 0; written < bytes; written += 4 * MB) {
 		const chunk = randomBytes(4 * MB);
@@ -78,7 +76,7 @@ async function plainTransfer(
  * Waits until the disk has written what earlier transfers left in the page cache (the sandbox keeps every
  * upload on disk), so no transfer pays for the one before it.
  */
-async function settleDisk(): Promise<void> {
+export async function settleDisk(): Promise<void> {
 	await promisify(execFile)('sync');
 }
 
@@ -93,7 +91,7 @@ async function settleDisk(): Promise<void> {
  * warm pages, as on a machine without a balloon. The memory is a file in /dev/shm (no disk writes to wait for), or
  * in `dir` if /dev/shm is missing or too small.
  */
-async function warmPages(dir: string, bytes: number): Promise<void> {
+export async function warmPages(dir: string, bytes: number): Promise<void> {
 	const { path, blocks } = warmTarget(dir, bytes);
 	try {
 		await promisify(execFile)('dd', [
@@ -122,7 +120,7 @@ function warmTarget(dir: string, bytes: number): Warm {
 }
 
 /** Room for the downloaded file and what else the run writes meanwhile (n8n's execution data, logs). */
-const WARM_SPARE = 256 * MB;
+export const WARM_SPARE = 256 * MB;
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_TRANSFER_ROUNDS ?? 3));
 
@@ -141,7 +139,7 @@ async function freshCopy(file: string, dir: string): Promise<string> {
 }
 
 /** An untimed upload by curl (the file the downloads read); answers the new file's hash. */
-async function curlUpload(
+export async function curlUpload(
 	baseUrl: string,
 	folderHash: string,
 	account: { username: string; token: string },
@@ -419,8 +417,6 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		maxCell(run?.loop),
 		run?.loop ? `${run.loop.p99Ms.toFixed(0)} ms` : '—',
 	];
-	const queue =
-		process.env.BENCH_QUEUE === '0' ? undefined : await benchQueueMode(ctx, folder.hash);
 	const markdown = [
 		`${sizeMb} MiB (${bytes} bytes) of random bytes, uploaded from a file read by n8n's Read/Write Files node and downloaded into n8n's binary store (filesystem mode). ` +
 			`Node rows: n8n's own execution time of that node. Every node and curl row is the fastest of ${ROUNDS} rounds (BENCH_TRANSFER_ROUNDS), and curl runs in every round right after the node rows: this shared virtual machine's speed varies from one minute to the next, and a slow minute then falls on the nodes and curl alike. ` +
@@ -500,7 +496,6 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 		'',
 		"Event loop delay: how late n8n's main process ran a 10 ms timer (the quantity `perf_hooks.monitorEventLoopDelay` samples), from a preload (`scripts/bench/loop-delay.cjs`, `NODE_OPTIONS=--require`) inside that n8n (its main thread only: Node loads the preload into worker threads too), over the node's run as n8n recorded it (start time + execution time). While it is late, every other workflow, webhook and the editor wait too. " +
 			"Only the part of a stall inside the node's run counts. This virtual machine's kernel hands freed memory back to its host about 2 s after it was freed, and n8n's loop stalled for 14-111 ms while it did, in every path alike: a stall that began at most 150 ms after the kernel's counter of memory handed back (/sys/module/page_reporting/parameters/reported_kib, sampled every 20 ms) moved, or during which it moved, is also left out of the figure in brackets.",
-		...(queue ? ['', queue] : []),
 	].join('\n');
 	return {
 		title: `Storage: ${sizeMb >= 1024 ? `${sizeMb / 1024} GiB` : `${sizeMb} MiB`} upload and download`,
@@ -732,105 +727,4 @@ function loopDelay(
 		p99Ms: delays[Math.min(delays.length - 1, Math.floor(delays.length * 0.99))],
 		samples: delays.length,
 	};
-}
-
-/**
- * Queue mode with n8n's defaults: main + one worker + Redis, binary data in the database (n8n's default
- * there), which caps a file at 512 MiB. A file under the cap goes up and comes back through the worker; a
- * file over it must fail before its transfer, naming the limit and the settings.
- */
-async function benchQueueMode(ctx: BenchContext, folderHash: string): Promise<string> {
-	const underMb = Number(process.env.BENCH_QUEUE_SIZE_MB ?? 256);
-	const overMb = 513;
-	const { sandbox, account } = ctx;
-	const file = join(ctx.work, 'queue-payload.bin');
-	await makeFile(file, underMb * MB);
-	console.error('transfer: queue mode...');
-	const fresh = await ctx.freshN8n({ mode: 'queue' });
-	const rows: Array<Array<string>> = [];
-	try {
-		const local = { ...ctx, n8n: fresh.n8n, credential: fresh.credential };
-		const worker = fresh.n8n.worker!.pid;
-		const flows = transferWorkflows({
-			file,
-			folderHash,
-			baseUrl: sandbox.baseUrl,
-			account,
-			credential: fresh.credential,
-		});
-		const up = await withPeakRss(worker, () => runNode(local, flows.storageUpload, 'Upload'));
-		const hash = String(up.result.items[0]?.json.hash);
-		rows.push([
-			`Upload ${underMb} MiB: Cloud Storage node`,
-			'works',
-			`${(up.result.ms / 1000).toFixed(2)} s`,
-			`${((underMb / up.result.ms) * 1000).toFixed(1)} MiB/s`,
-			`${(up.peakGrowth / MB).toFixed(1)} MiB`,
-		]);
-		const down = await withPeakRss(worker, () =>
-			runNode(local, flows.storageDownload(hash), 'Download'),
-		);
-		rows.push([
-			`Download ${underMb} MiB: Cloud Storage node`,
-			'works',
-			`${(down.result.ms / 1000).toFixed(2)} s`,
-			`${((underMb / down.result.ms) * 1000).toFixed(1)} MiB/s`,
-			`${(down.peakGrowth / MB).toFixed(1)} MiB`,
-		]);
-		rmSync(file);
-
-		// The over-cap file is put straight into the sandbox (curl), then downloaded by the node.
-		const big = join(ctx.work, 'queue-over-cap.bin');
-		await makeFile(big, overMb * MB);
-		const { stdout } = await promisify(execFile)(
-			'curl',
-			[
-				'-sS',
-				'-F',
-				`folder_hash=${folderHash}`,
-				'-F',
-				`user=${account.username}`,
-				'-F',
-				`user_access_token=${account.token}`,
-				'-F',
-				`file=@${big}`,
-				`${sandbox.baseUrl}/api_v2/upload_file`,
-			],
-			{ maxBuffer: 1024 * 1024 },
-		);
-		rmSync(big);
-		const bigHash = String(
-			(JSON.parse(stdout) as { file_hash?: string; hash?: string }).file_hash ??
-				(JSON.parse(stdout) as { hash?: string }).hash,
-		);
-		sandbox.requests.clear();
-		const imported = await fresh.n8n.client.importWorkflow(flows.storageDownload(bigHash));
-		const started = performance.now();
-		const result = await fresh.n8n.client.runWorkflow(imported.id, { timeoutMs: 600_000 });
-		const ms = performance.now() - started;
-		const actions = sandbox.requests.list().map((entry) => entry.action);
-		const failure = ((result.data.resultData as Record<string, unknown>).error ?? {}) as {
-			message?: string;
-			description?: string;
-		};
-		const error =
-			[failure.message, failure.description].filter(Boolean).join(' — ') || '(no message)';
-		rows.push([
-			`Download ${overMb} MiB: Cloud Storage node`,
-			result.status === 'success' ? 'worked (unexpected)' : `fails: "${error}"`,
-			`${(ms / 1000).toFixed(2)} s (whole run)`,
-			`requests: ${actions.join(', ') || 'none'}`,
-			'—',
-		]);
-	} finally {
-		await fresh.n8n.stop();
-		rmSync(file, { force: true });
-	}
-	return [
-		`### Queue mode, n8n's default binary mode (database, capped at 512 MiB)`,
-		'',
-		"n8n main + one worker + Redis, manual runs sent to the worker, no binary-data setting changed. RSS growth: the worker's (it runs the node), sampled every 20 ms.",
-		'',
-		table(['Transfer', 'Outcome', 'Time', 'Throughput / requests', 'Worker peak RSS growth'], rows),
-	].join('\n');
 }

@@ -7,9 +7,11 @@ import { fieldAuthentication, v2, type StorageAccount } from './client';
 import { countingStream } from '../transport/binary';
 import {
 	assertFitsBinaryStore,
+	binaryStoreMode,
 	binaryStoreProblem,
 	diskDownloadPath,
 } from '../transport/binary-mode';
+import { LongerThanAnnouncedError, readWhole } from './download-whole';
 import { transferFailureDescription, unframedDownloadError } from '../transport/errors';
 import { expectedBodyBytes } from '../transport/framing';
 import { SocketBody } from '../transport/socket-download';
@@ -120,6 +122,32 @@ export async function downloadFile(
 		if (stored && 'binary' in stored && Number.isFinite(announced) && stored.bytes !== announced)
 			throw cutShort(ctx, stored.bytes, announced, itemIndex);
 		return stored ?? (await downloadFile(ctx, account, fileHash, { ...options, via: 'helper' }));
+	}
+	// n8n's database mode holds the file as one buffer: read into one of the announced length (see readWhole).
+	if (binaryStoreMode() === 'database' && Number.isFinite(announced)) {
+		let whole: { buffer: Buffer; bytes: number };
+		try {
+			whole = await readWhole(response.body, announced);
+		} catch (error) {
+			if (error instanceof LongerThanAnnouncedError)
+				throw new NodeApiError(
+					ctx.getNode(),
+					{ message: 'download longer than announced' },
+					{
+						itemIndex,
+						message: `The download does not match its expected size: more than the announced ${announced} bytes arrived`,
+						description: 'The service sent more than it announced. Run it again.',
+					},
+				);
+			throw downloadFailed(ctx, error, fileName, itemIndex);
+		}
+		if (whole.bytes !== announced) throw cutShort(ctx, whole.bytes, announced, itemIndex);
+		try {
+			const binary = await ctx.helpers.prepareBinaryData(whole.buffer, fileName, contentType);
+			return { binary, fileName, bytes: whole.bytes };
+		} catch (error) {
+			throw downloadFailed(ctx, error, fileName, itemIndex);
+		}
 	}
 	// Without an announced length the cap is enforced while streaming, which needs a counting stage in
 	// between; otherwise the answer goes to the binary store untouched (an extra stage costs memory).
