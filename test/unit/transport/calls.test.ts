@@ -206,6 +206,23 @@ it('stops when the execution is cancelled, with n8n’s cancellation', async () 
 	});
 });
 
+it('stops reading the body when the execution is cancelled mid-answer, and closes the connection', async () => {
+	const cancel = new AbortController();
+	answer = (_req, res) => {
+		res.writeHead(200, { 'content-length': 10 });
+		res.write('abc');
+	};
+	const outcome = await sendCall(`${url}/x`, { ...read, cancel: cancel.signal });
+	if (outcome instanceof AnswerTimeoutError) throw outcome;
+	let received = '';
+	outcome.body.on('data', (chunk: Buffer) => (received += chunk.toString()));
+	const failed = new Promise<Error>((resolve) => outcome.body.once('error', resolve));
+	await until(() => received === 'abc');
+	cancel.abort();
+	expect(await failed).toMatchObject({ name: 'AbortError', code: 'ERR_CANCELED' });
+	await until(() => closed === 1);
+});
+
 it('names a refused connection by its code only', async () => {
 	const closed = createNetServer();
 	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
