@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Transform } from 'node:stream';
+import { pipeline, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, Client, type Dispatcher } from 'undici';
 
@@ -164,25 +164,21 @@ function watched(
 	return source.pipe(relay);
 }
 
+const INFLATE = new Map<string, () => Transform>([
+	['gzip', createGunzip],
+	['x-gzip', createGunzip],
+	['deflate', createInflate],
+	['br', createBrotliDecompress],
+]);
+
 /** The answer's body as the service meant it: compressed answers are inflated, as n8n's helper does. */
 function decoded(body: Readable, contentEncoding: string | string[] | undefined): Readable {
-	const encoding = String(contentEncoding ?? '')
-		.trim()
-		.toLowerCase();
-	const inflate =
-		encoding === 'gzip' || encoding === 'x-gzip'
-			? createGunzip()
-			: encoding === 'deflate'
-				? createInflate()
-				: encoding === 'br'
-					? createBrotliDecompress()
-					: undefined;
-	if (!inflate) return body;
-	body.on('error', (error) => inflate.destroy(error));
-	inflate.once('close', () => {
-		if (!body.readableEnded) body.destroy();
-	});
-	return body.pipe(inflate);
+	const inflate = INFLATE.get(
+		String(contentEncoding ?? '')
+			.trim()
+			.toLowerCase(),
+	)?.();
+	return inflate ? pipeline(body, inflate, () => undefined) : body;
 }
 
 /**
