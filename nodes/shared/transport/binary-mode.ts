@@ -104,7 +104,7 @@ export function ssrfProtectionMayBeOn(env: Env = process.env): boolean {
 
 /**
  * Whether the transport's calls (everything but file transfers) go over its own kept-alive connections
- * (`sendKeptAlive`) rather than n8n's request helper. Not with a proxy, which only n8n's helper honours, nor
+ * (`sendCall`, undici) rather than n8n's request helper. Not with a proxy, which only n8n's helper honours, nor
  * with n8n's SSRF protection possibly on; CLOUD_STORAGE_KEEP_ALIVE=false sends them all through n8n's helper.
  */
 export function keptAlivePath(env: Env = process.env): 'own connections' | 'helper' {

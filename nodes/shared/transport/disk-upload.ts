@@ -163,7 +163,10 @@ interface Exchange {
 }
 
 /** One POST: the answer's head as soon as it comes (also while the body is still being sent). */
-async function exchange(url: string, job: Exchange): Promise<StreamedResponse | AnswerTimeoutError> {
+async function exchange(
+	url: string,
+	job: Exchange,
+): Promise<StreamedResponse | AnswerTimeoutError> {
 	// Cancelled while the file was being opened: nothing has been sent.
 	if (job.cancel?.aborted) throw cancelled();
 	const target = new URL(url);

@@ -50,7 +50,7 @@ import {
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendDownloadOnSocket, type DiskDownload } from './socket-download';
-import { sendKeptAlive } from './kept-alive';
+import { sendCall } from './calls';
 import { idleWatched } from './idle';
 
 export type RequestContext =
@@ -247,7 +247,7 @@ function watched(raw: RawResponse, timeoutMs: number): RawResponse {
 }
 
 /**
- * Whether this call goes over the transport's own kept-alive connections: a plain request with a body in
+ * Whether this call goes over the transport's own kept-alive connections (undici, `calls.ts`): a plain request with a body in
  * memory and an answer read whole, authenticated (if at all) by one of the pack's credentials with its body
  * fields or headers. A session-authenticated request stays with n8n's helper, which renews an expired
  * session; so do uploads from n8n's other binary modes and streamed answers (they have paths of their own).
@@ -301,7 +301,7 @@ async function sendOnKeptAlive(
 	const url = new URL(opts.url);
 	for (const [name, value] of Object.entries(opts.qs ?? {}))
 		url.searchParams.append(name, String(value));
-	return await sendKeptAlive(url.toString(), {
+	return await sendCall(url.toString(), {
 		method: request.method ?? 'POST',
 		headers: sent,
 		body: payload,

@@ -9,6 +9,9 @@ import nock from 'nock';
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow, type NodeSpec } from '../../engine/harness';
+import { callsThroughNock } from '../offline';
+
+callsThroughNock();
 
 export const BASE = 'https://api.example.test';
 export const WEB = 'https://www.example.test';

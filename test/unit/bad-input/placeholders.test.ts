@@ -7,6 +7,9 @@ import nock from 'nock';
 import { fillPlaceholders } from '../../../scripts/lib/demo-setup';
 import { findPlaceholder } from '../../../nodes/shared/node/placeholders';
 import { rl, runStorage, unexpectedRequests } from '../storage/run-storage';
+import { callsThroughNock } from '../offline';
+
+callsThroughNock();
 
 const seen = unexpectedRequests();
 afterEach(() => nock.cleanAll());

@@ -7,6 +7,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll } from '../../engine/harness';
 import { BASE, form, TOKEN, WEB } from '../storage/run-storage';
+import { callsThroughNock } from '../offline';
+
+callsThroughNock();
 
 beforeEach(() => {
 	nock.cleanAll();

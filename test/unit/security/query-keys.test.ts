@@ -6,6 +6,9 @@ import nock from 'nock';
 
 import { displayUrl, withoutQueryStrings } from '../../../nodes/shared/transport/urls';
 import { BASE, rl, runStorage } from '../storage/run-storage';
+import { callsThroughNock } from '../offline';
+
+callsThroughNock();
 
 beforeEach(() => {
 	nock.cleanAll();

@@ -370,10 +370,14 @@ describe.each([
 		});
 	});
 
-	describe('an ordinary call (kept-alive connections)', () => {
+	describe('an ordinary call (undici connections)', () => {
 		it.each(cases.filter(([name]) => !/neither length|unrequested gzip/.test(name)))(
 			'%s',
 			async (_case, steps, expected, options = {}) => {
+				// undici refuses a 100 Continue the request did not ask for (Node's http reads past it): a clear
+				// error instead of the bytes, never a hang or a wrong answer.
+				if (_case === 'several 1xx answers first')
+					expected = { error: /100 Continue the request did not ask for/ };
 				script = steps;
 				const { ctx } = context();
 				const outcome = await outcomeOf(

@@ -1,11 +1,11 @@
-// The transport's own kept-alive connections for calls (everything but file transfers), against real
-// loopback servers: Node's HTTP server, and a raw socket server for a connection the server drops as it is
-// reused. Through n8n's engine too: items of one node run share one connection.
+// The transport's own connections for calls (everything but file transfers, undici), against real loopback
+// servers: Node's HTTP server, and a raw socket server for a connection the server drops as it is reused.
+// Through n8n's engine too: items of one node run share one connection.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 
-import { sendKeptAlive, type KeptAliveResponse } from '../../../nodes/shared/transport/kept-alive';
+import { sendCall, type CallResponse } from '../../../nodes/shared/transport/calls';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
@@ -13,6 +13,8 @@ import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
 let server: Server;
 let url: string;
 let connections: number;
+/** Connections the server has seen closed since the test began. */
+let closed: number;
 let answer: (req: IncomingMessage, res: ServerResponse, body: string) => void;
 const seen: Array<{
 	method?: string;
@@ -21,7 +23,13 @@ const seen: Array<{
 	body: string;
 }> = [];
 
-beforeAll(async () => {
+// A server of its own per test (a new origin): connections an earlier test left in the pool are not counted
+// against this one, nor closed under it.
+beforeEach(async () => {
+	connections = 0;
+	closed = 0;
+	seen.length = 0;
+	answer = (_req, res) => res.end(JSON.stringify({ ok: true }));
 	server = createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -31,40 +39,57 @@ beforeAll(async () => {
 			answer(req, res, body);
 		});
 	});
-	server.on('connection', () => connections++);
+	server.on('connection', (socket: Socket) => {
+		connections++;
+		socket.once('close', () => closed++);
+	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(async () => {
+afterEach(async () => {
 	server.closeAllConnections();
 	await new Promise((resolve) => server.close(resolve));
 });
-beforeEach(() => {
-	// Connections an earlier test left open are not counted against this one.
-	server.closeIdleConnections();
-	connections = 0;
-	seen.length = 0;
-	answer = (_req, res) => res.end(JSON.stringify({ ok: true }));
-});
 
-async function text(response: KeptAliveResponse | AnswerTimeoutError): Promise<string> {
+async function text(response: CallResponse | AnswerTimeoutError): Promise<string> {
 	if (response instanceof AnswerTimeoutError) throw response;
 	const chunks: Buffer[] = [];
 	for await (const chunk of response.body) chunks.push(chunk as Buffer);
 	return Buffer.concat(chunks).toString();
 }
 
+/** Waits on events only (each turn lets I/O run), never on the clock. */
+async function until(condition: () => boolean): Promise<void> {
+	while (!condition()) await new Promise((resolve) => setImmediate(resolve));
+}
+
 const read = { method: 'POST', headers: {}, reuse: true, timeoutMs: 5000 };
 
 it('sends reads one after another over one connection, and each write on a connection of its own', async () => {
 	for (let i = 0; i < 5; i++)
-		expect(await text(await sendKeptAlive(`${url}/api_v2/get_file_info`, read))).toBe(
-			'{"ok":true}',
-		);
+		expect(await text(await sendCall(`${url}/api_v2/get_file_info`, read))).toBe('{"ok":true}');
 	expect(connections).toBe(1);
+	// The reads' connection is idle and kept: a write still never takes it.
 	for (let i = 0; i < 3; i++)
-		await text(await sendKeptAlive(`${url}/api_v2/rename_file`, { ...read, reuse: false }));
+		await text(await sendCall(`${url}/api_v2/rename_file`, { ...read, reuse: false }));
 	expect(connections).toBe(4);
+	// Each write's connection was closed after its answer (the server was told so), the reads' one kept.
+	await until(() => closed === 3);
+	expect(seen.slice(5).map((request) => request.headers.connection)).toEqual(
+		Array(3).fill('close'),
+	);
+	expect(await text(await sendCall(`${url}/api_v2/get_file_info`, read))).toBe('{"ok":true}');
+	expect(connections).toBe(4);
+});
+
+it('opens a new connection for the next read when the server keeps idle ones for a second or less', async () => {
+	answer = (_req, res) => {
+		res.setHeader('keep-alive', 'timeout=1');
+		res.end('{}');
+	};
+	await text(await sendCall(`${url}/a`, read));
+	await text(await sendCall(`${url}/b`, read));
+	expect(connections).toBe(2);
 });
 
 it('never makes a call wait for another to end: 40 held at once all reach the server', async () => {
@@ -75,14 +100,14 @@ it('never makes a call wait for another to end: 40 held at once all reach the se
 		if (held.length === 40) for (const waiting of held) waiting.end('{}');
 	};
 	const answers = await Promise.all(
-		Array.from({ length: 40 }, async () => await text(await sendKeptAlive(`${url}/x`, read))),
+		Array.from({ length: 40 }, async () => await text(await sendCall(`${url}/x`, read))),
 	);
 	expect(answers).toEqual(Array(40).fill('{}'));
 });
 
 it('sends the body with its length and the given headers, and nothing in the URL that was not given', async () => {
 	await text(
-		await sendKeptAlive(`${url}/api_v2/get_file_info`, {
+		await sendCall(`${url}/api_v2/get_file_info`, {
 			...read,
 			headers: { 'content-type': 'application/x-www-form-urlencoded' },
 			body: 'file_hash=H&user=demo&user_access_token=secret',
@@ -107,7 +132,7 @@ it('inflates gzip, deflate and br answers, as n8n’s helper does', async () => 
 			res.writeHead(200, { 'content-encoding': encoding });
 			res.end(compress(Buffer.from(payload)));
 		};
-		expect(await text(await sendKeptAlive(`${url}/x`, read))).toBe(payload);
+		expect(await text(await sendCall(`${url}/x`, read))).toBe(payload);
 	}
 	// The connection went back to the pool after each inflated answer.
 	expect(connections).toBe(1);
@@ -123,7 +148,7 @@ it('gives up on an answer that does not come in time (controlled clock), and sto
 			closed = new Promise((resolve) => req.socket.once('close', resolve));
 			arrived();
 		};
-		const pending = sendKeptAlive(`${url}/slow`, { ...read, timeoutMs: 300 });
+		const pending = sendCall(`${url}/slow`, { ...read, timeoutMs: 300 });
 		await waiting;
 		jest.advanceTimersByTime(300);
 		const outcome = await pending;
@@ -136,25 +161,32 @@ it('gives up on an answer that does not come in time (controlled clock), and sto
 	}
 });
 
-it('counts the timeout until the whole answer has arrived: a body that stops coming fails its read', async () => {
+it('limits silence in the body, not its length: a body that keeps coming is never cut, one that stops fails its read', async () => {
 	jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
 	try {
+		let response!: ServerResponse;
 		answer = (_req, res) => {
+			response = res;
 			res.writeHead(200, { 'content-length': 10 });
-			res.write('abc');
+			res.write('a');
 		};
-		const outcome = await sendKeptAlive(`${url}/stalls`, { ...read, timeoutMs: 300 });
+		const outcome = await sendCall(`${url}/slow-body`, { ...read, timeoutMs: 300 });
 		if (outcome instanceof AnswerTimeoutError) throw outcome;
-		const chunks: Buffer[] = [];
-		const reading = (async () => {
-			for await (const chunk of outcome.body) chunks.push(chunk as Buffer);
-		})();
+		let received = '';
+		outcome.body.on('data', (chunk: Buffer) => (received += chunk.toString()));
+		const failed = new Promise<Error>((resolve) => outcome.body.once('error', resolve));
+		await until(() => received === 'a');
+		// Seven more pieces, each after 250 ms of silence: 1.75 s in all, far beyond the 300 ms Timeout.
+		for (const piece of 'bcdefgh') {
+			jest.advanceTimersByTime(250);
+			response.write(piece);
+			await until(() => received.endsWith(piece));
+		}
+		expect(received).toBe('abcdefgh');
+		// Then silence: 300 ms of it fail the read, naming the Timeout.
 		jest.advanceTimersByTime(300);
-		const error = await reading.then(
-			() => undefined,
-			(caught: Error) => caught,
-		);
-		expect(error).toBeInstanceOf(AnswerTimeoutError);
+		const error = await failed;
+		expect(error.message).toBe("no data arrived for 0.3 s (the node's Timeout)");
 		expect(classifyFailure(error).kind).toBe('timeout');
 	} finally {
 		jest.useRealTimers();
@@ -164,13 +196,31 @@ it('counts the timeout until the whole answer has arrived: a body that stops com
 it('stops when the execution is cancelled, with n8n’s cancellation', async () => {
 	const cancel = new AbortController();
 	answer = () => cancel.abort();
-	await expect(sendKeptAlive(`${url}/x`, { ...read, cancel: cancel.signal })).rejects.toMatchObject(
-		{ name: 'AbortError', code: 'ERR_CANCELED' },
-	);
+	await expect(sendCall(`${url}/x`, { ...read, cancel: cancel.signal })).rejects.toMatchObject({
+		name: 'AbortError',
+		code: 'ERR_CANCELED',
+	});
 	cancel.abort();
-	await expect(sendKeptAlive(`${url}/x`, { ...read, cancel: cancel.signal })).rejects.toMatchObject(
-		{ code: 'ERR_CANCELED' },
-	);
+	await expect(sendCall(`${url}/x`, { ...read, cancel: cancel.signal })).rejects.toMatchObject({
+		code: 'ERR_CANCELED',
+	});
+});
+
+it('stops reading the body when the execution is cancelled mid-answer, and closes the connection', async () => {
+	const cancel = new AbortController();
+	answer = (_req, res) => {
+		res.writeHead(200, { 'content-length': 10 });
+		res.write('abc');
+	};
+	const outcome = await sendCall(`${url}/x`, { ...read, cancel: cancel.signal });
+	if (outcome instanceof AnswerTimeoutError) throw outcome;
+	let received = '';
+	outcome.body.on('data', (chunk: Buffer) => (received += chunk.toString()));
+	const failed = new Promise<Error>((resolve) => outcome.body.once('error', resolve));
+	await until(() => received === 'abc');
+	cancel.abort();
+	expect(await failed).toMatchObject({ name: 'AbortError', code: 'ERR_CANCELED' });
+	await until(() => closed === 1);
 });
 
 it('names a refused connection by its code only', async () => {
@@ -178,9 +228,7 @@ it('names a refused connection by its code only', async () => {
 	await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 	const port = (closed.address() as AddressInfo).port;
 	await new Promise((resolve) => closed.close(resolve));
-	const error = await sendKeptAlive(`http://127.0.0.1:${port}/x`, read).catch(
-		(caught: Error) => caught,
-	);
+	const error = await sendCall(`http://127.0.0.1:${port}/x`, read).catch((caught: Error) => caught);
 	expect(error).toMatchObject({
 		code: 'ECONNREFUSED',
 		message: 'the request failed (ECONNREFUSED)',
@@ -213,8 +261,8 @@ describe('a kept connection the server drops just as it is reused', () => {
 	beforeEach(() => (opened = 0));
 
 	it('sends a read again at once on a fresh connection', async () => {
-		expect(await text(await sendKeptAlive(`${rawUrl}/a`, read))).toBe('ok');
-		expect(await text(await sendKeptAlive(`${rawUrl}/b`, read))).toBe('ok');
+		expect(await text(await sendCall(`${rawUrl}/a`, read))).toBe('ok');
+		expect(await text(await sendCall(`${rawUrl}/b`, read))).toBe('ok');
 		expect(opened).toBe(2);
 	});
 });
