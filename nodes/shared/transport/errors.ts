@@ -124,12 +124,19 @@ export function protocolCause(code: string, message: string): string {
 	return `The answer ${PROTOCOL_CAUSES[code] ?? 'broke HTTP/1.1'} (${code})`;
 }
 
+/**
+ * RFC 9110 lets a server send a 1xx the client did not ask for; undici refuses an unasked 100 Continue, while
+ * n8n's request helper (node:http) reads past it: that setting is the way round until the sender is fixed.
+ */
+const UNREQUESTED_CONTINUE_FIX =
+	"Some servers and proxies send a 100 Continue to every request. Set CLOUD_STORAGE_KEEP_ALIVE=false on the n8n host (then restart n8n): calls then go through n8n's request helper, which reads past it. Or have that server or proxy fixed.";
+
 /** The service's answer broke HTTP/1.1 (RFC 9112): refused, never guessed at. */
 export function protocolError(ctx: ErrorContext, code: string, message: string): NodeApiError {
 	return apiError(
 		ctx,
 		`${protocolCause(code, message).replace(/^The answer/, `The ${API_LABEL[ctx.api]}'s answer`)}`,
-		PROTOCOL_FIX,
+		code === 'HPE_UNREQUESTED_CONTINUE' ? UNREQUESTED_CONTINUE_FIX : PROTOCOL_FIX,
 	);
 }
 

@@ -396,6 +396,11 @@ describe.each([
 						: Buffer.from(String((outcome as { body: string }).body)),
 					expected,
 				);
+				// The way round it is named: n8n's helper reads past an unasked 100 Continue.
+				if (_case === 'several 1xx answers first')
+					expect((outcome as { description?: string }).description).toMatch(
+						/CLOUD_STORAGE_KEEP_ALIVE=false/,
+					);
 			},
 		);
 	});
