@@ -140,6 +140,8 @@ describe('an http service behind an http proxy', () => {
 		for (let i = 0; i < 3; i++)
 			await text(await sendCall(`${plain.url}/api_v2/rename_file`, write));
 		expect(proxy.connections()).toBe(4);
+		// Each write's connection closed after its answer; the reads' one is kept.
+		await until(() => proxy.closed() === 3);
 		expect(proxy.forwarded.map((request) => [request.on, request.connection])).toEqual([
 			[1, 'keep-alive'],
 			[2, 'close'],
@@ -209,6 +211,8 @@ describe('an https service behind an http proxy', () => {
 			await text(await sendCall(`${secure.url}/api_v2/rename_file`, write));
 		expect(proxy.tunnels).toHaveLength(4);
 		expect(proxy.connections()).toBe(4);
+		// Each write's tunnel closed after its answer; the reads' one is kept.
+		await until(() => proxy.closed() === 3);
 		expect(secure.seen.map((request) => [request.connection, request.headers.connection])).toEqual([
 			[1, 'keep-alive'],
 			[2, 'close'],

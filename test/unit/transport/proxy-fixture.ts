@@ -31,8 +31,9 @@ export interface Tunnel {
 export interface ProxyFixture {
 	url: string;
 	port: number;
-	/** Connections clients opened to the proxy. */
+	/** Connections clients opened to the proxy, and how many of them have closed. */
 	connections(): number;
+	closed(): number;
 	forwarded: Forwarded[];
 	tunnels: Tunnel[];
 	/** Require these credentials (`Basic` user:password), answering 407 otherwise. */
@@ -51,6 +52,7 @@ export async function startProxy(): Promise<ProxyFixture> {
 	let stalling = false;
 	let onStall: (() => void) | undefined;
 	let accepted = 0;
+	let closed = 0;
 	const connectionNumber = new WeakMap<Socket, number>();
 	const sockets = new Set<Socket>();
 	const forwarded: Forwarded[] = [];
@@ -105,7 +107,10 @@ export async function startProxy(): Promise<ProxyFixture> {
 	server.on('connection', (socket: Socket) => {
 		connectionNumber.set(socket, ++accepted);
 		sockets.add(socket);
-		socket.once('close', () => sockets.delete(socket));
+		socket.once('close', () => {
+			sockets.delete(socket);
+			closed++;
+		});
 	});
 	server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
 		tunnels.push({
@@ -140,6 +145,7 @@ export async function startProxy(): Promise<ProxyFixture> {
 		url: `http://127.0.0.1:${port}`,
 		port,
 		connections: () => accepted,
+		closed: () => closed,
 		forwarded,
 		tunnels,
 		requireCredentials: (value) => (credentials = value),
@@ -150,6 +156,7 @@ export async function startProxy(): Promise<ProxyFixture> {
 		},
 		reset: () => {
 			accepted = 0;
+			closed = 0;
 			forwarded.length = 0;
 			tunnels.length = 0;
 			credentials = undefined;
