@@ -235,6 +235,22 @@ describe('an https service behind an http proxy', () => {
 	});
 });
 
+describe('an https proxy (TLS to the proxy, as a proxy URL without scheme means for an https service)', () => {
+	it('tunnels reads through one kept connection to it, and each write through a tunnel of its own', async () => {
+		const secureProxy = await startProxy({ cert: certificate, key });
+		try {
+			process.env.HTTPS_PROXY = secureProxy.url;
+			for (let i = 0; i < 3; i++) await text(await sendCall(`${secure.url}/a`, read));
+			await text(await sendCall(`${secure.url}/b`, write));
+			expect(secureProxy.connections()).toBe(2);
+			expect(secureProxy.tunnels.map((tunnel) => tunnel.on)).toEqual([1, 2]);
+			expect(secure.seen.map((request) => request.connection)).toEqual([1, 1, 1, 2]);
+		} finally {
+			await secureProxy.close();
+		}
+	});
+});
+
 /** n8n's context as apiRequest needs it; n8n's helper must not be called (it would bypass the proxy here). */
 function context(timeoutS = 5): IExecuteFunctions {
 	return {

@@ -9,6 +9,7 @@ import {
 	type Server,
 	type ServerResponse,
 } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 export interface Forwarded {
@@ -46,7 +47,8 @@ export interface ProxyFixture {
 	close(): Promise<void>;
 }
 
-export async function startProxy(): Promise<ProxyFixture> {
+/** `tls`: the proxy itself speaks TLS with this certificate (an `https://` proxy URL). */
+export async function startProxy(tls?: { cert: string; key: Buffer }): Promise<ProxyFixture> {
 	let credentials: string | undefined;
 	let refusal: number | undefined;
 	let stalling = false;
@@ -62,7 +64,7 @@ export async function startProxy(): Promise<ProxyFixture> {
 		credentials === undefined ||
 		req.headers['proxy-authorization'] === `Basic ${Buffer.from(credentials).toString('base64')}`;
 
-	const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+	const handle = (req: IncomingMessage, res: ServerResponse) => {
 		forwarded.push({
 			method: req.method,
 			url: req.url,
@@ -103,8 +105,9 @@ export async function startProxy(): Promise<ProxyFixture> {
 			else res.destroy();
 		});
 		req.pipe(upstream);
-	});
-	server.on('connection', (socket: Socket) => {
+	};
+	const server: Server = tls ? createTlsServer(tls, handle) : createServer(handle);
+	server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
 		connectionNumber.set(socket, ++accepted);
 		sockets.add(socket);
 		socket.once('close', () => {
@@ -142,7 +145,7 @@ export async function startProxy(): Promise<ProxyFixture> {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const port = (server.address() as AddressInfo).port;
 	return {
-		url: `http://127.0.0.1:${port}`,
+		url: `${tls ? 'https://localhost' : 'http://127.0.0.1'}:${port}`,
 		port,
 		connections: () => accepted,
 		closed: () => closed,
