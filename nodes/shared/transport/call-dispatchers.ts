@@ -51,8 +51,9 @@ function proxyAgent(proxy: string, pooled: boolean): ProxyAgent {
  * once the answer is read. Through a proxy "of its own" means a new connection to the proxy, and for an https
  * target a new CONNECT tunnel, so a new connection to the service. An http target's request is forwarded: the
  * proxy chooses its connection to the service, and HTTP forbids a proxy to repeat a request that is not
- * idempotent on its own (RFC 9110 9.2.2; squid sends a request with a body on a fresh connection), so a failed
- * forward comes back as the proxy's 502, which a write treats as an uncertain outcome, never repeated.
+ * idempotent on its own (RFC 9110 9.2.2; squid by default opens a new connection for a request it cannot
+ * retry, `server_pconn_for_nonretriable`), so a failed forward comes back as the proxy's 502, which a write
+ * treats as an uncertain outcome, never repeated.
  */
 export function dispatcherFor(
 	origin: string,
