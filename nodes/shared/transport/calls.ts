@@ -1,29 +1,14 @@
 import type { Readable } from 'node:stream';
 import { pipeline, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, Client, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './failures';
 import { IdleLimit, idleFailure } from './idle';
-
-/**
- * undici's own limits are off: the node's Timeout is counted by the transport's timers (`IdleLimit`), the
- * same on every path and driven by fake timers in tests. undici's would also cut a connect after 10 s.
- */
-const NO_LIMITS = { headersTimeout: 0, bodyTimeout: 0, connect: { timeout: 0 } };
-
-/**
- * Idle connections close after 4 s, or earlier when the server's `Keep-Alive: timeout=` says so, less a
- * second: below the 5 s most servers keep them, so a read seldom meets a connection the server is closing.
- * undici opens as many connections per server as calls run at once: no call waits for another's to end.
- */
-const pool = new Agent({
-	...NO_LIMITS,
-	keepAliveTimeout: 4000,
-	keepAliveMaxTimeout: 4000,
-	keepAliveTimeoutThreshold: 1000,
-});
+import { answeredThrough, dispatcherFor, mayReuse, retireProxyPool } from './call-dispatchers';
+import { proxyFor, proxySpoken } from './proxy';
+import { proxyFailureOf, proxyRefusal } from './proxy-failures';
 
 /**
  * Where calls go instead, for the unit tests only: nock intercepts node:http, which undici does not use, so
@@ -57,11 +42,13 @@ export interface CallResponse {
 
 /**
  * One call (anything but a file transfer) through undici on n8n's main thread: reads over pooled kept-alive
- * connections, writes each on a connection of its own that closes after the answer. n8n's request helper
- * opens a new connection for every request and runs it through axios, which costs more per item than the
- * service's answer on a fast network. Certificates are checked against Node's trusted ones; redirects are not
- * followed. The head comes back as soon as it arrives; the caller reads the body. Answers, failures and the
- * timeout come in the shapes the transport interprets for every path. Used where `keptAlivePath` allows it.
+ * connections, writes each on a connection of its own that closes after the answer, directly or through the
+ * proxy n8n's own requests take (`proxyFor`, resolved per request). n8n's request helper opens a new connection
+ * for every request and runs it through axios, which costs more per item than the service's answer on a fast
+ * network. Certificates are checked against Node's trusted ones; redirects are not followed. The head comes back
+ * as soon as it arrives; the caller reads the body. Answers, failures and the timeout come in the shapes the
+ * transport interprets for every path. Used where `keptAlivePath` allows it: a proxy only undici's proxy agent
+ * speaks (http or https) — another (socks) leaves the call to n8n's helper.
  */
 export async function sendCall(
 	url: string,
@@ -69,16 +56,19 @@ export async function sendCall(
 ): Promise<CallResponse | AnswerTimeoutError> {
 	if (job.cancel?.aborted) throw cancelled();
 	const target = new URL(url);
-	// undici does not say which connection a request took: an idle one kept for this server means reuse.
-	const kept = pool.stats[target.origin];
-	const reused = job.reuse && kept !== undefined && 'free' in kept && kept.free > 0;
-	const first = await exchange(target, job, job.reuse).then(
+	const proxy = replaced ? undefined : proxyFor(url);
+	if (proxy !== undefined && !proxySpoken(proxy))
+		throw failure('ERR_PROXY_SCHEME', "calls through this proxy go through n8n's request helper");
+	const reused = job.reuse && !replaced && mayReuse(target.origin, proxy);
+	const first = await exchange(target, job, job.reuse, proxy).then(
 		(outcome) => ({ outcome }),
 		(failed: Error & { code?: string }) => ({ failed }),
 	);
 	if ('outcome' in first) return first.outcome;
-	// A kept connection the server had just closed: nothing reached it, so the read goes again at once.
-	if (reused && STALE.has(first.failed.code ?? '')) return await exchange(target, job, false);
+	// A kept connection the server (or the proxy) had just closed: nothing reached it, so the read goes again at
+	// once, on a connection of its own.
+	if (reused && STALE.has(first.failed.code ?? ''))
+		return await exchange(target, job, false, proxy);
 	throw first.failed;
 }
 
@@ -88,41 +78,67 @@ async function exchange(
 	target: URL,
 	job: CallRequest,
 	pooled: boolean,
+	proxy: string | undefined,
 ): Promise<CallResponse | AnswerTimeoutError> {
-	const own = pooled || replaced ? undefined : new Client(target.origin, NO_LIMITS);
-	const release = () => void own?.destroy().catch(() => undefined);
+	const { dispatcher, release } = replaced
+		? { dispatcher: replaced, release: () => undefined }
+		: dispatcherFor(target.origin, pooled, proxy);
 	const stop = new AbortController();
 	const onCancel = () => stop.abort(cancelled());
 	job.cancel?.addEventListener('abort', onCancel, { once: true });
 	const waiting = new IdleLimit(job.timeoutMs, () =>
 		stop.abort(new AnswerTimeoutError(job.timeoutMs)),
 	);
+	const sent = dispatcher.request({
+		origin: target.origin,
+		path: `${target.pathname}${target.search}`,
+		method: job.method as Dispatcher.HttpMethod,
+		headers: job.headers,
+		body: job.body,
+		signal: stop.signal,
+		// A connection of its own also tells the server (or the proxy) it closes after this answer.
+		reset: !pooled,
+	});
+	// undici hands a request its abort only once a connection took it: one still waiting for its connection (a
+	// CONNECT the proxy does not answer) would outlast the Timeout and a cancellation. The wait ends here instead.
+	const abandoned = new Promise<never>((_resolve, reject) =>
+		stop.signal.addEventListener('abort', () => reject(stop.signal.reason as Error), {
+			once: true,
+		}),
+	);
+	abandoned.catch(() => undefined);
 	let answer: Dispatcher.ResponseData;
 	try {
-		answer = await (own ?? replaced ?? pool).request({
-			origin: target.origin,
-			path: `${target.pathname}${target.search}`,
-			method: job.method as Dispatcher.HttpMethod,
-			headers: job.headers,
-			body: job.body,
-			signal: stop.signal,
-			// A connection of its own also tells the server it closes after this answer.
-			reset: !pooled,
-		});
+		answer = await Promise.race([sent, abandoned]);
 	} catch (error) {
 		job.cancel?.removeEventListener('abort', onCancel);
 		release();
-		if (!stop.signal.aborted) throw translated(error, false);
+		if (!stop.signal.aborted) throw translated(error, false, proxy, target);
+		// An answer that still comes is discarded, which also frees its connection.
+		sent.then(
+			(late) => late.body.destroy(),
+			() => undefined,
+		);
 		const reason = stop.signal.reason as Error;
-		if (reason instanceof AnswerTimeoutError) return reason;
-		throw reason;
+		if (!(reason instanceof AnswerTimeoutError)) throw reason;
+		if (proxy && pooled) retireProxyPool(proxy);
+		return reason;
 	} finally {
 		waiting.stop();
 	}
+	if (proxy && answer.statusCode === 407) {
+		// Only a proxy asks for its credentials: nothing reached the service.
+		answer.body.destroy();
+		job.cancel?.removeEventListener('abort', onCancel);
+		release();
+		throw proxyRefusal(proxy, target, 407);
+	}
+	if (proxy && pooled) answeredThrough(proxy);
 	const body = watched(
 		answer.body,
 		job.timeoutMs,
-		(error) => (stop.signal.aborted ? (stop.signal.reason as Error) : translated(error, true)),
+		(error) =>
+			stop.signal.aborted ? (stop.signal.reason as Error) : translated(error, true, proxy, target),
 		() => {
 			job.cancel?.removeEventListener('abort', onCancel);
 			release();
@@ -183,13 +199,24 @@ function decoded(body: Readable, contentEncoding: string | string[] | undefined)
 
 /**
  * undici's failures as the transport classifies them. Only the code and llhttp's reason: Node's messages may
- * quote the address. undici's parser reports a head that breaks HTTP/1.1 (a folded or malformed line, a NUL,
- * conflicting lengths) as a length mismatch once a Content-Length was read, and refuses a 100 Continue the
- * request did not ask for as a "bad response": both are named for what they are.
+ * quote the address, and a proxy's address its credentials. undici's parser reports a head that breaks HTTP/1.1
+ * (a folded or malformed line, a NUL, conflicting lengths) as a length mismatch once a Content-Length was read,
+ * and refuses a 100 Continue the request did not ask for as a "bad response": both are named for what they are.
+ * Through a proxy, a failure to connect is the proxy's (the pack connects to nothing else), and so is a refused
+ * CONNECT or a 407: they name the proxy.
  */
-function translated(error: unknown, headArrived: boolean): Error {
+function translated(
+	error: unknown,
+	headArrived: boolean,
+	proxy: string | undefined,
+	target: URL,
+): Error {
 	const caught = error as { code?: string; name?: string; message?: string };
 	const code = caught.code ?? '';
+	if (proxy && !headArrived) {
+		const refusal = proxyFailureOf(code, caught.message ?? '', proxy, target);
+		if (refusal) return refusal;
+	}
 	if (caught.name === 'HTTPParserError') {
 		const reason = /\(([^()]*)\)$/.exec(caught.message ?? '')?.[1];
 		return failure(

@@ -71,6 +71,11 @@ export function unreachableError(ctx: ErrorContext, host: string, code: string):
 	);
 }
 
+/** A proxy in the way failed or refused the request: its cause and fix name the proxy (`proxy-failures.ts`). */
+export function proxyError(ctx: ErrorContext, cause: string, fix: string): NodeApiError {
+	return apiError(ctx, cause, fix);
+}
+
 /**
  * The TLS certificate the server showed was refused in the handshake, before any byte of the request left:
  * nothing was sent, so even a write is not in doubt, and repeating cannot help.

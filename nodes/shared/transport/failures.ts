@@ -5,6 +5,7 @@ export type FailureKind =
 	| 'protocol'
 	| 'certificate'
 	| 'aborted'
+	| 'proxy'
 	| 'http'
 	| 'other';
 
@@ -33,6 +34,8 @@ const DROPPED = new Set([
 	'EPIPE',
 	'ERR_STREAM_PREMATURE_CLOSE',
 	'UND_ERR_SOCKET',
+	// A pool dropped under its requests (a proxy's pool retired after a stall, `call-dispatchers.ts`).
+	'UND_ERR_DESTROYED',
 	'ERR_BAD_RESPONSE',
 ]);
 
@@ -76,6 +79,7 @@ export function classifyFailure(error: unknown): Failure {
 		const code = typeof current.code === 'string' ? current.code : '';
 		if (current.name === 'AbortError' || code === 'ERR_CANCELED')
 			return { kind: 'aborted', code: 'aborted' };
+		if (current.name === PROXY_ERROR) return { kind: 'proxy', code };
 		if (UNREACHABLE.has(code)) return { kind: 'unreachable', code };
 		if (CERTIFICATE.has(code)) return { kind: 'certificate', code };
 		if (TIMEOUT.has(code)) return { kind: 'timeout', code };
@@ -106,3 +110,22 @@ export function failure(code: string, message: string, name?: string): Error {
 }
 
 export const cancelled = () => failure('ERR_CANCELED', 'The execution was cancelled', 'AbortError');
+
+const PROXY_ERROR = 'ProxyError';
+
+/**
+ * A proxy that failed or refused a request before anything of it reached the service (`proxy-failures.ts`):
+ * `message` names the proxy and the cause, `fix` what to check; `retry` says whether trying again may help.
+ */
+export interface ProxyFailure extends Error {
+	code: string;
+	fix: string;
+	retry: boolean;
+}
+
+export function proxyFailure(code: string, message: string, fix: string, retry: boolean): Error {
+	const error = failure(code, message, PROXY_ERROR) as ProxyFailure;
+	error.fix = fix;
+	error.retry = retry;
+	return error;
+}

@@ -57,3 +57,15 @@ export function proxyConfigured(env: Env = process.env): boolean {
 		(name) => Boolean(env[name]) || Boolean(env[name.toLowerCase()]),
 	);
 }
+
+/**
+ * Whether the transport's calls can go through `proxy` themselves (undici's proxy agent): an http or https
+ * proxy. Another (a socks proxy), or a URL that does not parse, leaves them to n8n's request helper.
+ */
+export function proxySpoken(proxy: string): boolean {
+	try {
+		return ['http:', 'https:'].includes(new URL(proxy).protocol);
+	} catch {
+		return false;
+	}
+}

@@ -19,6 +19,7 @@ import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from
 import {
 	certificateError,
 	protocolError,
+	proxyError,
 	readFailedError,
 	redirectError,
 	repeatedFailure,
@@ -33,7 +34,7 @@ import {
 	type ErrorContext,
 } from './errors';
 import { sendUploadFromDisk, type DiskUpload } from './disk-upload';
-import { classifyFailure } from './failures';
+import { classifyFailure, type ProxyFailure } from './failures';
 import {
 	backoffDelay,
 	DEFAULT_RETRY,
@@ -253,7 +254,7 @@ function watched(raw: RawResponse, timeoutMs: number): RawResponse {
  * session; so do uploads from n8n's other binary modes and streamed answers (they have paths of their own).
  */
 function keptAlive(opts: ApiRequestOptions, body: IHttpRequestOptions['body']): boolean {
-	if (keptAlivePath() !== 'own connections') return false;
+	if (keptAlivePath(process.env, opts.url) !== 'own connections') return false;
 	if (opts.responseType === 'stream' || opts.multipart || isStream(body)) return false;
 	if (opts.credentialType === undefined) return true;
 	return opts.authMode !== 'session' && authenticatorOf(opts.credentialType) !== undefined;
@@ -445,6 +446,13 @@ function afterTransportFailure<T>(
 	const failure = classifyFailure(error);
 	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
 	if (failure.kind === 'aborted' || failure.kind === 'other') throw scrubbed(error);
+	if (failure.kind === 'proxy') {
+		// Nothing reached the service, so even a write may go again when trying again can help.
+		const { message, fix, retry } = error as ProxyFailure;
+		const refused = proxyError(errorCtx, message, fix);
+		if (retry) return { retry: refused };
+		throw refused;
+	}
 	if (failure.kind === 'certificate')
 		throw certificateError(errorCtx, new URL(opts.url).hostname, failure.code);
 	if (failure.kind === 'protocol') {

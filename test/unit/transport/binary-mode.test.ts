@@ -134,9 +134,16 @@ describe('calls other than file transfers (keptAlivePath)', () => {
 		expect(keptAlivePath({ CLOUD_STORAGE_KEEP_ALIVE: 'true' })).toBe('own connections');
 		expect(keptAlivePath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe('own connections');
 	});
-	it("go through n8n's helper with a proxy configured (only the helper honours it) or CLOUD_STORAGE_KEEP_ALIVE=false", () => {
+	it("stay on them with an http(s) proxy configured (undici's proxy agent), and go through n8n's helper with CLOUD_STORAGE_KEEP_ALIVE=false", () => {
 		for (const name of ['HTTP_PROXY', 'https_proxy', 'ALL_PROXY'])
-			expect(keptAlivePath({ [name]: 'http://proxy.example:3128' })).toBe('helper');
+			for (const url of [undefined, 'http://127.0.0.1:8080/x', 'https://api.example/x'])
+				expect(keptAlivePath({ [name]: 'http://proxy.example:3128' }, url)).toBe('own connections');
 		expect(keptAlivePath({ CLOUD_STORAGE_KEEP_ALIVE: ' False ' })).toBe('helper');
+		expect(
+			keptAlivePath(
+				{ CLOUD_STORAGE_KEEP_ALIVE: 'false', HTTPS_PROXY: 'http://proxy:3128' },
+				'https://a.example',
+			),
+		).toBe('helper');
 	});
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { proxyFor } from '../../../nodes/shared/transport/proxy';
+import { proxyFor, proxySpoken } from '../../../nodes/shared/transport/proxy';
 import {
 	diskDownloadPath,
 	diskUploadPath,
@@ -86,9 +86,31 @@ describe('which proxy a request goes through (proxyFor)', () => {
 
 	it('sends every path with a proxy configured through the paths that honour it', () => {
 		const env = { ALL_PROXY: 'http://proxy.example:3128' };
-		expect(keptAlivePath(env)).toBe('helper');
+		// Calls through undici's proxy agent (proxied-calls.test.ts), transfers through n8n's helper.
+		expect(keptAlivePath(env, 'https://api.example/x')).toBe('own connections');
 		expect(diskUploadPath(env)).toBe('helper');
 		expect(diskDownloadPath(env, ['node', 'n8n', 'start'])).toBe('helper');
+	});
+
+	it("leaves calls through a proxy undici's proxy agent does not speak (socks, or no URL) to n8n's helper", () => {
+		for (const proxy of [
+			'socks5://proxy.example:1080',
+			'socks://proxy.example:1080',
+			'http://[bad',
+		])
+			expect(keptAlivePath({ HTTPS_PROXY: proxy }, 'https://api.example/x')).toBe('helper');
+		expect(keptAlivePath({ HTTPS_PROXY: 'https://proxy.example:3128' }, 'https://a.example')).toBe(
+			'own connections',
+		);
+		// Bypassed by NO_PROXY, or another scheme's: no proxy for this call.
+		expect(
+			keptAlivePath({ HTTPS_PROXY: 'socks5://p:1080', NO_PROXY: 'a.example' }, 'https://a.example'),
+		).toBe('own connections');
+		expect(keptAlivePath({ HTTP_PROXY: 'socks5://p:1080' }, 'https://a.example')).toBe(
+			'own connections',
+		);
+		expect(proxySpoken('http://user:pass@proxy.example:3128')).toBe(true);
+		expect(proxySpoken('socks5://proxy.example:1080')).toBe(false);
 	});
 });
 
