@@ -63,11 +63,38 @@ export function unexpectedBodyError(ctx: ErrorContext, what: string): NodeApiErr
 	);
 }
 
-export function unreachableError(ctx: ErrorContext, host: string, code: string): NodeApiError {
+/**
+ * In words: n8n replaces a message that contains a common code (ECONNREFUSED, ENOTFOUND, …) with its own
+ * generic text, which would drop the host; the code goes into the description instead.
+ */
+const UNREACHABLE_CAUSES: Record<string, string> = {
+	ECONNREFUSED: 'it refused the connection',
+	ENOTFOUND: 'its host name is not known (DNS)',
+	EAI_AGAIN: 'its host name could not be looked up now (DNS)',
+	EHOSTUNREACH: 'there is no route to it',
+	ENETUNREACH: 'there is no route to it',
+	ETIMEDOUT: 'the connection timed out',
+	ECONNRESET: 'the connection was reset',
+};
+
+export function unreachableError(
+	ctx: ErrorContext,
+	host: string,
+	code: string,
+	midAnswer?: 'dropped' | 'stalled',
+): NodeApiError {
+	if (midAnswer === 'stalled')
+		return apiError(
+			ctx,
+			`The answer from ${host} stalled: no data arrived for longer than the node's Timeout`,
+			`The service or the network stopped sending; the node asked again where it could. ${RAISE_TIMEOUT}`,
+		);
 	return apiError(
 		ctx,
-		`Could not reach ${host} (${code})`,
-		'Check the URL in the credential, the network between n8n and the service, and that the service is running.',
+		midAnswer === 'dropped'
+			? `The connection to ${host} broke while its answer was read`
+			: `Could not reach ${host}: ${UNREACHABLE_CAUSES[code] ?? 'the connection failed'}`,
+		`(${code}) Check the URL in the credential, the network between n8n and the service, and that the service is running.`,
 	);
 }
 

@@ -468,7 +468,16 @@ function afterTransportFailure<T>(
 		if (!opts.write) return { retry: timeoutError(errorCtx, timeoutMs) };
 		return { uncertain: uncertainTimeoutError(errorCtx, timeoutMs), timedOut: true };
 	}
-	const unreachable = unreachableError(errorCtx, displayUrl(opts.url), failure.code);
+	const unreachable = unreachableError(
+		errorCtx,
+		displayUrl(opts.url),
+		failure.code,
+		!statusReceived || failure.kind === 'unreachable'
+			? undefined
+			: failure.kind === 'timeout'
+				? 'stalled'
+				: 'dropped',
+	);
 	// Nothing reached the service when the connection was refused, so even a write may be repeated.
 	if (!opts.write || failure.kind === 'unreachable') return { retry: unreachable };
 	const reason = statusReceived

@@ -6,6 +6,7 @@ import {
 	toUrlEncoded,
 } from '../../../nodes/shared/transport/body';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
+import { unreachableError } from '../../../nodes/shared/transport/errors';
 import {
 	backoffDelay,
 	DEFAULT_RETRY,
@@ -153,5 +154,31 @@ describe('status explanations', () => {
 		const { fix } = explainStatus('dav', 403);
 		expect(fix).toMatch(/^Check that the account may read or write/);
 		expect(fix).toMatch(/Some servers also refuse.*two-factor/s);
+	});
+});
+
+describe('an unreachable service is named with its host', () => {
+	const node = {
+		id: '1',
+		name: 'Cloud Storage',
+		type: 'n8n-nodes-cloud-storage.cloudStorage',
+		typeVersion: 1,
+		position: [0, 0] as [number, number],
+		parameters: {},
+	};
+	// n8n's NodeApiError swaps a message containing a common code for a generic text without the host.
+	it.each([
+		'ECONNREFUSED',
+		'ENOTFOUND',
+		'EAI_AGAIN',
+		'EHOSTUNREACH',
+		'ETIMEDOUT',
+		'ECONNRESET',
+		'EOTHER',
+	])('%s', (code) => {
+		const error = unreachableError({ node, api: 'v2', itemIndex: 3 }, 'storage.example:443', code);
+		expect(error.message).toMatch(/^Could not reach storage\.example:443: /);
+		expect(error.description).toContain(`(${code})`);
+		expect(error.context.itemIndex).toBe(3);
 	});
 });
