@@ -155,10 +155,22 @@ export class SocketBody extends Readable {
 				// Small reads are gathered first: each chunk costs n8n's store one write, so fewer, larger ones.
 				const slice = this.ready() ? this.queue.shift() : undefined;
 				if (slice) {
-					this.checksum = crc32(slice, this.checksum);
 					this.delivered += slice.length;
 					if (this.limit && this.delivered > this.limit.bytes) throw this.limit.error;
-					yield slice;
+					// Summed while the consumer writes it (n8n's store writes in Node's thread pool), and at the
+					// latest before its buffer is read into again.
+					const sum = () => {
+						clearImmediate(summing);
+						if (!summed) this.checksum = crc32(slice, this.checksum);
+						summed = true;
+					};
+					let summed = false;
+					const summing = setImmediate(sum);
+					try {
+						yield slice;
+					} finally {
+						sum();
+					}
 					// Asked for the next: the consumer is done with this one.
 					this.regions.release(slice);
 					this.released();
