@@ -2,6 +2,7 @@ import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { API_LABEL, type ApiKind } from './api-kinds';
+import { UNREACHABLE, type ProxyFailure } from './failures';
 import { explainStatus } from './status-messages';
 import { secondsText } from './timeout';
 
@@ -63,16 +64,9 @@ export function unexpectedBodyError(ctx: ErrorContext, what: string): NodeApiErr
 	);
 }
 
-/**
- * In words: n8n replaces a message that contains a common code (ECONNREFUSED, ENOTFOUND, …) with its own
- * generic text, which would drop the host; the code goes into the description instead.
- */
+/** The code goes into the description: n8n would replace a message naming it (`UNREACHABLE`). */
 const UNREACHABLE_CAUSES: Record<string, string> = {
-	ECONNREFUSED: 'it refused the connection',
-	ENOTFOUND: 'its host name is not known (DNS)',
-	EAI_AGAIN: 'its host name could not be looked up now (DNS)',
-	EHOSTUNREACH: 'there is no route to it',
-	ENETUNREACH: 'there is no route to it',
+	...UNREACHABLE,
 	ETIMEDOUT: 'the connection timed out',
 	ECONNRESET: 'the connection was reset',
 };
@@ -99,8 +93,8 @@ export function unreachableError(
 }
 
 /** A proxy in the way failed or refused the request: its cause and fix name the proxy (`proxy-failures.ts`). */
-export function proxyError(ctx: ErrorContext, cause: string, fix: string): NodeApiError {
-	return apiError(ctx, cause, fix);
+export function proxyError(ctx: ErrorContext, { message, fix }: ProxyFailure): NodeApiError {
+	return apiError(ctx, message, fix);
 }
 
 /**
@@ -147,14 +141,8 @@ const PROTOCOL_CAUSES: Record<string, string> = {
 	HPE_LF_EXPECTED: 'has a line not ended by CRLF',
 };
 
-export const PROTOCOL_FIX =
+const PROTOCOL_FIX =
 	'The node refuses such answers rather than risk storing a wrong file. Something between n8n and the service (a proxy, firewall, load balancer or TLS inspection) or the service itself sends them: point the credential at the service directly, or have that device or the service fixed. Running it again will not help until then.';
-
-/** The cause named by the pack's HTTP/1.1 reader, else one named after llhttp's code. */
-export function protocolCause(code: string, message: string): string {
-	if (/^The answer /.test(message)) return message;
-	return `The answer ${PROTOCOL_CAUSES[code] ?? 'broke HTTP/1.1'} (${code})`;
-}
 
 /**
  * RFC 9110 lets a server send a 1xx the client did not ask for; undici refuses an unasked 100 Continue, while
@@ -163,11 +151,17 @@ export function protocolCause(code: string, message: string): string {
 const UNREQUESTED_CONTINUE_FIX =
 	"Some servers and proxies send a 100 Continue to every request. Set CLOUD_STORAGE_KEEP_ALIVE=false on the n8n host (then restart n8n): calls then go through n8n's request helper, which reads past it. Or have that server or proxy fixed.";
 
-/** The service's answer broke HTTP/1.1 (RFC 9112): refused, never guessed at. */
+/**
+ * The service's answer broke HTTP/1.1 (RFC 9112): refused, never guessed at. The cause as the pack's HTTP/1.1
+ * reader words it, else named after llhttp's code.
+ */
 export function protocolError(ctx: ErrorContext, code: string, message: string): NodeApiError {
+	const cause = /^The answer /.test(message)
+		? message.slice('The answer '.length)
+		: `${PROTOCOL_CAUSES[code] ?? 'broke HTTP/1.1'} (${code})`;
 	return apiError(
 		ctx,
-		`${protocolCause(code, message).replace(/^The answer/, `The ${API_LABEL[ctx.api]}'s answer`)}`,
+		`The ${API_LABEL[ctx.api]}'s answer ${cause}`,
 		code === 'HPE_UNREQUESTED_CONTINUE' ? UNREQUESTED_CONTINUE_FIX : PROTOCOL_FIX,
 	);
 }

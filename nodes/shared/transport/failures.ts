@@ -15,13 +15,17 @@ export interface Failure {
 	status?: number;
 }
 
-const UNREACHABLE = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-]);
+/**
+ * Why a connection could not be made, in words: n8n replaces a message that contains such a code with its own
+ * generic text, which would drop the host (or blame the service for its proxy).
+ */
+export const UNREACHABLE: Record<string, string> = {
+	ECONNREFUSED: 'it refused the connection',
+	ENOTFOUND: 'its host name is not known (DNS)',
+	EAI_AGAIN: 'its host name could not be looked up now (DNS)',
+	EHOSTUNREACH: 'there is no route to it',
+	ENETUNREACH: 'there is no route to it',
+};
 const TIMEOUT = new Set([
 	'ETIMEDOUT',
 	'ECONNABORTED',
@@ -80,7 +84,7 @@ export function classifyFailure(error: unknown): Failure {
 		if (current.name === 'AbortError' || code === 'ERR_CANCELED')
 			return { kind: 'aborted', code: 'aborted' };
 		if (current.name === PROXY_ERROR) return { kind: 'proxy', code };
-		if (UNREACHABLE.has(code)) return { kind: 'unreachable', code };
+		if (Object.hasOwn(UNREACHABLE, code)) return { kind: 'unreachable', code };
 		if (CERTIFICATE.has(code)) return { kind: 'certificate', code };
 		if (TIMEOUT.has(code)) return { kind: 'timeout', code };
 		if (DROPPED.has(code)) return { kind: 'dropped', code };

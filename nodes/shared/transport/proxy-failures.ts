@@ -1,24 +1,16 @@
-import { proxyFailure } from './failures';
+import { proxyFailure, UNREACHABLE } from './failures';
 
 const SETTINGS = "n8n's proxy settings (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY in its environment)";
 const NOTHING_SENT = 'Nothing reached the service.';
 
 /** The proxy as the user may see it: scheme, host and port, never the credentials of its URL. */
-export function proxyShown(proxy: string): string {
+function proxyShown(proxy: string): string {
 	const url = new URL(proxy);
 	return `${url.protocol}//${url.host}`;
 }
 
-/**
- * Why a connection to the proxy could not be made, in words: n8n replaces a message that contains such a code
- * with its own generic one ("The service refused the connection"), which would blame the service.
- */
-const UNREACHABLE: Record<string, string> = {
-	ECONNREFUSED: 'it refused the connection',
-	ENOTFOUND: 'its host name was not found',
-	EAI_AGAIN: 'its host name could not be looked up',
-	EHOSTUNREACH: 'there is no route to it',
-	ENETUNREACH: 'there is no route to it',
+const UNREACHABLE_PROXY: Record<string, string> = {
+	...UNREACHABLE,
 	ETIMEDOUT: 'connecting to it timed out',
 };
 
@@ -33,10 +25,10 @@ export function proxyFailureOf(
 	proxy: string,
 	target: URL,
 ): Error | undefined {
-	if (Object.hasOwn(UNREACHABLE, code))
+	if (Object.hasOwn(UNREACHABLE_PROXY, code))
 		return proxyFailure(
 			code,
-			`Could not reach the proxy ${proxyShown(proxy)}: ${UNREACHABLE[code]}`,
+			`Could not reach the proxy ${proxyShown(proxy)}: ${UNREACHABLE_PROXY[code]}`,
 			`${SETTINGS} send the requests for ${target.host} through this proxy: check its address there and that the proxy is running, or list ${target.hostname} in NO_PROXY if the service is to be reached directly. ${NOTHING_SENT}`,
 			true,
 		);

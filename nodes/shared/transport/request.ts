@@ -448,9 +448,8 @@ function afterTransportFailure<T>(
 	if (failure.kind === 'aborted' || failure.kind === 'other') throw scrubbed(error);
 	if (failure.kind === 'proxy') {
 		// Nothing reached the service, so even a write may go again when trying again can help.
-		const { message, fix, retry } = error as ProxyFailure;
-		const refused = proxyError(errorCtx, message, fix);
-		if (retry) return { retry: refused };
+		const refused = proxyError(errorCtx, error as ProxyFailure);
+		if ((error as ProxyFailure).retry) return { retry: refused };
 		throw refused;
 	}
 	if (failure.kind === 'certificate')
