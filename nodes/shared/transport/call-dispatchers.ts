@@ -1,16 +1,10 @@
 import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
 
-/**
- * undici's own limits are off: the node's Timeout is counted by the transport's timers (`IdleLimit`), the
- * same on every path and driven by fake timers in tests. undici's would also cut a connect after 10 s.
- */
+/** undici's own limits are off (they would also cut a connect after 10 s): the node's Timeout is `IdleLimit`'s. */
 const NO_LIMITS = { headersTimeout: 0, bodyTimeout: 0 };
 const NO_CONNECT_LIMIT = { timeout: 0 };
 
-/**
- * Idle connections close after 4 s, or earlier when the server's `Keep-Alive: timeout=` says so, less a
- * second: below the 5 s most servers keep them, so a read seldom meets a connection the server is closing.
- */
+/** Idle connections close after 4 s, or the server's `Keep-Alive: timeout=` less 1 s: before most servers do. */
 const KEPT_ALIVE = {
 	keepAliveTimeout: 4000,
 	keepAliveMaxTimeout: 4000,
@@ -24,11 +18,9 @@ const direct = new Agent({ ...NO_LIMITS, ...KEPT_ALIVE, connect: NO_CONNECT_LIMI
 const throughProxy = new Map<string, { agent: ProxyAgent; answered: boolean }>();
 
 /**
- * Through a proxy, the proxy's way for each target: an http target as an absolute-URI request forwarded by an
- * http proxy (`GET http://host/path`, as n8n's helper sends it: many proxies, squid's default among them,
- * refuse CONNECT to ports other than 443), an https target (or any target of an https proxy) through a CONNECT
- * tunnel. Credentials in the proxy's URL become its Proxy-Authorization (undici reads them from the URL). Every
- * pool undici makes on the way gets the same settings as the direct one: its defaults would add limits of its own.
+ * An http target through an http proxy as a forwarded absolute-URI request (`GET http://host/path`, as n8n's
+ * helper sends it: squid's default refuses CONNECT to ports but 443), else a CONNECT tunnel. The URL's credentials
+ * become Proxy-Authorization. Every pool on the way gets the direct one's settings, not undici's limits.
  */
 function proxyAgent(proxy: string, pooled: boolean): ProxyAgent {
 	const settings = pooled ? { ...NO_LIMITS, ...KEPT_ALIVE } : NO_LIMITS;
@@ -46,14 +38,10 @@ function proxyAgent(proxy: string, pooled: boolean): ProxyAgent {
 }
 
 /**
- * Where a call goes: `pooled` (reads) over the kept connections, directly or through the proxy's pool; else
- * (writes, and a read sent again after a stale connection) over a connection of its own, closed with `release`
- * once the answer is read. Through a proxy "of its own" means a new connection to the proxy, and for an https
- * target a new CONNECT tunnel, so a new connection to the service. An http target's request is forwarded: the
- * proxy chooses its connection to the service, and HTTP forbids a proxy to repeat a request that is not
- * idempotent on its own (RFC 9110 9.2.2; squid by default opens a new connection for a request it cannot
- * retry, `server_pconn_for_nonretriable`), so a failed forward comes back as the proxy's 502, which a write
- * treats as an uncertain outcome, never repeated.
+ * `pooled` (reads): the kept connections, direct or the proxy's pool. Else (writes, a read sent again after a
+ * stale connection) a connection of its own, closed by `release`: through a proxy a new connection to it, for
+ * https a new tunnel. A forwarded http write may ride the proxy's kept connection to the service, but a proxy
+ * must not repeat it (RFC 9110 9.2.2): a failed forward comes back as its 502, an uncertain outcome for a write.
  */
 export function dispatcherFor(
 	origin: string,
@@ -73,10 +61,7 @@ export function dispatcherFor(
 	return { dispatcher: own, release: () => void own.destroy().catch(() => undefined) };
 }
 
-/**
- * Whether a read may have taken a connection an earlier call left open (undici does not say which connection
- * a request took): an idle one kept for this server, or through a proxy, a pool that has answered before.
- */
+/** Whether a read may have taken a kept connection (undici does not say): one idle here, or a proxy pool that answered. */
 export function mayReuse(origin: string, proxy: string | undefined): boolean {
 	if (proxy) return throughProxy.get(proxy)?.answered ?? false;
 	const kept = direct.stats[origin];
@@ -90,9 +75,8 @@ export function answeredThrough(proxy: string): void {
 }
 
 /**
- * Drops the reads' pool through `proxy` after a read whose answer never started: a CONNECT the proxy never
- * answers holds its connection, and undici would queue the next reads behind it (undici's own limit on it is
- * off). The next read starts a new pool; reads still running on the old one end as dropped and are sent again.
+ * Drops the reads' pool through `proxy` after a read whose answer never started: undici would queue the next
+ * reads behind a CONNECT never answered. Reads still on the old pool end as dropped and are sent again.
  */
 export function retireProxyPool(proxy: string): void {
 	const kept = throughProxy.get(proxy);

@@ -1,19 +1,15 @@
-import type { Readable } from 'node:stream';
-import { pipeline, Transform } from 'node:stream';
+import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './failures';
-import { IdleLimit, idleFailure } from './idle';
+import { IdleLimit, idleWatched } from './idle';
 import { answeredThrough, dispatcherFor, mayReuse, retireProxyPool } from './call-dispatchers';
 import { proxyFor, proxySpoken } from './proxy';
 import { proxyFailureOf, proxyRefusal } from './proxy-failures';
 
-/**
- * Where calls go instead, for the unit tests only: nock intercepts node:http, which undici does not use, so
- * they route calls through a dispatcher over node:http (`test/unit/offline.ts`). Unset: undici's own.
- */
+/** For the unit tests only: nock intercepts node:http, so they route calls through a dispatcher over it (`offline.ts`). */
 let replaced: Dispatcher | undefined;
 export function routeCallsThrough(dispatcher: Dispatcher | undefined): void {
 	replaced = dispatcher;
@@ -24,9 +20,8 @@ export interface CallRequest {
 	headers: Record<string, string>;
 	body?: string | Buffer;
 	/**
-	 * Whether the request may go over a connection an earlier request left open. Only for reads: a connection
-	 * the server closes just as a request is sent fails it, and a read is then simply sent again on a fresh
-	 * one, while a write's outcome would be uncertain. Writes always get a connection of their own.
+	 * Reads may go over a connection an earlier request left open: one the server closes just as it is reused is
+	 * simply sent again. A write's outcome would then be uncertain: it always gets a connection of its own.
 	 */
 	reuse: boolean;
 	/** The longest silence: until the head, then between pieces of the body; 0 = no limit. */
@@ -41,14 +36,11 @@ export interface CallResponse {
 }
 
 /**
- * One call (anything but a file transfer) through undici on n8n's main thread: reads over pooled kept-alive
- * connections, writes each on a connection of its own that closes after the answer, directly or through the
- * proxy n8n's own requests take (`proxyFor`, resolved per request). n8n's request helper opens a new connection
- * for every request and runs it through axios, which costs more per item than the service's answer on a fast
- * network. Certificates are checked against Node's trusted ones; redirects are not followed. The head comes back
- * as soon as it arrives; the caller reads the body. Answers, failures and the timeout come in the shapes the
- * transport interprets for every path. Used where `keptAlivePath` allows it: a proxy only undici's proxy agent
- * speaks (http or https) — another (socks) leaves the call to n8n's helper.
+ * One call (anything but a file transfer) through undici: reads over pooled kept-alive connections, writes each
+ * on a connection of its own, directly or through the proxy n8n's own requests take (`proxyFor`). n8n's helper
+ * opens a connection per request and runs it through axios, which costs more per item than the service's answer
+ * on a fast network. No redirects are followed. Answers, failures and the timeout come in the shapes the
+ * transport interprets for every path. Used where `keptAlivePath` allows it.
  */
 export async function sendCall(
 	url: string,
@@ -99,8 +91,8 @@ async function exchange(
 		// A connection of its own also tells the server (or the proxy) it closes after this answer.
 		reset: !pooled,
 	});
-	// undici hands a request its abort only once a connection took it: one still waiting for its connection (a
-	// CONNECT the proxy does not answer) would outlast the Timeout and a cancellation. The wait ends here instead.
+	// undici aborts a request only once a connection took it: one waiting for a CONNECT the proxy never answers
+	// would outlast the Timeout and a cancellation, so the wait ends here.
 	const abandoned = new Promise<never>((_resolve, reject) =>
 		stop.signal.addEventListener('abort', () => reject(stop.signal.reason as Error), {
 			once: true,
@@ -134,7 +126,7 @@ async function exchange(
 		throw proxyRefusal(proxy, target, 407);
 	}
 	if (proxy && pooled) answeredThrough(proxy);
-	const body = watched(
+	const body = idleWatched(
 		answer.body,
 		job.timeoutMs,
 		(error) =>
@@ -149,35 +141,6 @@ async function exchange(
 		headers: answer.headers,
 		body: decoded(body, answer.headers['content-encoding']),
 	};
-}
-
-/**
- * The body, failing with `idleFailure` once nothing arrived for the node's Timeout (never while data flows),
- * and with undici's failures in the transport's shapes.
- */
-function watched(
-	source: Readable,
-	timeoutMs: number,
-	failed: (error: unknown) => Error,
-	onClose: () => void,
-): Readable {
-	const relay = new Transform({
-		transform(chunk: Buffer, _encoding, done) {
-			limit.touch();
-			done(null, chunk);
-		},
-		// The answer ends once undici has handed its connection back (a microtask after the body's end): the
-		// next call then reuses it instead of opening another.
-		flush: (done) => void setImmediate(done),
-	});
-	const limit = new IdleLimit(timeoutMs, () => relay.destroy(idleFailure(timeoutMs)));
-	source.on('error', (error) => relay.destroy(failed(error)));
-	relay.once('close', () => {
-		limit.stop();
-		if (!source.readableEnded) source.destroy();
-		onClose();
-	});
-	return source.pipe(relay);
 }
 
 const INFLATE = new Map<string, () => Transform>([
@@ -198,12 +161,10 @@ function decoded(body: Readable, contentEncoding: string | string[] | undefined)
 }
 
 /**
- * undici's failures as the transport classifies them. Only the code and llhttp's reason: Node's messages may
- * quote the address, and a proxy's address its credentials. undici's parser reports a head that breaks HTTP/1.1
- * (a folded or malformed line, a NUL, conflicting lengths) as a length mismatch once a Content-Length was read,
- * and refuses a 100 Continue the request did not ask for as a "bad response": both are named for what they are.
- * Through a proxy, a failure to connect is the proxy's (the pack connects to nothing else), and so is a refused
- * CONNECT or a 407: they name the proxy.
+ * undici's failures as the transport classifies them, with only the code and llhttp's reason (Node's messages
+ * may quote the address, a proxy's its credentials). undici reports a head that breaks HTTP/1.1 as a length
+ * mismatch once a Content-Length was read, and an unasked 100 Continue as a "bad response": both are named for
+ * what they are. Through a proxy, a failure to connect, a refused CONNECT or a 407 is the proxy's.
  */
 function translated(
 	error: unknown,

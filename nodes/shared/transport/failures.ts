@@ -66,9 +66,8 @@ interface ErrorLike {
 }
 
 /**
- * n8n wraps transport errors (sometimes twice), so the original code is searched down the cause chain.
- * Codes anywhere in the chain win over words in messages: n8n's wrapper says "The connection was aborted"
- * for a timeout too.
+ * n8n wraps transport errors (sometimes twice): the code is searched down the cause chain, and wins over words
+ * in messages (n8n's wrapper says "The connection was aborted" for a timeout too).
  */
 export function classifyFailure(error: unknown): Failure {
 	const chain: ErrorLike[] = [];
@@ -117,10 +116,7 @@ export const cancelled = () => failure('ERR_CANCELED', 'The execution was cancel
 
 const PROXY_ERROR = 'ProxyError';
 
-/**
- * A proxy that failed or refused a request before anything of it reached the service (`proxy-failures.ts`):
- * `message` names the proxy and the cause, `fix` what to check; `retry` says whether trying again may help.
- */
+/** A proxy failed or refused before anything reached the service (`proxy-failures.ts`); `retry`: trying again may help. */
 export interface ProxyFailure extends Error {
 	code: string;
 	fix: string;

@@ -1,4 +1,4 @@
-import { pipeline, Transform, type Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 
 import { secondsText } from './timeout';
 import { failure } from './failures';
@@ -46,18 +46,33 @@ export const idleFailure = (ms: number) =>
 	failure('ETIMEDOUT', `no data arrived for ${secondsText(ms)} (the node's Timeout)`);
 
 /**
- * The body of an answer read through n8n's helper (or a connection of the transport's own), failing with
- * `idleFailure` once nothing arrived for `timeoutMs`: n8n's helper bounds only the wait for the head.
+ * An answer's body that fails with `idleFailure` once nothing arrived for `timeoutMs` (never while data flows):
+ * n8n's helper bounds only the wait for the head, and undici's own limits are off. `failed` words the source's
+ * failures; `onClose` runs once the body was read or dropped.
  */
-export function idleWatched(body: Readable, timeoutMs: number): Readable {
-	if (timeoutMs <= 0) return body;
-	const watched = new Transform({
+export function idleWatched(
+	source: Readable,
+	timeoutMs: number,
+	failed: (error: unknown) => Error = (error) => error as Error,
+	onClose: () => void = () => undefined,
+): Readable {
+	const relay = new Transform({
 		transform(chunk: Buffer, _encoding, done) {
 			limit.touch();
 			done(null, chunk);
 		},
+		// The answer ends once undici has handed its connection back (a microtask after the body's end): the
+		// next call then reuses it instead of opening another.
+		flush: (done) => void setImmediate(done),
 	});
-	const limit = new IdleLimit(timeoutMs, () => watched.destroy(idleFailure(timeoutMs)));
-	pipeline(body, watched, () => limit.stop());
-	return watched;
+	const limit = new IdleLimit(timeoutMs, () => relay.destroy(idleFailure(timeoutMs)));
+	source.on('error', (error) => relay.destroy(failed(error)));
+	// Its reader sees a failure; a body nobody reads any more (a stream handed on, then dropped) fails quietly.
+	relay.on('error', () => undefined);
+	relay.once('close', () => {
+		limit.stop();
+		if (!source.readableEnded) source.destroy();
+		onClose();
+	});
+	return source.pipe(relay);
 }

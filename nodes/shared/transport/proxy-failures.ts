@@ -15,9 +15,8 @@ const UNREACHABLE_PROXY: Record<string, string> = {
 };
 
 /**
- * A failure before the answer's head, through `proxy`, that is the proxy's: the pack connects to the proxy only,
- * so a connection that could not be made is one to the proxy; undici reports a CONNECT the proxy refused by its
- * status, and a 407 to a forwarded request as an invalid argument. Undefined for any other failure.
+ * A failure before the answer's head that is the proxy's (the pack connects to nothing else), or undefined.
+ * undici reports a refused CONNECT by its status, and a 407 to a forwarded request as an invalid argument.
  */
 export function proxyFailureOf(
 	code: string,

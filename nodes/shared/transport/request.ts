@@ -94,11 +94,7 @@ export interface ApiRequestOptions {
 	/** Statuses worth retrying with back-off besides 429 (DAV and MCP 503). */
 	retryStatuses?: number[];
 	itemIndex?: number;
-	/**
-	 * How long to wait for the answer; 0 = no limit. Omitted = the node's "Timeout" option, else 120 s.
-	 * For a streamed body (uploads) it counts from the end of the body; for a streamed answer (downloads)
-	 * it ends when the answer starts, so a long transfer is never cut while data flows.
-	 */
+	/** The longest silence in either direction (`IdleLimit`); 0 = none. Omitted: the node's "Timeout", else 120 s. */
 	timeoutMs?: number;
 	retry?: Partial<RetryPolicy>;
 	maxResponseBytes?: number;
@@ -248,10 +244,9 @@ function watched(raw: RawResponse, timeoutMs: number): RawResponse {
 }
 
 /**
- * Whether this call goes over the transport's own kept-alive connections (undici, `calls.ts`): a plain request with a body in
- * memory and an answer read whole, authenticated (if at all) by one of the pack's credentials with its body
- * fields or headers. A session-authenticated request stays with n8n's helper, which renews an expired
- * session; so do uploads from n8n's other binary modes and streamed answers (they have paths of their own).
+ * Whether this call goes over the transport's own kept-alive connections (`calls.ts`): a body in memory, an answer
+ * read whole, and if authenticated, by one of the pack's credentials. A session call stays with n8n's helper,
+ * which renews an expired session; streamed bodies and answers have paths of their own.
  */
 function keptAlive(opts: ApiRequestOptions, body: IHttpRequestOptions['body']): boolean {
 	if (keptAlivePath(process.env, opts.url) !== 'own connections') return false;

@@ -12,10 +12,7 @@ type ParameterContext = Pick<IExecuteFunctions, 'getNode'> & {
 	getNodeParameter: (...args: never[]) => unknown;
 };
 
-/**
- * The Timeout the user set on the node, in milliseconds, or undefined when unset (triggers, and nodes
- * without the option, read nothing). A non-positive or non-numeric value is bad input: it fails the item.
- */
+/** The node's Timeout in ms, or undefined when unset; a non-positive or non-numeric value fails the item. */
 export function configuredTimeoutMs(ctx: ParameterContext, itemIndex?: number): number | undefined {
 	const perItem = 'getInputData' in ctx;
 	const read = ctx.getNodeParameter as (...args: unknown[]) => unknown;
@@ -55,12 +52,9 @@ export class AnswerTimeoutError extends Error {
 }
 
 /**
- * For a streamed request body (uploads through n8n's helper): the node's Timeout as a limit on silence, from
- * the start and again whenever the helper takes the next part of the body, then for the answer once the body is
- * sent. A long upload is never cut while it moves; one whose server stops reading ends after the Timeout. n8n's
- * own `timeout` would run from the start of the request, and n8n replaces any abort signal with the
- * execution's, so the caller races the request against `expired` (which resolves with the timeout error).
- * The body is form-data's stream (a legacy stream: a 'data' listener does not change how it flows).
+ * For an upload through n8n's helper: the node's Timeout as a limit on silence, started again whenever the helper
+ * takes the next part of the body (form-data's legacy stream: a 'data' listener does not change its flow). n8n's
+ * own `timeout` runs from the start and n8n replaces any abort signal, so the caller races `expired`.
  */
 export function answerDeadline(body: NodeJS.ReadableStream, timeoutMs: number) {
 	let expire: (error: AnswerTimeoutError) => void = () => undefined;

@@ -10,7 +10,7 @@ import type {
 	IRunData,
 	IWorkflowBase,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { setSafeRegexEngine, Workflow } from 'n8n-workflow';
 
 import { Container } from './core-container';
 import { createAdditionalData } from './additional-data';
@@ -19,6 +19,24 @@ import { EngineCredentialsHelper } from './credentials-helper';
 import { createRegistry, type ExtraTypes } from './registry';
 import { engineServices } from './services';
 import { prepareNodes, type WorkflowSpec } from './workflow';
+
+/**
+ * n8n-workflow runs every regular expression in a vm with a 250 ms wall-clock limit. The engine checks the
+ * pack's own resource-locator patterns before each run, and on a loaded machine a pause of the test process
+ * (a collection, another job) exceeded that limit and failed a run for nothing the pack did. The patterns are
+ * fixed and linear, so the harness runs them without the vm.
+ */
+setSafeRegexEngine({
+	exec: (pattern, input, flags) => new RegExp(pattern, flags).exec(input),
+	test: (pattern, input, flags) => new RegExp(pattern, flags).test(input),
+	replace: (pattern, input, flags, replacement) =>
+		input.replace(new RegExp(pattern, flags), replacement),
+	matchAll: (pattern, input, flags) =>
+		Array.from(
+			input.matchAll(new RegExp(pattern, `${flags ?? ''}${flags?.includes('g') ? '' : 'g'}`)),
+		),
+	split: (pattern, input, flags) => input.split(new RegExp(pattern, flags)),
+});
 
 export interface RunOptions extends ExtraTypes {
 	/**
