@@ -187,7 +187,7 @@ export async function benchGetFileInfo(ctx: BenchContext): Promise<Section> {
 		`Best of each: the Storage node takes **${ratio.toFixed(2)}×** the HTTP Request node's time without a credential and ${ratioCredential.toFixed(2)}× its time with one; ` +
 			`its n8n CPU is ${cpuRatio.toFixed(2)}× the HTTP Request node's (without a credential). ` +
 			'Both resolve one `{{ $json.hash }}` expression per item. The Storage node also resolves the locator, checks the answer and adds the web link; it sends the requests one after another, ' +
-			"each after the previous answer, while the HTTP Request node starts all of them at once and then waits for the answers together, so it overlaps its own work with the service's. " +
+			"each after the previous answer, and resolves the next item's expression while it waits for an answer; the HTTP Request node starts all of them at once and then waits for the answers together. Both overlap n8n's work with the service's. " +
 			"The HTTP Request node sends each request through n8n's request helper, which opens a new connection for it and runs it through axios; the Storage node sends its requests itself over one connection kept open for the whole run. " +
 			'Without a credential the HTTP Request node pays no credential lookup (user and token are plain body parameters); with the Header Auth credential it reads and decrypts the credential for every item. ' +
 			'The Storage node uses its token credential, read and decrypted once per node run, and reads the parameters without an expression once per run.',

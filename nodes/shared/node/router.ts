@@ -8,7 +8,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { toNodeError } from './node-error';
 import { findPlaceholder, placeholderError } from './placeholders';
-import { holdsExpression, runNodeParameters, runParameter } from './run-parameters';
+import { holdsExpression, readAhead, runNodeParameters, runParameter } from './run-parameters';
 
 export type OperationExecute = (
 	this: IExecuteFunctions,
@@ -57,15 +57,6 @@ function moduleOf(
 	return Object.hasOwn(operations, resource) && Object.hasOwn(operations[resource], operation)
 		? operations[resource][operation]
 		: undefined;
-}
-
-function executeOf(
-	operations: OperationMap,
-	resource: string,
-	operation: string,
-): OperationExecute | undefined {
-	const module = moduleOf(operations, resource, operation);
-	return typeof module?.execute === 'function' ? module.execute : undefined;
 }
 
 /**
@@ -121,7 +112,8 @@ export async function routeItems(
 			const resource = runParameter<string>(this, 'resource', itemIndex);
 			const operation = runParameter<string>(this, 'operation', itemIndex);
 			if (placeholder) throw placeholderError(placeholder, itemIndex);
-			const execute = executeOf(operations, resource, operation);
+			const module = moduleOf(operations, resource, operation);
+			const execute = typeof module?.execute === 'function' ? module.execute : undefined;
 			if (!execute) {
 				throw new NodeOperationError(
 					this.getNode(),
@@ -131,7 +123,12 @@ export async function routeItems(
 					},
 				);
 			}
-			const output = await execute.call(this, itemIndex);
+			const running = execute.call(this, itemIndex);
+			// One at a time, a read's next item has its parameters resolved while this one waits for its
+			// answer. Twice deferred: undici writes this item's request in the next turn of the event loop.
+			if (limit === 1 && module?.concurrency && itemIndex + 1 < items.length)
+				setImmediate(() => setImmediate(() => failure || readAhead(this, itemIndex + 1)));
+			const output = await running;
 			slots[itemIndex] = this.helpers.constructExecutionMetaData(output, {
 				itemData: { item: itemIndex },
 			});

@@ -17,6 +17,10 @@ interface Run {
 	values: Map<string, unknown>;
 	/** Parameters found to hold an expression: read through n8n for every item. */
 	varying: Set<string>;
+	/** How each of those was last read (by cache key), so `readAhead` can read it for the next item. */
+	reads: Map<string, [name: string, fallback: unknown, options?: IGetNodeParameterOptions]>;
+	/** What `readAhead` read for one item, by cache key: each taken once, by that item. */
+	ahead?: { itemIndex: number; outcomes: Map<string, { value: unknown } | { error: unknown }> };
 }
 
 type ParameterContext = Pick<IExecuteFunctions, 'getNode' | 'getNodeParameter'>;
@@ -26,7 +30,12 @@ const byRun = new WeakMap<object, Run>();
 function runOf(ctx: ParameterContext): Run {
 	let run = byRun.get(ctx);
 	if (!run) {
-		run = { parameters: ctx.getNode().parameters, values: new Map(), varying: new Set() };
+		run = {
+			parameters: ctx.getNode().parameters,
+			values: new Map(),
+			varying: new Set(),
+			reads: new Map(),
+		};
 		byRun.set(ctx, run);
 	}
 	return run;
@@ -93,13 +102,46 @@ export function runParameter<T = unknown>(
 		);
 	if (!cacheable) return read.call(ctx, name, itemIndex, fallback, options) as T;
 	const run = runOf(ctx);
-	if (run.varying.has(name)) return read.call(ctx, name, itemIndex, fallback, options) as T;
 	const key = `${name}\u0000${JSON.stringify(fallback) ?? ''}\u0000${options?.extractValue ? 1 : 0}`;
+	if (run.varying.has(name)) {
+		const early = run.ahead?.itemIndex === itemIndex ? run.ahead.outcomes.get(key) : undefined;
+		if (early) {
+			run.ahead!.outcomes.delete(key);
+			if ('error' in early) throw early.error;
+			return early.value as T;
+		}
+		run.reads.set(key, [name, fallback, options]);
+		return read.call(ctx, name, itemIndex, fallback, options) as T;
+	}
 	if (run.values.has(key)) return copied(run.values.get(key)) as T;
 	// Read through n8n for this item: a value n8n refuses (validation) throws here, for this item, and is
 	// not remembered.
 	const value = read.call(ctx, name, itemIndex, fallback, options);
 	if (constantAt(run.parameters, name)) run.values.set(key, copied(value));
-	else run.varying.add(name);
+	else {
+		run.varying.add(name);
+		run.reads.set(key, [name, fallback, options]);
+	}
 	return value as T;
+}
+
+/**
+ * Reads for `itemIndex`, ahead of time, every parameter holding an expression that an earlier item read,
+ * as it was read: `runParameter` then hands that item n8n's answer (or throws n8n's error) without asking
+ * again. The item loop calls it while the item before waits for its answer: resolving n8n's expressions
+ * costs about as much per item as a fast service's answer, and so overlaps with it.
+ */
+export function readAhead(ctx: ParameterContext, itemIndex: number): void {
+	const run = byRun.get(ctx);
+	if (!run?.reads.size) return;
+	const read = ctx.getNodeParameter as (...args: unknown[]) => unknown;
+	const outcomes = new Map<string, { value: unknown } | { error: unknown }>();
+	for (const [key, [name, fallback, options]] of run.reads) {
+		try {
+			outcomes.set(key, { value: read.call(ctx, name, itemIndex, fallback, options) });
+		} catch (error) {
+			outcomes.set(key, { error });
+		}
+	}
+	run.ahead = { itemIndex, outcomes };
 }

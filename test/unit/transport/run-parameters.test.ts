@@ -1,9 +1,15 @@
 // Parameters read once per node run: only those whose stored value holds no expression; an expression is
 // still resolved for every item, through n8n's engine as before.
 import nock from 'nock';
-import type { INode, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+import type {
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 
 import { holdsExpression, runParameter } from '../../../nodes/shared/node/run-parameters';
+import { routeItems } from '../../../nodes/shared/node/router';
 import { chain, runWorkflow } from '../../engine/harness';
 import { offlineWithNock } from '../offline';
 import { BASE, TOKEN, WEB, form, rl, sessionLogin } from '../storage/run-storage';
@@ -221,5 +227,98 @@ describe('one run of DMS Get over several items, through the engine', () => {
 
 	it('uses a fixed ID for every item', async () => {
 		expect(await run(id(7))).toEqual([7, 7, 7]);
+	});
+});
+
+describe('the item loop resolves the next item ahead while one waits for its answer', () => {
+	/** Three items whose operation waits until the test releases it; `file` holds an expression. */
+	function loop(file: (itemIndex: number) => string, reads: boolean) {
+		const node = {
+			name: 'Storage',
+			type: 'n8n-nodes-cloud-storage.cloudStorage',
+			typeVersion: 1,
+			position: [0, 0] as [number, number],
+			parameters: { resource: 'file', operation: 'get', file: '={{ $json.hash }}' },
+		};
+		const ctx = context(node.parameters, (name, itemIndex) =>
+			name === 'file' ? file(itemIndex) : node.parameters[name as 'resource'],
+		);
+		const release: Array<() => void> = [];
+		const execute = async function (this: typeof ctx, itemIndex: number) {
+			const file = runParameter<string>(this, 'file', itemIndex);
+			await new Promise<void>((done) => (release[itemIndex] = done));
+			return [{ json: { file } }];
+		};
+		const operations = {
+			file: { get: { description: [], execute, ...(reads ? { concurrency: () => 1 } : {}) } },
+		};
+		const run = routeItems.call(
+			{
+				...ctx,
+				getNode: () => ({ ...node, parameters: structuredClone(node.parameters) }),
+				getInputData: () => [{ json: {} }, { json: {} }, { json: {} }],
+				continueOnFail: () => true,
+				helpers: {
+					constructExecutionMetaData: (
+						items: INodeExecutionData[],
+						{ itemData }: { itemData: { item: number } },
+					) => items.map((item) => ({ ...item, pairedItem: itemData })),
+				},
+			} as never,
+			operations as never,
+		);
+		return { ctx, release, run };
+	}
+
+	/** A few turns of the event loop: the item's request would have been written by then. */
+	const turns = () =>
+		new Promise<void>((done) => setImmediate(() => setImmediate(() => setImmediate(done))));
+	const fileReads = (calls: Array<[string, number]>) =>
+		calls.filter(([name]) => name === 'file').map(([, index]) => index);
+
+	it("reads the next item's expression while the item before waits, and only once", async () => {
+		const { ctx, release, run } = loop((index) => `H${index}`, true);
+		await turns();
+		expect(fileReads(ctx.calls)).toEqual([0, 1]);
+		release[0]();
+		await turns();
+		release[1]();
+		await turns();
+		release[2]();
+		const [out] = await run;
+		expect(out.map((item) => item.json.file)).toEqual(['H0', 'H1', 'H2']);
+		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(fileReads(ctx.calls)).toEqual([0, 1, 2]);
+	});
+
+	it('fails the item whose expression fails, when that item runs, not the one before', async () => {
+		const { release, run } = loop((index) => {
+			if (index === 1) throw new Error('bad expression in item 1');
+			return `H${index}`;
+		}, true);
+		await turns();
+		release[0]();
+		await turns();
+		release[2]();
+		const [out] = await run;
+		expect(out.map((item) => item.json)).toEqual([
+			{ file: 'H0' },
+			{ error: 'bad expression in item 1' },
+			{ file: 'H2' },
+		]);
+		expect(out.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+	});
+
+	it('leaves the items of an operation that writes strictly one after the other', async () => {
+		const { ctx, release, run } = loop((index) => `H${index}`, false);
+		await turns();
+		expect(fileReads(ctx.calls)).toEqual([0]);
+		release[0]();
+		await turns();
+		release[1]();
+		await turns();
+		release[2]();
+		await run;
+		expect(fileReads(ctx.calls)).toEqual([0, 1, 2]);
 	});
 });
