@@ -23,16 +23,21 @@ export interface UploadFile {
 	size: number;
 }
 
-/** A multipart upload whose file is read from disk (n8n's filesystem binary mode), see `diskUploadPath`. */
+/** A multipart upload whose file is read from disk (n8n's filesystem binary mode), see `transferPath`. */
 export interface DiskUpload {
 	/** Form fields before the file; undefined or empty values are left out. */
 	fields: Record<string, string | undefined>;
 	file: UploadFile;
-	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
-	authenticate?: () => Promise<{
-		fields: Array<[string, string]>;
-		headers: Record<string, string>;
-	}>;
+}
+
+/** A POST the transport sends on its own socket, authenticated (`authenticated` in request.ts). */
+export interface OwnPost {
+	url: string;
+	/** Lower-case names. */
+	headers: Record<string, string>;
+	/** The form fields, the credential's among them. */
+	form: URLSearchParams;
+	cancel?: AbortSignal;
 }
 
 /** An answer as n8n's request helper gives it (status, headers, body stream), for the transport to interpret. */
@@ -115,28 +120,21 @@ async function writeFile(
  * what makes V8 collect n8n's whole heap every ~64 MiB; without them the transfer runs at the disk's and the
  * service's pace. Answers as n8n's helper does, for the transport to interpret: the node's Timeout limits
  * silence in both directions (`IdleLimit`: reset by every completed write and every read); cancelling the
- * execution ends the request. Used where no proxy is configured (`diskUploadPath`).
+ * execution ends the request. Used where no proxy is configured (`transferPath`).
  */
 export async function sendUploadFromDisk(
-	url: string,
-	upload: DiskUpload,
-	headers: Record<string, string>,
+	{ url, headers, form, cancel }: OwnPost,
+	upload: UploadFile,
 	timeoutMs: number,
-	cancel?: AbortSignal,
 ): Promise<StreamedResponse | AnswerTimeoutError> {
 	if (cancel?.aborted) throw cancelled();
-	const auth = (await upload.authenticate?.()) ?? { fields: [], headers: {} };
-	const fields = Object.entries(upload.fields).filter(
-		(entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
-	);
-	const file = await open(upload.file.path, 'r');
+	const file = await open(upload.path, 'r');
 	try {
 		const size = (await file.stat()).size;
-		const { head, tail, contentType } = multipartEnvelope([...fields, ...auth.fields], upload.file);
+		const { head, tail, contentType } = multipartEnvelope([...form], upload);
 		return await exchange(url, {
 			headers: {
 				...headers,
-				...auth.headers,
 				'content-type': contentType,
 				'content-length': String(head.length + size + tail.length),
 			},

@@ -9,31 +9,7 @@ import { ReadRegions } from './read-regions';
 import { IdleLimit, idleFailure } from './idle';
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './failures';
-import type { StreamedResponse } from './disk-upload';
-
-/**
- * A form-encoded POST whose 2xx answer goes to n8n's filesystem binary store without n8n's request helper,
- * read on the main thread into reused buffers (`sendDownloadOnSocket`); `diskDownloadPath` chooses it.
- */
-export interface DiskDownload {
-	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
-	authenticate?: () => Promise<{
-		fields: Array<[string, string]>;
-		headers: Record<string, string>;
-	}>;
-}
-
-/** The form with the credential's fields added, and the headers with its headers: asked for each attempt. */
-async function authenticatedForm(
-	form: URLSearchParams,
-	download: DiskDownload,
-	headers: Record<string, string>,
-): Promise<{ body: string; headers: Record<string, string> }> {
-	const auth = (await download.authenticate?.()) ?? { fields: [], headers: {} };
-	const body = new URLSearchParams(form);
-	for (const [name, value] of auth.fields) body.append(name, value);
-	return { body: body.toString(), headers: { ...headers, ...auth.headers } };
-}
+import type { OwnPost, StreamedResponse } from './disk-upload';
 
 /** The stored copy is read back in steps of this size, into two reused buffers. */
 const CHECK_BYTES = 4 << 20;
@@ -243,22 +219,16 @@ export class SocketBody extends Readable {
  * for the transport to interpret: a 2xx answer's body is a `SocketBody`, any other answer comes back with
  * its capped body; the node's Timeout limits silence before and during the answer (`IdleLimit`); cancelling
  * the execution closes the socket.
- * HTTP/1.1 only, without a proxy (`diskDownloadPath` chooses it only then).
+ * HTTP/1.1 only, without a proxy (`transferPath` chooses it only then).
  */
 export async function sendDownloadOnSocket(
-	url: string,
-	form: URLSearchParams,
-	download: DiskDownload,
-	headers: Record<string, string>,
+	{ url, headers, form, cancel }: OwnPost,
 	timeoutMs: number,
 	maxResponseBytes: number,
-	cancel?: AbortSignal,
 ): Promise<StreamedResponse | AnswerTimeoutError> {
 	if (cancel?.aborted) throw cancelled();
-	const { body, headers: all } = await authenticatedForm(form, download, headers);
 	const target = new URL(url);
-	const request = requestBytes(target, all, Buffer.from(body));
-	if (cancel?.aborted) throw cancelled();
+	const request = requestBytes(target, headers, Buffer.from(form.toString()));
 
 	const regions = new ReadRegions();
 	const parser = new ResponseParser();

@@ -17,7 +17,6 @@ import { randomBytes } from 'node:crypto';
 import { sendUploadFromDisk, type DiskUpload } from '../../../nodes/shared/transport/disk-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
-import { fieldsAuthentication } from './transfer-fixtures';
 
 let server: Server;
 let url: string;
@@ -54,8 +53,9 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-const upload = (extra: Pick<DiskUpload, 'authenticate'> = {}): DiskUpload => ({
-	fields: { folder_hash: 'Fold3r', folder_upload_key: undefined },
+/** The upload, its form as the transport hands it on (empty fields left out, the credential's added). */
+const upload = (fields: Record<string, string> = {}): DiskUpload => ({
+	fields: { folder_hash: 'Fold3r', ...fields },
 	file: {
 		field: 'file',
 		path,
@@ -63,7 +63,6 @@ const upload = (extra: Pick<DiskUpload, 'authenticate'> = {}): DiskUpload => ({
 		mimeType: 'application/octet-stream',
 		size: content.length,
 	},
-	...extra,
 });
 
 /** The request body; with `slowly`, read a little at a time, so the sender waits on the socket. */
@@ -89,19 +88,32 @@ type Send = (
 ) => ReturnType<typeof sendUploadFromDisk>;
 
 const senders: Array<[string, Send]> = [
-	['the main thread through reused buffers', sendUploadFromDisk],
+	[
+		'the main thread through reused buffers',
+		async (url, { fields, file }, headers, timeoutMs, cancel) =>
+			await sendUploadFromDisk(
+				{ url, headers, form: new URLSearchParams(fields as Record<string, string>), cancel },
+				file,
+				timeoutMs,
+			),
+	],
 ];
 
 describe.each(senders)('Upload of a file on disk from %s', (_, send) => {
 	it.each([false, true])(
-		'sends form-data’s encoding byte for byte (server reading slowly: %s), the authentication in the body, never in the URL',
+		'sends form-data’s encoding byte for byte (server reading slowly: %s), with the form and headers as given',
 		async (slowly) => {
 			let received: { body: Buffer; headers: IncomingMessage['headers']; url?: string } | undefined;
 			answer = async (req, res) => {
 				received = { body: await collect(req, slowly), headers: req.headers, url: req.url };
 				res.writeHead(200, { 'content-type': 'application/json' }).end('{"file_hash":"H1"}');
 			};
-			const response = await send(url, upload({ authenticate: fieldsAuthentication }), {}, 5000);
+			const response = await send(
+				url,
+				upload({ user: 'u', user_access_token: 'secret' }),
+				{ 'x-extra': '1' },
+				5000,
+			);
 			if (response instanceof AnswerTimeoutError) throw response;
 			expect(response.statusCode).toBe(200);
 			expect(Buffer.concat(await response.body.toArray()).toString()).toBe('{"file_hash":"H1"}');
