@@ -230,13 +230,10 @@ async function send(
 			form,
 		);
 		const post = { url, headers, form: body instanceof URLSearchParams ? body : form, cancel };
+		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 		return upload
-			? await sendUploadFromDisk(post, upload.file, timeoutMs)
-			: await sendDownloadOnSocket(
-					post,
-					timeoutMs,
-					opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-				);
+			? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
+			: await sendDownloadOnSocket(post, timeoutMs, maxBytes);
 	}
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';

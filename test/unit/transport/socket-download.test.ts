@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import tls from 'node:tls';
 
 import { sendDownloadOnSocket, SocketBody } from '../../../nodes/shared/transport/socket-download';
-import type { StreamedResponse } from '../../../nodes/shared/transport/disk-upload';
+import type { StreamedResponse } from '../../../nodes/shared/transport/socket-download';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 
