@@ -306,7 +306,8 @@ export async function exchangeOnSocket(
 		let answered: SocketBody | Buffer[] | undefined;
 		let paused = false;
 		let wholeBytes = 0;
-		// Silence for the Timeout ends it, before the answer (a timeout the transport may retry) or in its body.
+		// Silence for the Timeout ends it: before the answer (a timeout the transport may retry: a server that stops
+		// reading an upload, so no write completes, or that does not answer) or in its body.
 		const idle = new IdleLimit(timeoutMs, () => {
 			socket.destroy();
 			if (answered instanceof SocketBody) answered.finish(idleFailure(timeoutMs));
@@ -444,7 +445,8 @@ export async function exchangeOnSocket(
 					resolve();
 				}),
 			);
-		// A failed write closed the socket, which `broken` reports; an answer already there is kept as read.
+		// A failed write closed the socket (its 'error' reports it), an unreadable file ends the upload here; an
+		// answer already there stands as read.
 		write(head)
 			.then(async () => await body.send!(write, () => answered !== undefined))
 			.catch((error: unknown) => {
