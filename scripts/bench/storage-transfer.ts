@@ -288,7 +288,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 
 	const copies = join(ctx.work, 'fresh-copy');
 	downloadSource = await curlUpload(sandbox.baseUrl, folder.hash, account, file);
-	// The two ways an upload of a file on disk can go (see diskUploadPath), and the HTTP Request node.
+	// The two ways an upload of a file on disk can go (see transferPath), and the HTTP Request node.
 	const uploads = await inRounds(
 		{
 			main: () => timedOnce('Storage node upload', (flows) => flows.storageUpload, 'Upload'),
@@ -324,7 +324,7 @@ export async function benchStorageTransfer(ctx: BenchContext): Promise<Section> 
 	const fileHash = downloadSource;
 	// Into a file on the same disk, as n8n's binary store does: the same transfer, not a copy to /dev/null.
 	const curlCopy = join(ctx.work, 'curl-download.bin');
-	// The two ways a download into n8n's filesystem store can go (see diskDownloadPath), and the HTTP Request node.
+	// The two ways a download into n8n's filesystem store can go (see transferPath), and the HTTP Request node.
 	const downloads = await inRounds(
 		{
 			helper: () =>
@@ -545,8 +545,8 @@ async function inRounds<K extends string>(
 
 /**
  * BENCH_TRANSFER=upload or download: that direction's paths only, in rounds with curl: n8n's request helper and the
- * main thread through reused buffers (see diskUploadPath, diskDownloadPath). For the
- * download the file is put into the sandbox with curl first.
+ * main thread through reused buffers (see transferPath). For the download the file is put into the sandbox with
+ * curl first.
  */
 async function pathsSideBySide(
 	ctx: BenchContext,

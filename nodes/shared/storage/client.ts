@@ -5,10 +5,7 @@ import type { FormFields } from '../transport/body';
 import { apiRequest, type ApiRequestOptions, type ApiResponse } from '../transport/request';
 import { joinUrl } from '../transport/urls';
 import { runCredentials } from '../transport/run-credentials';
-import { MODE_MARKER_HEADER } from '../transport/auth-mode';
 import { runParameter } from '../node/run-parameters';
-import { CloudStoragePasswordApi } from '../../../credentials/CloudStoragePasswordApi.credentials';
-import { CloudStorageTokenApi } from '../../../credentials/CloudStorageTokenApi.credentials';
 
 export type StorageContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -115,33 +112,4 @@ export async function v1<T = unknown>(
 			: {}),
 		...rest,
 	});
-}
-
-/**
- * The credential's own `authenticate`, applied to an empty form, for requests n8n does not send itself (a
- * transfer on the main thread's own socket): the same body fields or headers n8n would add, never URL parameters.
- */
-export async function fieldAuthentication(
-	ctx: StorageContext,
-	credentialType: StorageCredentialType,
-	url: string,
-	itemIndex: number,
-): Promise<{ fields: Array<[string, string]>; headers: Record<string, string> }> {
-	const data = await runCredentials(ctx, credentialType, itemIndex);
-	const credential =
-		credentialType === 'cloudStorageTokenApi'
-			? new CloudStorageTokenApi()
-			: new CloudStoragePasswordApi();
-	const form = new URLSearchParams();
-	const request = await credential.authenticate(data, {
-		url,
-		method: 'POST',
-		headers: { [MODE_MARKER_HEADER]: 'fields' },
-		body: form,
-	});
-	const body = request.body instanceof URLSearchParams ? request.body : form;
-	return {
-		fields: [...body.entries()],
-		headers: { ...((request.headers ?? {}) as Record<string, string>) },
-	};
 }

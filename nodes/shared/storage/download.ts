@@ -3,13 +3,13 @@ import { Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { fieldAuthentication, v2, type StorageAccount } from './client';
+import { v2, type StorageAccount } from './client';
 import { countingStream } from '../transport/binary';
 import {
 	assertFitsBinaryStore,
 	binaryStoreMode,
 	binaryStoreProblem,
-	diskDownloadPath,
+	transferPath,
 } from '../transport/binary-mode';
 import { LongerThanAnnouncedError, readWhole } from './download-whole';
 import { transferFailureDescription, unframedDownloadError } from '../transport/errors';
@@ -36,7 +36,7 @@ export interface DownloadOptions {
 	missingStatuses?: number[];
 	/**
 	 * How the bytes reach n8n's binary store: through n8n's request helper, or (filesystem binary mode only)
-	 * read on the main thread into reused buffers. By default as `diskDownloadPath` says.
+	 * read on the main thread into reused buffers. By default as `transferPath` says.
 	 */
 	via?: 'main thread' | 'helper';
 }
@@ -57,7 +57,7 @@ export async function downloadFile(
 	options: DownloadOptions = {},
 ): Promise<DownloadResult> {
 	const { itemIndex, maxBytes } = options;
-	const via = options.via ?? diskDownloadPath();
+	const via = options.via ?? transferPath('download');
 	// A size known in advance is checked before the request; otherwise the announced length, before the body.
 	assertFitsBinaryStore(options.expectedSize, options.fileName ?? fileHash, itemIndex);
 	const response = await v2<Readable>(
@@ -71,20 +71,7 @@ export async function downloadFile(
 			acceptStatuses: options.missingStatuses,
 			// The file as stored, on every path: a compressed answer would be other bytes than the file.
 			headers: { 'accept-encoding': 'identity' },
-			diskDownload:
-				via === 'main thread'
-					? {
-							authenticate: account.credentialType
-								? async () =>
-										await fieldAuthentication(
-											ctx,
-											account.credentialType!,
-											account.baseUrl,
-											itemIndex ?? 0,
-										)
-								: undefined,
-						}
-					: undefined,
+			diskDownload: via === 'main thread',
 		},
 	);
 	if (response.status >= 400) {

@@ -79,19 +79,6 @@ export function binaryStoreProblem(
 }
 
 /**
- * How an upload of a file on disk (n8n's filesystem binary mode) is sent. By default from n8n's main thread
- * through a few reused buffers (`sendUploadFromDisk`): on the benchmark machine far faster than n8n's request
- * helper, whose fresh buffer per chunk makes V8 collect n8n's whole heap again and again. That path honours no
- * proxy, so with a proxy configured n8n's helper sends it, as it does with CLOUD_STORAGE_WORKER_TRANSFERS=false,
- * in the other binary modes, and while n8n's SSRF protection may be on.
- */
-export function diskUploadPath(env: Env = process.env): 'main thread' | 'helper' {
-	const setting = env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase();
-	if (setting === 'false' || ssrfProtectionMayBeOn(env) || proxyConfigured(env)) return 'helper';
-	return 'main thread';
-}
-
-/**
  * Whether n8n's SSRF protection may be on (N8N_SSRF_PROTECTION_ENABLED, read as n8n reads it, or set through
  * a file). Its rules live in n8n's request helper: while it may be on, every request and transfer goes through
  * that helper.
@@ -117,18 +104,21 @@ export function keptAlivePath(env: Env = process.env, url?: string): 'own connec
 }
 
 /**
- * How a download reaches n8n's filesystem binary store. By default read on n8n's main thread into two reused
- * buffers (`sendDownloadOnSocket`), which makes no garbage for n8n's big heap: on the benchmark machine far
- * faster than n8n's request helper. That path speaks plain HTTP/1.1 without a proxy, so with a proxy configured
- * n8n's request helper downloads instead (n8n's own proxy handling, as its HTTP Request node has), as it does
- * with CLOUD_STORAGE_WORKER_TRANSFERS=false, with n8n's SSRF protection possibly on and in the other binary
- * modes. (CLOUD_STORAGE_WORKER_TRANSFERS=true once chose a worker thread, since removed: it is the default now.)
+ * How a file transfer goes: an upload of a file on disk (n8n's filesystem binary mode), or a download into n8n's
+ * filesystem store. By default on n8n's main thread through a few reused buffers (`sendUploadFromDisk`,
+ * `sendDownloadOnSocket`), which make no garbage for n8n's big heap: on the benchmark machine far faster than
+ * n8n's request helper, whose fresh buffer per chunk makes V8 collect n8n's whole heap again and again. That
+ * path speaks plain HTTP/1.1 without a proxy, so n8n's helper (n8n's own proxy handling, as its HTTP Request
+ * node has) transfers with a proxy configured, with CLOUD_STORAGE_WORKER_TRANSFERS=false, while n8n's SSRF
+ * protection may be on, and downloads in the other binary modes. (CLOUD_STORAGE_WORKER_TRANSFERS=true once
+ * chose a worker thread, since removed: it is the default now.)
  */
-export function diskDownloadPath(
+export function transferPath(
+	direction: 'upload' | 'download',
 	env: Env = process.env,
 	argv: string[] = process.argv,
 ): 'main thread' | 'helper' {
-	if (binaryStoreMode(env, argv) !== 'filesystem') return 'helper';
+	if (direction === 'download' && binaryStoreMode(env, argv) !== 'filesystem') return 'helper';
 	const setting = env.CLOUD_STORAGE_WORKER_TRANSFERS?.trim().toLowerCase();
 	if (setting === 'false' || ssrfProtectionMayBeOn(env) || proxyConfigured(env)) return 'helper';
 	return 'main thread';

@@ -122,19 +122,12 @@ export class ResponseParser {
 		const seen = this.partial.length;
 		this.partial = Buffer.concat([this.partial, bytes]);
 		const end = this.partial.indexOf('\r\n\r\n', Math.max(0, seen - 3));
-		if (end < 0) {
-			if (this.partial.length > this.maxHeadBytes)
-				throw new ResponseFormatError(
-					'HPE_HEADER_OVERFLOW',
-					`The answer has headers larger than ${Math.round(this.maxHeadBytes / 1024)} KiB`,
-				);
-			return EMPTY;
-		}
-		if (end > this.maxHeadBytes)
+		if ((end < 0 ? this.partial.length : end) > this.maxHeadBytes)
 			throw new ResponseFormatError(
 				'HPE_HEADER_OVERFLOW',
 				`The answer has headers larger than ${Math.round(this.maxHeadBytes / 1024)} KiB`,
 			);
+		if (end < 0) return EMPTY;
 		const head = parseHead(this.partial.subarray(0, end).toString('latin1'));
 		const rest = this.partial.subarray(end + 4);
 		this.partial = EMPTY;
@@ -168,11 +161,7 @@ export class ResponseParser {
 		const newline = bytes.indexOf(0x0a);
 		if (newline < 0) {
 			this.partial = Buffer.concat([this.partial, bytes]);
-			if (this.partial.length > LINE_MAX_BYTES)
-				throw new ResponseFormatError(
-					'HPE_INVALID',
-					'The answer has an overlong chunk line, which HTTP/1.1 forbids (RFC 9112)',
-				);
+			if (this.partial.length > LINE_MAX_BYTES) throw invalid('has an overlong chunk line');
 			return EMPTY;
 		}
 		const line = Buffer.concat([this.partial, bytes.subarray(0, newline)])
@@ -185,21 +174,13 @@ export class ResponseParser {
 
 	private readChunkLine(framing: Extract<Framing, { kind: 'chunked' }>, line: string): void {
 		if (framing.state === 'end of data') {
-			if (line !== '')
-				throw new ResponseFormatError(
-					'HPE_INVALID',
-					'The answer has a chunk longer than announced, which HTTP/1.1 forbids (RFC 9112)',
-				);
+			if (line !== '') throw invalid('has a chunk longer than announced');
 			framing.state = 'size';
 		} else if (framing.state === 'trailer') {
 			if (line === '') this.done = true;
 		} else {
 			const size = /^([0-9a-fA-F]{1,12})[ \t]*(?:;.*)?$/.exec(line);
-			if (!size)
-				throw new ResponseFormatError(
-					'HPE_INVALID',
-					'The answer has an invalid chunk size line, which HTTP/1.1 forbids (RFC 9112)',
-				);
+			if (!size) throw invalid('has an invalid chunk size line');
 			framing.remaining = parseInt(size[1], 16);
 			framing.state = framing.remaining === 0 ? 'trailer' : 'data';
 		}

@@ -14,7 +14,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
 import { authenticatorOf } from '../auth/authenticators';
-import { diskUploadPath, keptAlivePath } from './binary-mode';
+import { keptAlivePath, transferPath } from './binary-mode';
 import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
 import {
 	certificateError,
@@ -50,7 +50,7 @@ import {
 } from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
-import { sendDownloadOnSocket, type DiskDownload } from './socket-download';
+import { sendDownloadOnSocket } from './socket-download';
 import { sendCall } from './calls';
 import { idleWatched } from './idle';
 
@@ -100,14 +100,14 @@ export interface ApiRequestOptions {
 	maxResponseBytes?: number;
 	/**
 	 * The same multipart upload with its file on disk (n8n's filesystem binary mode): sent as
-	 * `diskUploadPath` says, from the main thread through reused buffers or through n8n's helper.
+	 * `transferPath('upload')` says, from the main thread through reused buffers or through n8n's helper.
 	 */
 	diskUpload?: DiskUpload;
 	/**
 	 * Send this form-encoded download without n8n's helper (n8n's filesystem binary mode): read on the main
 	 * thread into reused buffers (the body is then a `SocketBody`). Needs `responseType: 'stream'`.
 	 */
-	diskDownload?: DiskDownload;
+	diskDownload?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -148,38 +148,88 @@ function isStream(body: unknown): body is NodeJS.ReadableStream {
 /** Every path names its client as n8n's helper does: some servers and firewalls refuse requests without a name. */
 const NAMED: Record<string, string> = { 'user-agent': 'n8n' };
 
+/** A request as the transport sends it itself, outside n8n's helper. */
+export interface OwnRequest {
+	/** With `opts.qs` joined, as n8n's helper would add it (the legacy scripts document some parameters there). */
+	url: string;
+	method: string;
+	/** Lower-case names. */
+	headers: Record<string, string>;
+	body: IHttpRequestOptions['body'];
+	cancel?: AbortSignal;
+}
+
+/**
+ * The request with the credential's own `authenticate` applied (`authenticatorOf`), for requests the transport
+ * sends itself: the body fields (appended to a URLSearchParams or object body) or headers n8n's helper would add,
+ * never URL parameters. Anonymous without `opts.credentialType` (upload by upload key, LINK downloads).
+ */
+export async function authenticated(
+	ctx: RequestContext,
+	opts: ApiRequestOptions,
+	headers: Record<string, string>,
+	body: IHttpRequestOptions['body'],
+): Promise<OwnRequest> {
+	let request: IHttpRequestOptions = {
+		url: opts.url,
+		method: (opts.method ?? 'POST') as IHttpRequestMethods,
+		headers: { ...headers },
+		body,
+	};
+	if (opts.credentialType) {
+		request.headers![MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
+		const credentials = await runCredentials(ctx, opts.credentialType, opts.itemIndex);
+		request = await authenticatorOf(opts.credentialType)!(credentials, request);
+	}
+	const sent: Record<string, string> = {};
+	for (const [name, value] of Object.entries(request.headers ?? {}))
+		if (value !== undefined && value !== null) sent[name.toLowerCase()] = String(value);
+	const url = new URL(opts.url);
+	for (const [name, value] of Object.entries(opts.qs ?? {}))
+		url.searchParams.append(name, String(value));
+	return {
+		url: url.toString(),
+		method: request.method ?? 'POST',
+		headers: sent,
+		body: request.body,
+		cancel: 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,
+	};
+}
+
+/** Whether a transfer goes on the transport's own socket: as `transferPath` says, with a credential it can apply. */
+function ownTransfer(opts: ApiRequestOptions): boolean {
+	if (opts.credentialType && !authenticatorOf(opts.credentialType)) return false;
+	return (
+		opts.diskDownload === true ||
+		(opts.diskUpload !== undefined && transferPath('upload') !== 'helper')
+	);
+}
+
 /** The answer, or the timeout error when a streamed body's answer did not start in time. */
 async function send(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
 	timeoutMs: number,
 ): Promise<RawResponse | AnswerTimeoutError> {
-	const diskPath = opts.diskUpload ? diskUploadPath() : 'helper';
-	if (opts.diskUpload && diskPath !== 'helper') {
-		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-		// Query parameters as n8n's helper would add them (the legacy scripts document some there).
-		const url = new URL(opts.url);
-		for (const [name, value] of Object.entries(opts.qs ?? {}))
-			url.searchParams.append(name, String(value));
-		return await sendUploadFromDisk(
-			url.toString(),
-			opts.diskUpload,
+	if (ownTransfer(opts)) {
+		const upload = opts.diskUpload;
+		// Left out as the multipart path leaves them out (`multipartWithFile`): undefined and empty upload fields.
+		const form = upload
+			? new URLSearchParams(
+					Object.entries(upload.fields).filter((entry) => entry[1]) as Array<[string, string]>,
+				)
+			: toUrlEncoded(opts.form ?? {});
+		const { url, headers, body, cancel } = await authenticated(
+			ctx,
+			opts,
 			{ ...NAMED, ...opts.headers },
-			timeoutMs,
-			cancel,
+			form,
 		);
-	}
-	if (opts.diskDownload) {
-		const cancel = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
-		return await sendDownloadOnSocket(
-			opts.url,
-			toUrlEncoded(opts.form ?? {}),
-			opts.diskDownload,
-			{ ...NAMED, ...opts.headers },
-			timeoutMs,
-			opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
-			cancel,
-		);
+		const post = { url, headers, form: body instanceof URLSearchParams ? body : form, cancel };
+		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+		return upload
+			? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
+			: await sendDownloadOnSocket(post, timeoutMs, maxBytes);
 	}
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';

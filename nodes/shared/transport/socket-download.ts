@@ -9,30 +9,34 @@ import { ReadRegions } from './read-regions';
 import { IdleLimit, idleFailure } from './idle';
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './failures';
-import type { StreamedResponse } from './disk-upload';
 
-/**
- * A form-encoded POST whose 2xx answer goes to n8n's filesystem binary store without n8n's request helper,
- * read on the main thread into reused buffers (`sendDownloadOnSocket`); `diskDownloadPath` chooses it.
- */
-export interface DiskDownload {
-	/** The authentication to add, asked for each attempt: body fields and headers, never URL parameters. */
-	authenticate?: () => Promise<{
-		fields: Array<[string, string]>;
-		headers: Record<string, string>;
-	}>;
+/** An answer as n8n's request helper gives it (status, headers, body stream), for the transport to interpret. */
+export interface StreamedResponse {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: Readable;
 }
 
-/** The form with the credential's fields added, and the headers with its headers: asked for each attempt. */
-async function authenticatedForm(
-	form: URLSearchParams,
-	download: DiskDownload,
-	headers: Record<string, string>,
-): Promise<{ body: string; headers: Record<string, string> }> {
-	const auth = (await download.authenticate?.()) ?? { fields: [], headers: {} };
-	const body = new URLSearchParams(form);
-	for (const [name, value] of auth.fields) body.append(name, value);
-	return { body: body.toString(), headers: { ...headers, ...auth.headers } };
+/** A POST the transport sends on its own socket, authenticated (`authenticated` in request.ts). */
+export interface OwnPost {
+	url: string;
+	/** Lower-case names. */
+	headers: Record<string, string>;
+	/** The form fields, the credential's among them. */
+	form: URLSearchParams;
+	cancel?: AbortSignal;
+}
+
+/** What follows the request's head: the whole body, or (an upload of a file on disk) a writer of it. */
+export interface OutgoingBody {
+	contentType: string;
+	length: number;
+	bytes?: Buffer;
+	/**
+	 * Writes the body; `write` resolves once the socket has taken a chunk (only then may its buffer be filled
+	 * again). Stops, without error, once `answered()`: the rest is not needed.
+	 */
+	send?: (write: (chunk: Buffer) => Promise<void>, answered: () => boolean) => Promise<void>;
 }
 
 /** The stored copy is read back in steps of this size, into two reused buffers. */
@@ -47,7 +51,7 @@ function headerLine(name: string, value: string): string {
 	return `${name}: ${value}\r\n`;
 }
 
-function requestBytes(target: URL, headers: Record<string, string>, body: Buffer): Buffer {
+function requestHead(target: URL, headers: Record<string, string>, body: OutgoingBody): Buffer {
 	const own = new Set([
 		'accept-encoding',
 		'host',
@@ -58,14 +62,18 @@ function requestBytes(target: URL, headers: Record<string, string>, body: Buffer
 	]);
 	let head =
 		`POST ${target.pathname}${target.search} HTTP/1.1\r\n` +
-		headerLine('content-type', 'application/x-www-form-urlencoded') +
+		headerLine('content-type', body.contentType) +
 		headerLine('host', target.host);
 	for (const [name, value] of Object.entries(headers))
 		if (!own.has(name.toLowerCase())) head += headerLine(name, value);
-	// The file as stored: the same bytes on every path, whatever the server could compress.
+	// A download's file as stored: the same bytes on every path, whatever the server could compress.
 	head += headerLine('accept-encoding', 'identity');
-	head += headerLine('content-length', String(body.length)) + 'connection: close\r\n\r\n';
-	return Buffer.concat([Buffer.from(head, 'latin1'), body]);
+	head += headerLine('content-length', String(body.length));
+	// Kept alive while a body is still being written: a server that answers before the whole file has arrived
+	// then reads the rest instead of closing the connection at once, which would lose its answer to the write
+	// error it causes here. The socket is closed once the answer has been read.
+	if (!body.send) head += 'connection: close\r\n';
+	return Buffer.from(head + '\r\n', 'latin1');
 }
 
 /**
@@ -236,29 +244,38 @@ export class SocketBody extends Readable {
 	}
 }
 
-/**
- * Sends the form-encoded POST of a download from n8n's main thread on a socket of its own, reading the answer
- * into two reused buffers (Node's `onread`): no fresh buffer per chunk, so V8 never has to collect n8n's whole
- * heap during a large download, and no temporary file or second copy. Answers as n8n's request helper does,
- * for the transport to interpret: a 2xx answer's body is a `SocketBody`, any other answer comes back with
- * its capped body; the node's Timeout limits silence before and during the answer (`IdleLimit`); cancelling
- * the execution closes the socket.
- * HTTP/1.1 only, without a proxy (`diskDownloadPath` chooses it only then).
- */
+/** The form-encoded POST of a download into n8n's filesystem store (`exchangeOnSocket`). */
 export async function sendDownloadOnSocket(
-	url: string,
-	form: URLSearchParams,
-	download: DiskDownload,
-	headers: Record<string, string>,
+	post: OwnPost,
 	timeoutMs: number,
 	maxResponseBytes: number,
-	cancel?: AbortSignal,
+): Promise<StreamedResponse | AnswerTimeoutError> {
+	const bytes = Buffer.from(post.form.toString());
+	const body = { contentType: 'application/x-www-form-urlencoded', length: bytes.length, bytes };
+	return await exchangeOnSocket(post, body, 'download', timeoutMs, maxResponseBytes);
+}
+
+/**
+ * One POST from n8n's main thread on a socket of its own, the pack's one HTTP/1.1 client for file transfers
+ * (`transferPath`: without a proxy): the body as given (an upload's file through reused buffers), the answer read
+ * into two reused buffers (Node's `onread`) and parsed strictly (`ResponseParser`). No fresh buffer per chunk,
+ * so V8 never has to collect n8n's whole heap during a large transfer, and no temporary file or second copy of
+ * a download. Answers as n8n's request helper does, for the transport to interpret: a download's 2xx body is a
+ * `SocketBody`, any other answer comes back whole (capped one byte over `maxResponseBytes`). An answer that
+ * comes while the body is still being sent stops the sending and is kept. The node's Timeout limits silence in
+ * both directions (`IdleLimit`: reset by every read and every completed write); cancelling the execution
+ * closes the socket.
+ */
+export async function exchangeOnSocket(
+	{ url, headers, cancel }: Omit<OwnPost, 'form'>,
+	body: OutgoingBody,
+	direction: 'upload' | 'download',
+	timeoutMs: number,
+	maxResponseBytes: number,
 ): Promise<StreamedResponse | AnswerTimeoutError> {
 	if (cancel?.aborted) throw cancelled();
-	const { body, headers: all } = await authenticatedForm(form, download, headers);
 	const target = new URL(url);
-	const request = requestBytes(target, all, Buffer.from(body));
-	if (cancel?.aborted) throw cancelled();
+	const head = requestHead(target, headers, body);
 
 	const regions = new ReadRegions();
 	const parser = new ResponseParser();
@@ -288,8 +305,9 @@ export async function sendDownloadOnSocket(
 	return await new Promise<StreamedResponse | AnswerTimeoutError>((resolve, reject) => {
 		let answered: SocketBody | Buffer[] | undefined;
 		let paused = false;
-		let errorBodyBytes = 0;
-		// Silence for the Timeout ends it, before the answer (a timeout the transport may retry) or in its body.
+		let wholeBytes = 0;
+		// Silence for the Timeout ends it: before the answer (a timeout the transport may retry: a server that stops
+		// reading an upload, so no write completes, or that does not answer) or in its body.
 		const idle = new IdleLimit(timeoutMs, () => {
 			socket.destroy();
 			if (answered instanceof SocketBody) answered.finish(idleFailure(timeoutMs));
@@ -312,7 +330,7 @@ export async function sendDownloadOnSocket(
 			if (outcome instanceof Error && !(outcome instanceof AnswerTimeoutError)) reject(outcome);
 			else resolve(outcome);
 		}
-		const errorBody = (chunks: Buffer[]) =>
+		const whole = (chunks: Buffer[]) =>
 			settle({
 				statusCode: parser.head!.status,
 				headers: parser.head!.headers,
@@ -323,19 +341,20 @@ export async function sendDownloadOnSocket(
 				(error as NodeJS.ErrnoException).code ??
 				(error instanceof ResponseFormatError ? error.code : 'ECONNRESET');
 			// Only the code: Node's messages may quote the address. n8n would replace a message that names
-			// ECONNRESET with its generic one, which no longer says that this download failed.
+			// ECONNRESET with its generic one, which no longer says that this transfer failed.
 			const failed = failure(
 				code,
 				code === 'ECONNRESET'
 					? 'the connection closed before the whole answer arrived'
 					: error instanceof ResponseFormatError
 						? error.message
-						: `download failed (${code})`,
+						: `${direction} failed (${code})`,
 			);
 			socket.destroy();
 			idle.stop();
 			if (answered instanceof SocketBody) answered.finish(failed);
-			else if (answered) errorBody(answered);
+			// An error status stands with what arrived of its text; a cut 2xx (an upload's) must not pass for whole.
+			else if (answered && parser.head!.status >= 300) whole(answered);
 			else settle(failed);
 		};
 
@@ -356,7 +375,8 @@ export async function sendDownloadOnSocket(
 					broken(failure('HPE_UNREQUESTED_CONTENT_ENCODING', 'compressed answer'));
 					return false;
 				}
-				if (status >= 200 && status < 300) {
+				// A download's file goes to n8n's store through the reused buffers; every other answer is read whole.
+				if (status >= 200 && status < 300 && direction === 'download') {
 					answered = new SocketBody(socket, regions, () => {
 						if (paused && !regions.full) {
 							paused = false;
@@ -374,13 +394,13 @@ export async function sendDownloadOnSocket(
 			if (Array.isArray(answered)) {
 				// One byte over the cap is enough for the transport to call the answer too large.
 				for (const slice of slices) {
-					const kept = slice.subarray(0, maxResponseBytes + 1 - errorBodyBytes);
-					errorBodyBytes += kept.length;
+					const kept = slice.subarray(0, maxResponseBytes + 1 - wholeBytes);
+					wholeBytes += kept.length;
 					answered.push(Buffer.from(kept));
 				}
-				if (parser.done || errorBodyBytes > maxResponseBytes) {
+				if (parser.done || wholeBytes > maxResponseBytes) {
 					socket.destroy();
-					errorBody(answered);
+					whole(answered);
 				}
 				return true;
 			}
@@ -405,7 +425,7 @@ export async function sendDownloadOnSocket(
 			try {
 				parser.end();
 				if (answered instanceof SocketBody) answered.finish();
-				else if (answered) errorBody(answered);
+				else if (answered) whole(answered);
 			} catch (error) {
 				broken(error);
 			}
@@ -416,6 +436,21 @@ export async function sendDownloadOnSocket(
 		socket.once('close', () => broken(failure('ECONNRESET', 'closed')));
 		// Flowing, so that the end of the stream is reported; the bytes themselves only reach `onread`.
 		socket.resume();
-		socket.write(request);
+		if (body.bytes) return void socket.write(Buffer.concat([head, body.bytes]));
+		const write = (chunk: Buffer) =>
+			new Promise<void>((resolve, reject) =>
+				socket.write(chunk, (error) => {
+					if (error) return reject(error);
+					if (!paused) idle.touch();
+					resolve();
+				}),
+			);
+		// A failed write closed the socket (its 'error' reports it), an unreadable file ends the upload here; an
+		// answer already there stands as read.
+		write(head)
+			.then(async () => await body.send!(write, () => answered !== undefined))
+			.catch((error: unknown) => {
+				if (!answered) broken(error);
+			});
 	});
 }

@@ -3,10 +3,9 @@ import {
 	assertFitsBinaryStore,
 	binaryStoreMode,
 	databaseModeMaxBytes,
-	diskUploadPath,
-	diskDownloadPath,
 	keptAlivePath,
 	ssrfProtectionMayBeOn,
+	transferPath,
 } from '../../../nodes/shared/transport/binary-mode';
 
 const MIB = 1024 * 1024;
@@ -63,15 +62,21 @@ describe('a file too large for the database mode is refused before any transfer'
 
 describe('uploads of a file on disk', () => {
 	it("go from the main thread by default, through n8n's helper with CLOUD_STORAGE_WORKER_TRANSFERS=false (no worker-thread upload any more)", () => {
-		expect(diskUploadPath({})).toBe('main thread');
-		expect(diskUploadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: ' TRUE ' })).toBe('main thread');
-		expect(diskUploadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe('helper');
+		expect(transferPath('upload', {})).toBe('main thread');
+		expect(transferPath('upload', { CLOUD_STORAGE_WORKER_TRANSFERS: ' TRUE ' })).toBe(
+			'main thread',
+		);
+		expect(transferPath('upload', { CLOUD_STORAGE_WORKER_TRANSFERS: 'false' })).toBe('helper');
+		// The file is on disk already, whatever mode n8n stores new binary data in.
+		expect(transferPath('upload', { EXECUTIONS_MODE: 'queue' }, ['node', 'n8n', 'worker'])).toBe(
+			'main thread',
+		);
 	});
 	it("go through n8n's helper when a proxy is configured (the main-thread path has none)", () => {
 		for (const name of ['HTTP_PROXY', 'https_proxy', 'ALL_PROXY'])
-			expect(diskUploadPath({ [name]: 'http://proxy.example:3128' })).toBe('helper');
+			expect(transferPath('upload', { [name]: 'http://proxy.example:3128' })).toBe('helper');
 		expect(
-			diskUploadPath({
+			transferPath('upload', {
 				HTTPS_PROXY: 'http://proxy.example:3128',
 				CLOUD_STORAGE_WORKER_TRANSFERS: 'true',
 			}),
@@ -79,29 +84,34 @@ describe('uploads of a file on disk', () => {
 	});
 });
 
-describe('downloads into the filesystem store (diskDownloadPath)', () => {
+describe('downloads into the filesystem store (transferPath)', () => {
 	const start = ['node', 'n8n', 'start'];
 	it("read on the main thread by default (CLOUD_STORAGE_WORKER_TRANSFERS=true too: no worker-thread download any more), through n8n's helper with a proxy or the switch off", () => {
-		expect(diskDownloadPath({}, start)).toBe('main thread');
-		expect(diskDownloadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }, start)).toBe('main thread');
-		expect(diskDownloadPath({ https_proxy: 'http://proxy:3128' }, start)).toBe('helper');
-		expect(diskDownloadPath({ ALL_PROXY: 'http://proxy:3128' }, start)).toBe('helper');
+		expect(transferPath('download', {}, start)).toBe('main thread');
+		expect(transferPath('download', { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' }, start)).toBe(
+			'main thread',
+		);
+		expect(transferPath('download', { https_proxy: 'http://proxy:3128' }, start)).toBe('helper');
+		expect(transferPath('download', { ALL_PROXY: 'http://proxy:3128' }, start)).toBe('helper');
 		expect(
-			diskDownloadPath(
+			transferPath(
+				'download',
 				{ HTTPS_PROXY: 'http://proxy:3128', CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
 				start,
 			),
 		).toBe('helper');
-		expect(diskDownloadPath({ CLOUD_STORAGE_WORKER_TRANSFERS: ' False ' }, start)).toBe('helper');
+		expect(transferPath('download', { CLOUD_STORAGE_WORKER_TRANSFERS: ' False ' }, start)).toBe(
+			'helper',
+		);
 	});
 	it('never in the other binary modes, whatever the switch says', () => {
 		const on = { CLOUD_STORAGE_WORKER_TRANSFERS: 'true' };
-		expect(diskDownloadPath({ ...on, EXECUTIONS_MODE: 'queue' }, start)).toBe('helper');
-		expect(diskDownloadPath(on, ['node', 'n8n', 'worker'])).toBe('helper');
-		expect(diskDownloadPath({ ...on, N8N_DEFAULT_BINARY_DATA_MODE: 'database' }, start)).toBe(
-			'helper',
-		);
-		expect(diskDownloadPath({ N8N_DEFAULT_BINARY_DATA_MODE: 's3' }, start)).toBe('helper');
+		expect(transferPath('download', { ...on, EXECUTIONS_MODE: 'queue' }, start)).toBe('helper');
+		expect(transferPath('download', on, ['node', 'n8n', 'worker'])).toBe('helper');
+		expect(
+			transferPath('download', { ...on, N8N_DEFAULT_BINARY_DATA_MODE: 'database' }, start),
+		).toBe('helper');
+		expect(transferPath('download', { N8N_DEFAULT_BINARY_DATA_MODE: 's3' }, start)).toBe('helper');
 	});
 });
 
@@ -122,8 +132,8 @@ describe("n8n's SSRF protection, whose rules live in n8n's helper", () => {
 			{ N8N_SSRF_PROTECTION_ENABLED: 'true', CLOUD_STORAGE_WORKER_TRANSFERS: 'true' },
 		]) {
 			expect(keptAlivePath(on)).toBe('helper');
-			expect(diskUploadPath(on)).toBe('helper');
-			expect(diskDownloadPath(on, start)).toBe('helper');
+			expect(transferPath('upload', on)).toBe('helper');
+			expect(transferPath('download', on, start)).toBe('helper');
 		}
 	});
 });

@@ -5,11 +5,7 @@ import { Readable } from 'node:stream';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { proxyFor, proxySpoken } from '../../../nodes/shared/transport/proxy';
-import {
-	diskDownloadPath,
-	diskUploadPath,
-	keptAlivePath,
-} from '../../../nodes/shared/transport/binary-mode';
+import { keptAlivePath, transferPath } from '../../../nodes/shared/transport/binary-mode';
 import { downloadFile } from '../../../nodes/shared/storage/download';
 
 describe('which proxy a request goes through (proxyFor)', () => {
@@ -88,8 +84,8 @@ describe('which proxy a request goes through (proxyFor)', () => {
 		const env = { ALL_PROXY: 'http://proxy.example:3128' };
 		// Calls through undici's proxy agent (proxied-calls.test.ts), transfers through n8n's helper.
 		expect(keptAlivePath(env, 'https://api.example/x')).toBe('own connections');
-		expect(diskUploadPath(env)).toBe('helper');
-		expect(diskDownloadPath(env, ['node', 'n8n', 'start'])).toBe('helper');
+		expect(transferPath('upload', env)).toBe('helper');
+		expect(transferPath('download', env, ['node', 'n8n', 'start'])).toBe('helper');
 	});
 
 	it("leaves calls through a proxy undici's proxy agent does not speak (socks, or no URL) to n8n's helper", () => {

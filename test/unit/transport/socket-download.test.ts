@@ -11,23 +11,26 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tls from 'node:tls';
 
-import {
-	sendDownloadOnSocket,
-	SocketBody,
-	type DiskDownload,
-} from '../../../nodes/shared/transport/socket-download';
-import type { StreamedResponse } from '../../../nodes/shared/transport/disk-upload';
+import { sendDownloadOnSocket, SocketBody } from '../../../nodes/shared/transport/socket-download';
+import type { StreamedResponse } from '../../../nodes/shared/transport/socket-download';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
-import { fieldsAuthentication } from './transfer-fixtures';
 
 let server: Server;
 let url: string;
 let received: { body: string; headers: IncomingMessage['headers']; url?: string } | undefined;
 let answer: (req: IncomingMessage, res: ServerResponse) => void;
 const content = randomBytes(5 * 1024 * 1024 + 17);
-const download: DiskDownload = {};
 const form = new URLSearchParams({ file_hash: 'H4sh' });
+/** The download as the transport sends it, authenticated already (`authenticated` in request.ts). */
+const download = (
+	url: string,
+	headers: Record<string, string>,
+	timeoutMs: number,
+	maxResponseBytes: number,
+	cancel?: AbortSignal,
+	body = form,
+) => sendDownloadOnSocket({ url, headers, form: body, cancel }, timeoutMs, maxResponseBytes);
 const dir = mkdtempSync(join(tmpdir(), 'socket-download-'));
 
 function collect(req: IncomingMessage): Promise<string> {
@@ -97,7 +100,7 @@ async function rawServer(
 	};
 }
 
-it('reads the answer byte for byte into reused buffers, with the authentication in the body, never in the URL', async () => {
+it('reads the answer byte for byte into reused buffers, sending the form and headers as given', async () => {
 	answer = async (req, res) => {
 		received = { body: await collect(req), headers: req.headers, url: req.url };
 		res
@@ -108,13 +111,13 @@ it('reads the answer byte for byte into reused buffers, with the authentication 
 			.end(content);
 	};
 	const response = asResponse(
-		await sendDownloadOnSocket(
+		await download(
 			`${url}?lang=en`,
-			form,
-			{ ...download, authenticate: fieldsAuthentication },
-			{ 'x-caller': 'n8n' },
+			{ 'x-caller': 'n8n', 'x-extra': '1' },
 			5000,
 			1024,
+			undefined,
+			new URLSearchParams([...form, ['user', 'u'], ['user_access_token', 'secret']]),
 		),
 	);
 	expect(response.statusCode).toBe(200);
@@ -152,9 +155,7 @@ it.each([
 		: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n';
 	const raw = await rawServer([head, ...pieces]);
 	try {
-		const response = asResponse(
-			await sendDownloadOnSocket(raw.url, form, download, {}, 5000, 1024),
-		);
+		const response = asResponse(await download(raw.url, {}, 5000, 1024));
 		expect((await consume(response.body as SocketBody)).bytes.equals(content)).toBe(true);
 	} finally {
 		await raw.close();
@@ -181,9 +182,7 @@ it('skips interim answers and reads the head and body even when they share one r
 			'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nX-A: 1\r\nX-A: 2\r\n\r\nhello',
 	]);
 	try {
-		const response = asResponse(
-			await sendDownloadOnSocket(raw.url, form, download, {}, 5000, 1024),
-		);
+		const response = asResponse(await download(raw.url, {}, 5000, 1024));
 		expect(response.statusCode).toBe(200);
 		expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
 		expect(response.headers['x-a']).toBe('1, 2');
@@ -199,7 +198,7 @@ it('fails the read with a dropped-connection code when the body is cut short', a
 		res.writeHead(200, { 'content-length': content.length });
 		res.write(content.subarray(0, 1024 * 1024), () => res.socket?.destroy());
 	};
-	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	const response = asResponse(await download(url, {}, 5000, 1024));
 	const error = await consume(response.body as SocketBody).catch((caught: unknown) => caught);
 	expect(classifyFailure(error).kind).toBe('dropped');
 });
@@ -217,7 +216,7 @@ it.each([
 ])('refuses an answer with %s, naming no address', async (_name, bytes) => {
 	const raw = await rawServer([bytes]);
 	try {
-		const outcome = await sendDownloadOnSocket(raw.url, form, download, {}, 5000, 1024)
+		const outcome = await download(raw.url, {}, 5000, 1024)
 			.then(async (response) => await consume(asResponse(response).body as SocketBody))
 			.catch((caught: unknown) => caught);
 		expect(outcome).toBeInstanceOf(Error);
@@ -230,14 +229,9 @@ it.each([
 });
 
 it('refuses headers that would split the request before connecting', async () => {
-	const error = await sendDownloadOnSocket(
-		url,
-		form,
-		download,
-		{ 'x-a': 'b\r\nx-injected: 1' },
-		5000,
-		1024,
-	).catch((caught: unknown) => caught);
+	const error = await download(url, { 'x-a': 'b\r\nx-injected: 1' }, 5000, 1024).catch(
+		(caught: unknown) => caught,
+	);
 	expect((error as NodeJS.ErrnoException).code).toBe('ERR_INVALID_CHAR');
 });
 
@@ -264,9 +258,7 @@ it('does not cut a body that keeps flowing, however long it takes: each part arr
 		};
 		let sent = 0;
 		const sentParts = () => sent;
-		const response = asResponse(
-			await sendDownloadOnSocket(url, form, download, {}, timeoutMs, 1024),
-		);
+		const response = asResponse(await download(url, {}, timeoutMs, 1024));
 		const copies: Buffer[] = [];
 		let seen = 0;
 		for await (const chunk of response.body as SocketBody) {
@@ -293,7 +285,7 @@ it('ends a body that stops after the head once the Timeout passes without data, 
 			res.write('0123456789');
 			// then silence
 		};
-		const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 300, 1024));
+		const response = asResponse(await download(url, {}, 300, 1024));
 		let outcome: unknown = 'pending';
 		void consume(response.body as SocketBody).then(
 			(read) => (outcome = read),
@@ -320,9 +312,7 @@ it('stops the read when the execution is cancelled mid-transfer', async () => {
 		// the rest never comes
 	};
 	const controller = new AbortController();
-	const response = asResponse(
-		await sendDownloadOnSocket(url, form, download, {}, 0, 1024, controller.signal),
-	);
+	const response = asResponse(await download(url, {}, 0, 1024, controller.signal));
 	await started;
 	const reading = consume(response.body as SocketBody).catch((caught: unknown) => caught);
 	controller.abort();
@@ -334,7 +324,7 @@ it('fails the read once more than the cap has arrived', async () => {
 		await collect(req);
 		res.writeHead(200).end(content);
 	};
-	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	const response = asResponse(await download(url, {}, 5000, 1024));
 	const body = response.body as SocketBody;
 	const overCap = new Error('over the cap');
 	body.cap(1000, overCap);
@@ -346,7 +336,7 @@ it('gives fresh copies to a consumer that pipes it', async () => {
 		await collect(req);
 		res.writeHead(200, { 'content-length': content.length }).end(content);
 	};
-	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	const response = asResponse(await download(url, {}, 5000, 1024));
 	const kept: Buffer[] = [];
 	await pipeline(
 		response.body,
@@ -365,7 +355,7 @@ it('tells whether a stored file holds what it delivered: size and a checksum ove
 		await collect(req);
 		res.writeHead(200, { 'content-length': content.length }).end(content);
 	};
-	const response = asResponse(await sendDownloadOnSocket(url, form, download, {}, 5000, 1024));
+	const response = asResponse(await download(url, {}, 5000, 1024));
 	const body = response.body as SocketBody;
 	await consume(body);
 	const path = join(dir, 'stored.bin');
@@ -393,15 +383,14 @@ it('tells whether a stored file holds what it delivered: size and a checksum ove
 });
 
 describe('answers other than a 2xx, and failures before the answer', () => {
-	const send = sendDownloadOnSocket;
-	const options = download;
+	const send = download;
 
 	it('hands back other statuses with their capped body for the transport to interpret', async () => {
 		answer = async (req, res) => {
 			await collect(req);
 			res.writeHead(429, { 'retry-after': '3' }).end('x'.repeat(5000));
 		};
-		const response = asResponse(await send(url, form, options, {}, 5000, 1024));
+		const response = asResponse(await send(url, {}, 5000, 1024));
 		expect(response.statusCode).toBe(429);
 		expect(response.headers['retry-after']).toBe('3');
 		expect(response.body).not.toBeInstanceOf(SocketBody);
@@ -412,7 +401,7 @@ describe('answers other than a 2xx, and failures before the answer', () => {
 			await collect(req);
 			res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"gone"}');
 		};
-		const small = asResponse(await send(url, form, options, {}, 5000, 1024));
+		const small = asResponse(await send(url, {}, 5000, 1024));
 		expect(Buffer.concat(await small.body.toArray()).toString()).toBe('{"error":"gone"}');
 	});
 
@@ -421,7 +410,7 @@ describe('answers other than a 2xx, and failures before the answer', () => {
 			await collect(req);
 			// never answers
 		};
-		expect(await send(url, form, options, {}, 300, 1024)).toBeInstanceOf(AnswerTimeoutError);
+		expect(await send(url, {}, 300, 1024)).toBeInstanceOf(AnswerTimeoutError);
 	});
 
 	it('reports a refused connection with its code and no address, so the transport may repeat it', async () => {
@@ -429,7 +418,7 @@ describe('answers other than a 2xx, and failures before the answer', () => {
 		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 		const port = (closed.address() as AddressInfo).port;
 		await new Promise((resolve) => closed.close(resolve));
-		const error = await send(`http://127.0.0.1:${port}/x`, form, options, {}, 1000, 1024).catch(
+		const error = await send(`http://127.0.0.1:${port}/x`, {}, 1000, 1024).catch(
 			(caught: unknown) => caught,
 		);
 		expect(classifyFailure(error).kind).toBe('unreachable');
@@ -439,7 +428,7 @@ describe('answers other than a 2xx, and failures before the answer', () => {
 	it('stops when the execution is cancelled before the answer', async () => {
 		answer = () => undefined;
 		const controller = new AbortController();
-		const pending = send(url, form, options, {}, 0, 1024, controller.signal);
+		const pending = send(url, {}, 0, 1024, controller.signal);
 		setImmediate(() => controller.abort());
 		expect(classifyFailure(await pending.catch((caught: unknown) => caught)).kind).toBe('aborted');
 	});
@@ -467,9 +456,7 @@ describe('over HTTPS', () => {
 
 	it('refuses a certificate the machine does not trust', async () => {
 		answer = (_req, res) => res.end('never');
-		const error = await sendDownloadOnSocket(secureUrl, form, download, {}, 5000, 1024).catch(
-			(caught: unknown) => caught,
-		);
+		const error = await download(secureUrl, {}, 5000, 1024).catch((caught: unknown) => caught);
 		expect((error as Error).message).toMatch(
 			/^download failed \((?:DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)$/,
 		);
@@ -481,9 +468,7 @@ describe('over HTTPS', () => {
 			await collect(req);
 			res.writeHead(200, { 'content-length': content.length }).end(content);
 		};
-		const response = asResponse(
-			await sendDownloadOnSocket(secureUrl, form, download, {}, 5000, 1024),
-		);
+		const response = asResponse(await download(secureUrl, {}, 5000, 1024));
 		const { bytes, buffers } = await consume(response.body as SocketBody, true);
 		expect(bytes.equals(content)).toBe(true);
 		// TLS hands on what it already decrypted after a pause: the odd read in fresh memory, never in use.

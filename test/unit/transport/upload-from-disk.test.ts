@@ -1,13 +1,7 @@
-// Uploads of a file on disk (n8n's filesystem binary mode) from the main thread through reused buffers,
-// against a real loopback server.
+// Uploads of a file on disk (n8n's filesystem binary mode) from the main thread through reused buffers, on a
+// socket of their own (nock does not see it), against a real loopback server.
 import FormData from 'form-data';
-import {
-	createServer,
-	request,
-	type IncomingMessage,
-	type Server,
-	type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +11,6 @@ import { randomBytes } from 'node:crypto';
 import { sendUploadFromDisk, type DiskUpload } from '../../../nodes/shared/transport/disk-upload';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
-import { fieldsAuthentication } from './transfer-fixtures';
 
 let server: Server;
 let url: string;
@@ -32,21 +25,6 @@ beforeAll(async () => {
 	server = createServer((req, res) => answer(req, res));
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api_v2/upload_file`;
-	// nock patches Node's http module for the whole Jest worker. Its mock socket answers write callbacks
-	// before the bytes reach the real socket, which a sender of reused buffers must not be tested through.
-	const socket = await new Promise<string>((resolve) => {
-		answer = (_req, res) => res.end();
-		const req = request(url, { agent: false }, (res) => {
-			res.resume();
-			resolve(req.socket?.constructor.name ?? 'none');
-		});
-		req.on('error', () => resolve('refused'));
-		req.end();
-	});
-	if (socket !== 'Socket')
-		throw new Error(
-			`An earlier test file in this Jest worker left nock's interceptor on (${socket}): it must call nock.restore() in afterAll.`,
-		);
 });
 afterAll(async () => {
 	server.closeAllConnections();
@@ -54,8 +32,9 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-const upload = (extra: Pick<DiskUpload, 'authenticate'> = {}): DiskUpload => ({
-	fields: { folder_hash: 'Fold3r', folder_upload_key: undefined },
+/** The upload, its form as the transport hands it on (empty fields left out, the credential's added). */
+const upload = (fields: Record<string, string> = {}): DiskUpload => ({
+	fields: { folder_hash: 'Fold3r', ...fields },
 	file: {
 		field: 'file',
 		path,
@@ -63,7 +42,6 @@ const upload = (extra: Pick<DiskUpload, 'authenticate'> = {}): DiskUpload => ({
 		mimeType: 'application/octet-stream',
 		size: content.length,
 	},
-	...extra,
 });
 
 /** The request body; with `slowly`, read a little at a time, so the sender waits on the socket. */
@@ -89,25 +67,41 @@ type Send = (
 ) => ReturnType<typeof sendUploadFromDisk>;
 
 const senders: Array<[string, Send]> = [
-	['the main thread through reused buffers', sendUploadFromDisk],
+	[
+		'the main thread through reused buffers',
+		async (url, { fields, file }, headers, timeoutMs, cancel) =>
+			await sendUploadFromDisk(
+				{ url, headers, form: new URLSearchParams(fields as Record<string, string>), cancel },
+				file,
+				timeoutMs,
+				1024,
+			),
+	],
 ];
 
 describe.each(senders)('Upload of a file on disk from %s', (_, send) => {
 	it.each([false, true])(
-		'sends form-data’s encoding byte for byte (server reading slowly: %s), the authentication in the body, never in the URL',
+		'sends form-data’s encoding byte for byte (server reading slowly: %s), with the form and headers as given',
 		async (slowly) => {
 			let received: { body: Buffer; headers: IncomingMessage['headers']; url?: string } | undefined;
 			answer = async (req, res) => {
 				received = { body: await collect(req, slowly), headers: req.headers, url: req.url };
 				res.writeHead(200, { 'content-type': 'application/json' }).end('{"file_hash":"H1"}');
 			};
-			const response = await send(url, upload({ authenticate: fieldsAuthentication }), {}, 5000);
+			const response = await send(
+				url,
+				upload({ user: 'u', user_access_token: 'secret' }),
+				{ 'x-extra': '1' },
+				5000,
+			);
 			if (response instanceof AnswerTimeoutError) throw response;
 			expect(response.statusCode).toBe(200);
 			expect(Buffer.concat(await response.body.toArray()).toString()).toBe('{"file_hash":"H1"}');
 			expect(received!.url).toBe('/api_v2/upload_file');
 			expect(Number(received!.headers['content-length'])).toBe(received!.body.length);
 			expect(received!.headers['x-extra']).toBe('1');
+			// A server that answers early must read the rest rather than close (see `requestHead`).
+			expect(received!.headers.connection).not.toBe('close');
 			const boundary = /boundary=(.+)$/.exec(String(received!.headers['content-type']))![1];
 			const expected = new FormData();
 			expected.setBoundary(boundary);

@@ -8,7 +8,6 @@ import type {
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import {
-	fieldAuthentication,
 	requireAccount,
 	storageAccount,
 	v1,
@@ -137,7 +136,7 @@ export async function execute(
 				await source.open(),
 				String(before.name ?? source.fileName),
 			),
-		// In n8n's filesystem binary mode the file is on disk: the transport sends it without n8n's helper (diskUploadPath).
+		// In n8n's filesystem binary mode the file is on disk: the transport sends it without n8n's helper (transferPath).
 		diskUpload: source.path
 			? {
 					// The parameters travel in the query (qs above), as for the streaming path.
@@ -149,8 +148,6 @@ export async function execute(
 						mimeType: source.mimeType,
 						size: source.size,
 					},
-					authenticate: async () =>
-						await fieldAuthentication(this, account.credentialType!, account.baseUrl, itemIndex),
 				}
 			: undefined,
 		reconcile: async () => {

@@ -6,12 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import {
-	fieldAuthentication,
-	storageAccount,
-	v2,
-	type StorageAccount,
-} from '../../../shared/storage/client';
+import { storageAccount, v2, type StorageAccount } from '../../../shared/storage/client';
 import { rootFolderHash } from '../../../shared/storage/account-info';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
@@ -110,7 +105,7 @@ export async function execute(
 					await source.open(),
 					fileName,
 				),
-			// In n8n's filesystem binary mode the file is on disk: the transport sends it without n8n's helper (diskUploadPath).
+			// In n8n's filesystem binary mode the file is on disk: the transport sends it without n8n's helper (transferPath).
 			diskUpload: source.path
 				? {
 						fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
@@ -121,16 +116,6 @@ export async function execute(
 							mimeType: source.mimeType,
 							size: source.size,
 						},
-						authenticate:
-							account.credentialType && !uploadKey
-								? async () =>
-										await fieldAuthentication(
-											this,
-											account.credentialType!,
-											account.baseUrl,
-											itemIndex,
-										)
-								: undefined,
 					}
 				: undefined,
 			// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders and
