@@ -1,5 +1,12 @@
 import type { Readable } from 'node:stream';
 
+/** An answer as every path hands it on, in n8n's helper's shape: the body is still to be read. */
+export interface RawAnswer {
+	statusCode: number;
+	headers: Record<string, string | string[] | undefined>;
+	body: Readable;
+}
+
 export type FormValue = string | number | boolean | undefined | null | Array<string | number>;
 export type FormFields = Record<string, FormValue>;
 

@@ -2,9 +2,9 @@ import { pipeline, type Readable, type Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 
-import { AnswerTimeoutError } from './timeout';
+import type { RawAnswer } from './body';
+import { AnswerTimeoutError, IdleLimit, idleWatched } from './timeout';
 import { cancelled, failure } from './failures';
-import { IdleLimit, idleWatched } from './idle';
 import { answeredThrough, dispatcherFor, mayReuse, retireProxyPool } from './call-dispatchers';
 import { proxyFor, proxySpoken } from './proxy';
 import { proxyFailureOf, proxyRefusal } from './proxy-failures';
@@ -29,12 +29,6 @@ export interface CallRequest {
 	cancel?: AbortSignal;
 }
 
-export interface CallResponse {
-	statusCode: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: Readable;
-}
-
 /**
  * One call (anything but a file transfer) through undici: reads over pooled kept-alive connections, writes each
  * on a connection of its own, directly or through the proxy n8n's own requests take (`proxyFor`). n8n's helper
@@ -45,7 +39,7 @@ export interface CallResponse {
 export async function sendCall(
 	url: string,
 	job: CallRequest,
-): Promise<CallResponse | AnswerTimeoutError> {
+): Promise<RawAnswer | AnswerTimeoutError> {
 	if (job.cancel?.aborted) throw cancelled();
 	const target = new URL(url);
 	const proxy = replaced ? undefined : proxyFor(url);
@@ -71,7 +65,7 @@ async function exchange(
 	job: CallRequest,
 	pooled: boolean,
 	proxy: string | undefined,
-): Promise<CallResponse | AnswerTimeoutError> {
+): Promise<RawAnswer | AnswerTimeoutError> {
 	const { dispatcher, release } = replaced
 		? { dispatcher: replaced, release: () => undefined }
 		: dispatcherFor(target.origin, pooled, proxy);

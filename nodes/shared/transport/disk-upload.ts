@@ -3,7 +3,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './failures';
-import { exchangeOnSocket, type OwnPost, type StreamedResponse } from './socket-download';
+import type { RawAnswer } from './body';
+import { exchangeOnSocket, type OwnPost } from './socket-download';
 
 /** The file of a multipart upload, on this machine's disk (n8n's filesystem binary mode). */
 export interface UploadFile {
@@ -91,7 +92,7 @@ export async function sendUploadFromDisk(
 	upload: UploadFile,
 	timeoutMs: number,
 	maxResponseBytes: number,
-): Promise<StreamedResponse | AnswerTimeoutError> {
+): Promise<RawAnswer | AnswerTimeoutError> {
 	if (post.cancel?.aborted) throw cancelled();
 	const file = await open(upload.path, 'r');
 	try {

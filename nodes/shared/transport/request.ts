@@ -15,7 +15,13 @@ import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
 import { authenticatorOf } from '../auth/authenticators';
 import { keptAlivePath, transferPath } from './binary-mode';
-import { readCapped, ResponseTooLargeError, toUrlEncoded, type FormFields } from './body';
+import {
+	readCapped,
+	ResponseTooLargeError,
+	toUrlEncoded,
+	type FormFields,
+	type RawAnswer,
+} from './body';
 import {
 	certificateError,
 	protocolError,
@@ -47,12 +53,12 @@ import {
 	answerDeadline,
 	configuredTimeoutMs,
 	DEFAULT_TIMEOUT_MS,
+	idleWatched,
 } from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendDownloadOnSocket } from './socket-download';
 import { sendCall } from './calls';
-import { idleWatched } from './idle';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -116,12 +122,6 @@ export interface ApiResponse<T = unknown> {
 	body: T;
 	/** True when the answer was lost and the result came from the caller's reconciling read. */
 	reconciled?: boolean;
-}
-
-interface RawResponse {
-	statusCode: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: Readable;
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -210,7 +210,7 @@ async function send(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
 	timeoutMs: number,
-): Promise<RawResponse | AnswerTimeoutError> {
+): Promise<RawAnswer | AnswerTimeoutError> {
 	if (ownTransfer(opts)) {
 		const upload = opts.diskUpload;
 		// Left out as the multipart path leaves them out (`multipartWithFile`): undefined and empty upload fields.
@@ -269,7 +269,7 @@ async function send(
 					},
 				})
 			: ctx.helpers.httpRequest(request)
-	) as Promise<RawResponse>;
+	) as Promise<RawAnswer>;
 	if (!deadline) return watched(await pending, timeoutMs);
 	try {
 		const outcome = await Promise.race([
@@ -289,7 +289,7 @@ async function send(
 }
 
 /** n8n's helper bounds only the wait for the head: the answer's body gets the node's Timeout as a limit on silence. */
-function watched(raw: RawResponse, timeoutMs: number): RawResponse {
+function watched(raw: RawAnswer, timeoutMs: number): RawAnswer {
 	return { ...raw, body: idleWatched(raw.body, timeoutMs) };
 }
 
@@ -317,21 +317,9 @@ async function sendOnKeptAlive(
 	headers: Record<string, string>,
 	body: IHttpRequestOptions['body'],
 	timeoutMs: number,
-): Promise<RawResponse | AnswerTimeoutError> {
-	let request: IHttpRequestOptions = {
-		url: opts.url,
-		method: (opts.method ?? 'POST') as IHttpRequestMethods,
-		headers,
-		body,
-	};
-	if (opts.credentialType) {
-		const authenticate = authenticatorOf(opts.credentialType)!;
-		const credentials = await runCredentials(ctx, opts.credentialType, opts.itemIndex);
-		request = await authenticate(credentials, request);
-	}
-	const sent: Record<string, string> = {};
-	for (const [name, value] of Object.entries(request.headers ?? {}))
-		if (value !== undefined && value !== null) sent[name.toLowerCase()] = String(value);
+): Promise<RawAnswer | AnswerTimeoutError> {
+	const request = await authenticated(ctx, opts, headers, body);
+	const sent = request.headers;
 	for (const [name, value] of Object.entries(DEFAULT_HEADERS)) sent[name] ??= value;
 	let payload: string | Buffer | undefined;
 	const final = request.body;
@@ -344,16 +332,13 @@ async function sendOnKeptAlive(
 		payload = JSON.stringify(final);
 		sent['content-type'] ??= 'application/json';
 	}
-	const url = new URL(opts.url);
-	for (const [name, value] of Object.entries(opts.qs ?? {}))
-		url.searchParams.append(name, String(value));
-	return await sendCall(url.toString(), {
-		method: request.method ?? 'POST',
+	return await sendCall(request.url, {
+		method: request.method,
 		headers: sent,
 		body: payload,
 		reuse: !opts.write,
 		timeoutMs,
-		cancel: 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined,
+		cancel: request.cancel,
 	});
 }
 
@@ -367,12 +352,12 @@ function redirectTarget(requestUrl: string, location: string | undefined): strin
 	}
 }
 
-function header(raw: RawResponse, name: string): string | undefined {
+function header(raw: RawAnswer, name: string): string | undefined {
 	const value = raw.headers[name.toLowerCase()];
 	return Array.isArray(value) ? value[0] : value;
 }
 
-async function readErrorBody(raw: RawResponse): Promise<string> {
+async function readErrorBody(raw: RawAnswer): Promise<string> {
 	try {
 		return (await readCapped(raw.body, ERROR_BODY_BYTES)).toString('utf8');
 	} catch {
@@ -381,7 +366,7 @@ async function readErrorBody(raw: RawResponse): Promise<string> {
 	}
 }
 
-function parseJson(ctx: ErrorContext, raw: RawResponse, text: string): unknown {
+function parseJson(ctx: ErrorContext, raw: RawAnswer, text: string): unknown {
 	if (text.trim() === '') return undefined;
 	try {
 		return JSON.parse(text);
@@ -397,7 +382,7 @@ function parseJson(ctx: ErrorContext, raw: RawResponse, text: string): unknown {
 async function decode(
 	ctx: ErrorContext,
 	opts: ApiRequestOptions,
-	raw: RawResponse,
+	raw: RawAnswer,
 ): Promise<unknown> {
 	if (opts.responseType === 'stream') return raw.body;
 	const text = (
@@ -421,7 +406,7 @@ async function attempt<T>(
 	errorCtx: ErrorContext,
 	timeoutMs: number,
 ): Promise<Step<T>> {
-	let raw: RawResponse;
+	let raw: RawAnswer;
 	try {
 		const outcome = await send(ctx, opts, timeoutMs);
 		if (outcome instanceof AnswerTimeoutError)

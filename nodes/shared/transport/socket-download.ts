@@ -6,16 +6,9 @@ import { crc32 } from 'node:zlib';
 
 import { ResponseFormatError, ResponseParser } from './http1-response';
 import { ReadRegions } from './read-regions';
-import { IdleLimit, idleFailure } from './idle';
-import { AnswerTimeoutError } from './timeout';
+import type { RawAnswer } from './body';
+import { AnswerTimeoutError, IdleLimit, idleFailure } from './timeout';
 import { cancelled, failure } from './failures';
-
-/** An answer as n8n's request helper gives it (status, headers, body stream), for the transport to interpret. */
-export interface StreamedResponse {
-	statusCode: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: Readable;
-}
 
 /** A POST the transport sends on its own socket, authenticated (`authenticated` in request.ts). */
 export interface OwnPost {
@@ -249,7 +242,7 @@ export async function sendDownloadOnSocket(
 	post: OwnPost,
 	timeoutMs: number,
 	maxResponseBytes: number,
-): Promise<StreamedResponse | AnswerTimeoutError> {
+): Promise<RawAnswer | AnswerTimeoutError> {
 	const bytes = Buffer.from(post.form.toString());
 	const body = { contentType: 'application/x-www-form-urlencoded', length: bytes.length, bytes };
 	return await exchangeOnSocket(post, body, 'download', timeoutMs, maxResponseBytes);
@@ -272,7 +265,7 @@ export async function exchangeOnSocket(
 	direction: 'upload' | 'download',
 	timeoutMs: number,
 	maxResponseBytes: number,
-): Promise<StreamedResponse | AnswerTimeoutError> {
+): Promise<RawAnswer | AnswerTimeoutError> {
 	if (cancel?.aborted) throw cancelled();
 	const target = new URL(url);
 	const head = requestHead(target, headers, body);
@@ -302,7 +295,7 @@ export async function exchangeOnSocket(
 		: netConnect({ host, port, onread });
 	socket.setNoDelay(true);
 
-	return await new Promise<StreamedResponse | AnswerTimeoutError>((resolve, reject) => {
+	return await new Promise<RawAnswer | AnswerTimeoutError>((resolve, reject) => {
 		let answered: SocketBody | Buffer[] | undefined;
 		let paused = false;
 		let wholeBytes = 0;
@@ -321,7 +314,7 @@ export async function exchangeOnSocket(
 		};
 		cancel?.addEventListener('abort', onCancel, { once: true });
 		let settled = false;
-		function settle(outcome: StreamedResponse | AnswerTimeoutError | Error): void {
+		function settle(outcome: RawAnswer | AnswerTimeoutError | Error): void {
 			if (settled) return;
 			settled = true;
 			// A 2xx body is still to come: its silence stays limited until it ends.

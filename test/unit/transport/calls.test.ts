@@ -5,7 +5,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 
-import { sendCall, type CallResponse } from '../../../nodes/shared/transport/calls';
+import type { RawAnswer } from '../../../nodes/shared/transport/body';
+import { sendCall } from '../../../nodes/shared/transport/calls';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
@@ -51,7 +52,7 @@ afterEach(async () => {
 	await new Promise((resolve) => server.close(resolve));
 });
 
-async function text(response: CallResponse | AnswerTimeoutError): Promise<string> {
+async function text(response: RawAnswer | AnswerTimeoutError): Promise<string> {
 	if (response instanceof AnswerTimeoutError) throw response;
 	const chunks: Buffer[] = [];
 	for await (const chunk of response.body) chunks.push(chunk as Buffer);

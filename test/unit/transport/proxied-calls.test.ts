@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import tls from 'node:tls';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { sendCall, type CallResponse } from '../../../nodes/shared/transport/calls';
+import type { RawAnswer } from '../../../nodes/shared/transport/body';
+import { sendCall } from '../../../nodes/shared/transport/calls';
 import { apiRequest } from '../../../nodes/shared/transport/request';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
@@ -104,7 +105,7 @@ afterEach(async () => {
 	await secure.close();
 });
 
-async function text(response: CallResponse | AnswerTimeoutError): Promise<string> {
+async function text(response: RawAnswer | AnswerTimeoutError): Promise<string> {
 	if (response instanceof AnswerTimeoutError) throw response;
 	const chunks: Buffer[] = [];
 	for await (const chunk of response.body) chunks.push(chunk as Buffer);

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream/promises';
 import tls from 'node:tls';
 
 import { sendDownloadOnSocket, SocketBody } from '../../../nodes/shared/transport/socket-download';
-import type { StreamedResponse } from '../../../nodes/shared/transport/socket-download';
+import type { RawAnswer } from '../../../nodes/shared/transport/body';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 
@@ -52,7 +52,7 @@ afterAll(async () => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-function asResponse(outcome: StreamedResponse | AnswerTimeoutError): StreamedResponse {
+function asResponse(outcome: RawAnswer | AnswerTimeoutError): RawAnswer {
 	if (outcome instanceof AnswerTimeoutError) throw outcome;
 	return outcome;
 }
