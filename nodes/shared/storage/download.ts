@@ -14,7 +14,7 @@ import {
 import { LongerThanAnnouncedError, readWhole } from './download-whole';
 import { transferFailureDescription, unframedDownloadError } from '../transport/errors';
 import { expectedBodyBytes } from '../transport/framing';
-import { SocketBody } from '../transport/socket-download';
+import { SocketBody } from '../transport/socket-exchange';
 
 export function nameFromDisposition(header: unknown): string | undefined {
 	const value = Array.isArray(header) ? header[0] : header;

@@ -4,7 +4,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { AnswerTimeoutError } from './timeout';
 import { cancelled, failure } from './failures';
 import type { RawAnswer } from './body';
-import { exchangeOnSocket, type OwnPost } from './socket-download';
+import { exchangeOnSocket, type OwnPost } from './socket-exchange';
 
 /** The file of a multipart upload, on this machine's disk (n8n's filesystem binary mode). */
 export interface UploadFile {

@@ -57,7 +57,7 @@ import {
 } from './timeout';
 import { runCredentials } from './run-credentials';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
-import { sendDownloadOnSocket } from './socket-download';
+import { sendDownloadOnSocket } from './socket-exchange';
 import { sendCall } from './calls';
 
 export type RequestContext =

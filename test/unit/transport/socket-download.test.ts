@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import tls from 'node:tls';
 
-import { sendDownloadOnSocket, SocketBody } from '../../../nodes/shared/transport/socket-download';
+import { sendDownloadOnSocket, SocketBody } from '../../../nodes/shared/transport/socket-exchange';
 import type { RawAnswer } from '../../../nodes/shared/transport/body';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';

@@ -11,7 +11,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, type ApiRequestOptions } from '../../../nodes/shared/transport/request';
 import { MODE_MARKER_HEADER } from '../../../nodes/shared/transport/auth-mode';
-import { SocketBody } from '../../../nodes/shared/transport/socket-download';
+import { SocketBody } from '../../../nodes/shared/transport/socket-exchange';
 
 let server: Server;
 let base: string;
