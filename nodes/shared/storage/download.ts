@@ -5,12 +5,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { v2, type StorageAccount } from './client';
 import { countingStream } from '../transport/binary';
-import {
-	assertFitsBinaryStore,
-	binaryStoreMode,
-	binaryStoreProblem,
-	transferPath,
-} from '../transport/binary-mode';
+import { binaryStoreMode, binaryStoreProblem, transferPath } from '../transport/binary-mode';
 import { LongerThanAnnouncedError, readWhole } from './download-whole';
 import { transferFailureDescription, unframedDownloadError } from '../transport/errors';
 import { expectedBodyBytes } from '../transport/framing';
@@ -59,7 +54,12 @@ export async function downloadFile(
 	const { itemIndex, maxBytes } = options;
 	const via = options.via ?? transferPath('download');
 	// A size known in advance is checked before the request; otherwise the announced length, before the body.
-	assertFitsBinaryStore(options.expectedSize, options.fileName ?? fileHash, itemIndex);
+	const tooLarge = binaryStoreProblem(
+		options.expectedSize,
+		options.fileName ?? fileHash,
+		itemIndex,
+	);
+	if (tooLarge) throw tooLarge;
 	const response = await v2<Readable>(
 		ctx,
 		account,

@@ -40,21 +40,9 @@ export function databaseModeMaxBytes(env: Env = process.env): number {
 const mib = (bytes: number) => `${Number((bytes / 1024 / 1024).toFixed(1))} MiB`;
 
 /**
- * Refuses, before any byte moves, a file that n8n's database binary mode would reject only after the whole
- * file had been downloaded into one buffer.
+ * A file that n8n's database binary mode would reject only after the whole file had been downloaded into one
+ * buffer, refused before any byte moves (returned: a caller may have a connection to release first).
  */
-export function assertFitsBinaryStore(
-	bytes: number | undefined,
-	fileName: string,
-	itemIndex?: number,
-	env: Env = process.env,
-	argv: string[] = process.argv,
-): void {
-	const problem = binaryStoreProblem(bytes, fileName, itemIndex, env, argv);
-	if (problem) throw problem;
-}
-
-/** The same check, returned instead of thrown, for callers that must release a connection first. */
 export function binaryStoreProblem(
 	bytes: number | undefined,
 	fileName: string,

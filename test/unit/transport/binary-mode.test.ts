@@ -1,6 +1,6 @@
 import { PackError } from '../../../nodes/shared/errors/pack-error';
 import {
-	assertFitsBinaryStore,
+	binaryStoreProblem,
 	binaryStoreMode,
 	databaseModeMaxBytes,
 	keptAlivePath,
@@ -36,12 +36,7 @@ describe('a file too large for the database mode is refused before any transfer'
 	const queue = { EXECUTIONS_MODE: 'queue' };
 
 	it('names the limit and the settings that change it', () => {
-		let error: unknown;
-		try {
-			assertFitsBinaryStore(600 * MIB, 'big.bin', 3, queue, []);
-		} catch (caught) {
-			error = caught;
-		}
+		const error = binaryStoreProblem(600 * MIB, 'big.bin', 3, queue, []);
 		expect(error).toBeInstanceOf(PackError);
 		expect((error as PackError).message).toBe(
 			"big.bin (600 MiB) is larger than n8n's limit of 512 MiB for binary data kept in its database",
@@ -52,11 +47,11 @@ describe('a file too large for the database mode is refused before any transfer'
 	});
 
 	it('lets through a file under the cap, an unknown size, and every size in the other modes', () => {
-		expect(() => assertFitsBinaryStore(512 * MIB, 'ok.bin', 0, queue, [])).not.toThrow();
-		expect(() => assertFitsBinaryStore(undefined, 'unknown.bin', 0, queue, [])).not.toThrow();
-		expect(() =>
-			assertFitsBinaryStore(4096 * MIB, 'big.bin', 0, {}, ['node', 'n8n', 'start']),
-		).not.toThrow();
+		expect(binaryStoreProblem(512 * MIB, 'ok.bin', 0, queue, [])).toBeUndefined();
+		expect(binaryStoreProblem(undefined, 'unknown.bin', 0, queue, [])).toBeUndefined();
+		expect(
+			binaryStoreProblem(4096 * MIB, 'big.bin', 0, {}, ['node', 'n8n', 'start']),
+		).toBeUndefined();
 	});
 });
 
