@@ -510,7 +510,9 @@ function afterTransportFailure<T>(
 	// Nothing reached the service when the connection was refused, so even a write may be repeated.
 	if (!opts.write || failure.kind === 'unreachable') return { retry: unreachable };
 	const reason = statusReceived
-		? 'the connection dropped while the answer was read'
+		? failure.kind === 'timeout'
+			? 'its answer stalled while it was read'
+			: 'the connection dropped while the answer was read'
 		: failure.kind === 'timeout'
 			? 'the request timed out'
 			: 'the connection dropped';
