@@ -149,7 +149,7 @@ function isStream(body: unknown): body is NodeJS.ReadableStream {
 const NAMED: Record<string, string> = { 'user-agent': 'n8n' };
 
 /** A request as the transport sends it itself, outside n8n's helper. */
-export interface OwnRequest {
+interface OwnRequest {
 	/** With `opts.qs` joined, as n8n's helper would add it (the legacy scripts document some parameters there). */
 	url: string;
 	method: string;
@@ -164,7 +164,7 @@ export interface OwnRequest {
  * sends itself: the body fields (appended to a URLSearchParams or object body) or headers n8n's helper would add,
  * never URL parameters. Anonymous without `opts.credentialType` (upload by upload key, LINK downloads).
  */
-export async function authenticated(
+async function authenticated(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
 	headers: Record<string, string>,
