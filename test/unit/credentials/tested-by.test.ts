@@ -4,19 +4,20 @@
  * no `test`. So no credential of the pack declares one, and every node that offers a credential names the
  * function that tests it (`methods.credentialTest`), whichever node n8n finds first.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ICredentialType, INodeType } from 'n8n-workflow';
 
 import { storageCredentials } from '../../../nodes/shared/storage/auth-fields';
 
 const root = path.join(__dirname, '../../..');
-const pkg = require(path.join(root, 'package.json')) as {
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
 	n8n: { nodes: string[]; credentials: string[] };
 };
 const source = (built: string) =>
 	path.join(root, built.replace(/^dist\//, '').replace(/\.js$/, '.ts'));
 const firstExport = <T>(file: string) =>
-	Object.values(require(source(file)) as Record<string, new () => T>)[0];
+	Object.values(jest.requireActual<Record<string, new () => T>>(source(file)))[0];
 
 const credentialTypes = pkg.n8n.credentials.map(
 	(file) => new (firstExport<ICredentialType>(file))(),
