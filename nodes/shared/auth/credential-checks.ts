@@ -2,7 +2,7 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 import type { ApiRequestOptions } from '../transport/request';
 import { displayUrl, joinUrl } from '../transport/urls';
-import { TWO_FACTOR_HINT } from './session';
+import { TWO_FACTOR_FIX } from './session';
 
 export type TestedCredential =
 	| 'cloudStorageTokenApi'
@@ -21,6 +21,35 @@ export interface Answer {
 	status: number;
 	contentType: string;
 	text: string;
+	/** The Location header of a redirect. */
+	location?: string;
+}
+
+/** The statuses of a redirect: handed back by the transport (never followed) and reported by `redirected`. */
+export const REDIRECTS = [301, 302, 303, 307, 308];
+
+/**
+ * A redirect, reported and never followed: the credential would travel to the new address. When the target ends
+ * with the path the Test asked for, the address to set is the target without it.
+ */
+function redirected(answer: Answer, url: string, field: string, asked: string): Verdict {
+	let target: URL | undefined;
+	try {
+		target = answer.location ? new URL(answer.location, url) : undefined;
+	} catch {
+		target = undefined;
+	}
+	const shown = target ? displayUrl(target.href) : undefined;
+	const suggested =
+		shown && shown.endsWith(asked) ? shown.slice(0, shown.length - asked.length) || shown : shown;
+	return {
+		failed: `The server at ${displayUrl(url)} answered with a redirect${target ? ` to ${target.host}` : ''} (${answer.status})`,
+		fix: `The Test follows no redirect, so the credential never reaches another address.${
+			suggested
+				? ` If ${target!.host} is the right server, set ${field} to ${suggested}.`
+				: ` Set ${field} to the address the server redirects to.`
+		}`,
+	};
 }
 
 /** One credential's Test: the single request it sends (to the configured URL only) and how it reads the answer. */
@@ -78,9 +107,11 @@ function storageCheck(
 			authMode: 'fields',
 			form: {},
 			responseType: 'text',
-			acceptStatuses: [401, 403, 404, 405],
+			acceptStatuses: [...REDIRECTS, 401, 403, 404, 405],
 		}),
 		verdict(answer, url) {
+			if (REDIRECTS.includes(answer.status))
+				return redirected(answer, url, 'Base URL', '/api/authenticate_user.php');
 			if (answer.status === 401) return refused;
 			if (answer.status === 403)
 				return {
@@ -96,8 +127,8 @@ function storageCheck(
 			const message = typeof body.Message === 'string' ? body.Message : '';
 			if (/two.?factor|2fa|confirm/i.test(message) || (body.Success && !body.SessionID))
 				return {
-					failed: 'The account waits for its two-factor confirmation',
-					fix: TWO_FACTOR_HINT,
+					failed: 'The account requires two-factor confirmation',
+					fix: TWO_FACTOR_FIX,
 				};
 			if (!body.Success) return refused;
 			return { ok: `The service accepted the user and the ${secret.toLowerCase()}` };
@@ -140,9 +171,10 @@ const bearerCheck: CredentialCheck = {
 			},
 		},
 		responseType: 'text',
-		acceptStatuses: [401, 403, 404, 405],
+		acceptStatuses: [...REDIRECTS, 401, 403, 404, 405],
 	}),
 	verdict(answer, url) {
+		if (REDIRECTS.includes(answer.status)) return redirected(answer, url, 'Base URL', '/api/mcp');
 		if (answer.status === 401 || answer.status === 403)
 			return {
 				failed: `The service refused the User ID and API Token (${answer.status})`,
@@ -186,9 +218,10 @@ const davCheck: CredentialCheck = {
 		body: PROPFIND,
 		responseType: 'text',
 		// What a server that does not speak DAV answers to PROPFIND.
-		acceptStatuses: [400, 401, 403, 404, 405, 406, 415, 501],
+		acceptStatuses: [...REDIRECTS, 400, 401, 403, 404, 405, 406, 415, 501],
 	}),
 	verdict(answer, url) {
+		if (REDIRECTS.includes(answer.status)) return redirected(answer, url, 'DAV URL', '');
 		if (answer.status === 401)
 			return {
 				failed: 'The server refused the user name and password (401)',

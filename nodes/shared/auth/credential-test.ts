@@ -127,12 +127,16 @@ async function runCheck(
 			// One attempt: the user is waiting, and a Test must not wait out back-offs.
 			retry: { maxAttempts: 1 },
 		});
-		const contentType = answer.headers['content-type'];
+		const header = (name: string) => {
+			const value = answer.headers[name];
+			return Array.isArray(value) ? value[0] : value;
+		};
 		const verdict = check.verdict(
 			{
 				status: answer.status,
-				contentType: (Array.isArray(contentType) ? contentType[0] : contentType) ?? '',
+				contentType: header('content-type') ?? '',
 				text: answer.body ?? '',
+				location: header('location'),
 			},
 			options.url,
 		);

@@ -8,8 +8,9 @@ interface AuthenticatorAnswer {
 	SessionID?: string;
 }
 
-export const TWO_FACTOR_HINT =
-	'The account requires two-factor confirmation: the service e-mailed a confirmation link. Open it from the network of the n8n host (the confirmation is bound to that IP address) and run again, or use a Token credential, which is not asked for a second factor.';
+export const TWO_FACTOR_FIX =
+	'The service e-mailed a confirmation link. Open it from the network of the n8n host (the confirmation is bound to that IP address) and run again, or use a Token credential, which is not asked for a second factor.';
+const TWO_FACTOR_HINT = `The account requires two-factor confirmation: ${TWO_FACTOR_FIX.replace(/^The/, 'the')}`;
 
 /**
  * Logins under way, per decrypted credential object. n8n hands one node run's requests the same object, and
