@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
+import { RADICALE_USER, startRadicale } from '../dav/radicale';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { testCredential } from './harness';
 
@@ -290,6 +291,19 @@ describe('every failure names its cause and its fix', () => {
 			);
 			expect(result.message).toMatch(status);
 			expect(result.message).toMatch(/Set DAV URL to the root of the CalDAV\/CardDAV server/);
+		});
+
+		it('a real CalDAV/CardDAV server (Radicale) passes, and refuses a wrong password', async () => {
+			const radicale = await startRadicale();
+			try {
+				const data = { davUrl: radicale.url, username: RADICALE_USER.username };
+				const ok = await testCredential(TYPE.dav, { ...data, password: RADICALE_USER.password });
+				expect(ok).toMatchObject({ status: 'OK' });
+				const wrong = await testCredential(TYPE.dav, { ...data, password: 'wrong-secret' });
+				expect(wrong.message).toMatch(/refused the user name and password \(401\)/);
+			} finally {
+				await radicale.stop();
+			}
 		});
 
 		it("the storage service's API is not DAV", async () => {
