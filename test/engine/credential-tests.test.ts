@@ -191,6 +191,21 @@ describe('every failure names its cause and its fix', () => {
 		expect(result.message).toMatch(/NODE_EXTRA_CA_CERTS/);
 	});
 
+	it.each(
+		KINDS.flatMap((kind) =>
+			(['own connections', "n8n's helper"] as const).map((way) => [kind, way] as const),
+		),
+	)('%s: an https URL answered by a plain-http server, through %s', async (kind, way) => {
+		if (way === "n8n's helper") process.env.CLOUD_STORAGE_KEEP_ALIVE = 'false';
+		const plain = await serve(answering(200, 'application/json', '{}'));
+		const origin = plain.replace(/^http:/, 'https:');
+		const result = await run(kind, kind === 'dav' ? `${origin}/dav/` : origin);
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(new URL(origin).host);
+		expect(result.message).toMatch(/http:\/\//);
+		expect(result.message).not.toMatch(/deps\/openssl|\n/);
+	});
+
 	it.each(['token', 'password', 'bearer'] as const)('%s: a wrong path (404)', async (kind) => {
 		const origin = await serve(answering(404, 'text/plain', 'Not Found'));
 		const result = await run(kind, `${origin}/somewhere`);

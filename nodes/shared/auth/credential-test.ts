@@ -13,6 +13,7 @@ import type { RawAnswer } from '../transport/body';
 import { RAISE_TIMEOUT, unexpectedBodyError, type ErrorContext } from '../transport/errors';
 import { apiRequest, type RequestContext } from '../transport/request';
 import { secondsText } from '../transport/timeout';
+import { displayUrl } from '../transport/urls';
 import { authenticatorOf } from './authenticators';
 import { CREDENTIAL_CHECKS, type TestedCredential } from './credential-checks';
 
@@ -104,6 +105,20 @@ function wording(error: unknown): string {
 		: withStop(cause);
 }
 
+/**
+ * A failure the transport did not word (no description): its first line, without a library's source path, and
+ * what to check, so that a Test never answers with a bare code.
+ */
+function unworded(error: unknown, url: string, field: string): string | undefined {
+	const { message, description } = error as { message?: unknown; description?: unknown };
+	if (typeof description === 'string' && description) return undefined;
+	const first = String(message ?? '')
+		.split('\n')[0]
+		.replace(/:?\.\.\/deps\/\S*/g, '')
+		.trim();
+	return `The Test's request to ${displayUrl(url)} failed${first ? `: ${withStop(first)}` : '.'} Check ${field}: its scheme (https:// or, on this machine only, http://), host and port, and the network between n8n and the server.`;
+}
+
 async function runCheck(
 	test: ICredentialTestFunctions,
 	credentialType: TestedCredential,
@@ -150,6 +165,8 @@ async function runCheck(
 		}
 		return { status: 'Error', message: `${withStop(verdict.failed)} ${verdict.fix}` };
 	} catch (error) {
+		const bare = unworded(error, options.url, check.urlField);
+		if (bare) return { status: 'Error', message: bare };
 		// A Test has no Timeout option of its own: say what it waited and where a node's limit is set.
 		const message = wording(error).replace(
 			RAISE_TIMEOUT,
