@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -72,39 +71,4 @@ export class CloudStorageBearerApi implements ICredentialType {
 		);
 		return requestOptions;
 	}
-
-	// A private MCP tool needs the bearer token, so a wrong token fails here rather than in a workflow.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/api/mcp',
-			method: 'POST',
-			// The per-request revision needs no handshake, so one request tests the token: the headers mirror
-			// the method and tool name, and the version, capabilities and client info travel in params._meta.
-			headers: {
-				'Content-Type': 'application/json',
-				Accept: 'application/json, text/event-stream',
-				'MCP-Protocol-Version': '2026-07-28',
-				'Mcp-Method': 'tools/call',
-				'Mcp-Name': 'storage_get_root_folder',
-			},
-			body: {
-				jsonrpc: '2.0',
-				id: 1,
-				method: 'tools/call',
-				params: {
-					name: 'storage_get_root_folder',
-					arguments: {},
-					_meta: {
-						'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-						'io.modelcontextprotocol/clientCapabilities': {},
-						'io.modelcontextprotocol/clientInfo': {
-							name: 'n8n-nodes-cloud-storage',
-							version: '0.1.0',
-						},
-					},
-				},
-			},
-		},
-	};
 }

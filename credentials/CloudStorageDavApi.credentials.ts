@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -69,13 +68,4 @@ export class CloudStorageDavApi implements ICredentialType {
 		);
 		return requestOptions;
 	}
-
-	test: ICredentialTestRequest = {
-		request: {
-			url: '={{$credentials.davUrl}}',
-			method: 'PROPFIND',
-			headers: { Depth: '0', 'Content-Type': 'application/xml; charset=utf-8' },
-			body: '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:"><d:prop><d:current-user-principal/></d:prop></d:propfind>',
-		},
-	};
 }

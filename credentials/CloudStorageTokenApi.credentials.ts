@@ -1,6 +1,5 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
@@ -15,11 +14,7 @@ import {
 	takeAuthMode,
 } from '../nodes/shared/auth/request-fields';
 import { obtainSession } from '../nodes/shared/auth/session';
-import {
-	serviceUrlProperties,
-	sessionIdProperty,
-	storageCredentialTest,
-} from '../nodes/shared/auth/credential-fields';
+import { serviceUrlProperties, sessionIdProperty } from '../nodes/shared/auth/credential-fields';
 
 export class CloudStorageTokenApi implements ICredentialType {
 	name = 'cloudStorageTokenApi';
@@ -88,6 +83,4 @@ export class CloudStorageTokenApi implements ICredentialType {
 		}
 		return requestOptions;
 	}
-
-	test: ICredentialTestRequest = storageCredentialTest;
 }

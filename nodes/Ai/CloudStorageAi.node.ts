@@ -10,6 +10,7 @@ import { loadOptions } from '../shared/ai/methods';
 import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
 import * as text from './actions/text/Text.resource';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageAi implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,9 @@ export class CloudStorageAi implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'cloudStorageBearerApi', required: true }],
+		credentials: [
+			{ name: 'cloudStorageBearerApi', required: true, testedBy: 'testBearerCredential' },
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -43,7 +46,10 @@ export class CloudStorageAi implements INodeType {
 		],
 	};
 
-	methods = { loadOptions };
+	methods = {
+		credentialTest,
+		loadOptions,
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -14,6 +14,7 @@ import type { ThinkLevel } from '../shared/ai/models';
 import { callAi, streamLines } from '../shared/ai/transport';
 import { toNodeError } from '../shared/node/node-error';
 import { CloudStorageChatModel } from './model';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageAiChatModel implements INodeType {
 	description: INodeTypeDescription = {
@@ -45,7 +46,9 @@ export class CloudStorageAiChatModel implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.AiLanguageModel],
 		outputNames: ['Model'],
-		credentials: [{ name: 'cloudStorageBearerApi', required: true }],
+		credentials: [
+			{ name: 'cloudStorageBearerApi', required: true, testedBy: 'testBearerCredential' },
+		],
 		properties: [
 			...modelFields,
 			{ ...thinkField, description: `${thinkField.description} Models without thinking need Off.` },
@@ -60,7 +63,10 @@ export class CloudStorageAiChatModel implements INodeType {
 		],
 	};
 
-	methods = { loadOptions };
+	methods = {
+		credentialTest,
+		loadOptions,
+	};
 
 	async supplyData(this: ISupplyDataFunctions, itemIndex: number): Promise<SupplyData> {
 		const chosen = this.getNodeParameter('model', itemIndex) as string;

@@ -13,6 +13,7 @@ import { changeEventsField, collectionParam, pollChanges } from '../shared/dav-n
 import { runPoll } from '../shared/node/poll';
 import { describeCalendarData } from '../shared/dav/event-view';
 import { pollStartsWithin } from './starts-within';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageCalendarTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -34,7 +35,7 @@ export class CloudStorageCalendarTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'cloudStorageDavApi', required: true }],
+		credentials: [{ name: 'cloudStorageDavApi', required: true, testedBy: 'testDavCredential' }],
 		properties: [
 			collectionLocator('calendar'),
 			{
@@ -71,7 +72,10 @@ export class CloudStorageCalendarTrigger implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchCalendars } };
+	methods = {
+		credentialTest,
+		listSearch: { searchCalendars },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await runPoll(this, async () => {

@@ -11,6 +11,7 @@ import * as contactPerson from './actions/contactPerson/ContactPerson.resource';
 import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
 import { requestOptionsField } from '../shared/node/request-options';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageContactPerson implements INodeType {
 	description: INodeTypeDescription = {
@@ -30,7 +31,9 @@ export class CloudStorageContactPerson implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		// The document-management API accepts only a user access token, never a password or a cookie.
-		credentials: [{ name: 'cloudStorageTokenApi', required: true }],
+		credentials: [
+			{ name: 'cloudStorageTokenApi', required: true, testedBy: 'testTokenCredential' },
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -45,7 +48,12 @@ export class CloudStorageContactPerson implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions, resourceMapping };
+	methods = {
+		credentialTest,
+		listSearch,
+		loadOptions,
+		resourceMapping,
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

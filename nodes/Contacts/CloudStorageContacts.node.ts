@@ -12,6 +12,7 @@ import * as contact from './actions/contact/Contact.resource';
 import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
 import { requestOptionsField } from '../shared/node/request-options';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageContacts implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,7 @@ export class CloudStorageContacts implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'cloudStorageDavApi', required: true }],
+		credentials: [{ name: 'cloudStorageDavApi', required: true, testedBy: 'testDavCredential' }],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -48,7 +49,10 @@ export class CloudStorageContacts implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchAddressBooks } };
+	methods = {
+		credentialTest,
+		listSearch: { searchAddressBooks },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

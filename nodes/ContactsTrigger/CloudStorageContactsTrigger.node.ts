@@ -12,6 +12,7 @@ import { collectionLocator } from '../shared/dav-node/locators';
 import { changeEventsField, collectionParam, pollChanges } from '../shared/dav-node/trigger';
 import { runPoll } from '../shared/node/poll';
 import { describeVcard } from '../shared/dav/vcard';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageContactsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,11 +33,14 @@ export class CloudStorageContactsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'cloudStorageDavApi', required: true }],
+		credentials: [{ name: 'cloudStorageDavApi', required: true, testedBy: 'testDavCredential' }],
 		properties: [collectionLocator('addressbook'), changeEventsField('contact')],
 	};
 
-	methods = { listSearch: { searchAddressBooks } };
+	methods = {
+		credentialTest,
+		listSearch: { searchAddressBooks },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await runPoll(this, async () => {

@@ -13,6 +13,7 @@ import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
 import * as task from './actions/task/Task.resource';
 import { requestOptionsField } from '../shared/node/request-options';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageDmsTask implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,7 +33,9 @@ export class CloudStorageDmsTask implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		// The document-management API accepts only a user access token, never a password or a cookie.
-		credentials: [{ name: 'cloudStorageTokenApi', required: true }],
+		credentials: [
+			{ name: 'cloudStorageTokenApi', required: true, testedBy: 'testTokenCredential' },
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -53,7 +56,12 @@ export class CloudStorageDmsTask implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions, resourceMapping };
+	methods = {
+		credentialTest,
+		listSearch,
+		loadOptions,
+		resourceMapping,
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

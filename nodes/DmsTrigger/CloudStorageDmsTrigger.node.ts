@@ -13,6 +13,7 @@ import { getFields } from '../shared/dms/client';
 import { listSearch } from '../shared/dms/methods';
 import { pollDms } from './poll';
 import { properties } from './properties';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageDmsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -32,11 +33,14 @@ export class CloudStorageDmsTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		// The document-management API accepts only a user access token.
-		credentials: [{ name: 'cloudStorageTokenApi', required: true }],
+		credentials: [
+			{ name: 'cloudStorageTokenApi', required: true, testedBy: 'testTokenCredential' },
+		],
 		properties,
 	};
 
 	methods = {
+		credentialTest,
 		listSearch,
 		loadOptions: {
 			/** The task register's own status options (get_fields of tasks: no other register is read). */

@@ -12,6 +12,7 @@ import { optionsFor } from '../shared/node/router';
 import * as signature from './actions/signature/Signature.resource';
 import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 import { requestOptionsField } from '../shared/node/request-options';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageESignature implements INodeType {
 	description: INodeTypeDescription = {
@@ -46,7 +47,10 @@ export class CloudStorageESignature implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchFolders } };
+	methods = {
+		credentialTest,
+		listSearch: { searchFolders },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -11,6 +11,7 @@ import { searchFolders } from '../shared/storage/folder-search';
 import { storageCredentials } from '../shared/storage/auth-fields';
 import { pollSignatures } from './poll';
 import { properties } from './properties';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageESignatureTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,7 +36,10 @@ export class CloudStorageESignatureTrigger implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch: { searchFolders } };
+	methods = {
+		credentialTest,
+		listSearch: { searchFolders },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await runPoll(this, async () => await pollSignatures(this));

@@ -13,6 +13,7 @@ import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
 import * as tool from './actions/tool/Tool.resource';
 import { requestOptionsField } from '../shared/node/request-options';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageMcp implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,6 +36,7 @@ export class CloudStorageMcp implements INodeType {
 			{
 				name: 'cloudStorageBearerApi',
 				required: true,
+				testedBy: 'testBearerCredential',
 				displayOptions: { show: { authentication: ['bearerApi'] } },
 			},
 		],
@@ -110,6 +112,8 @@ export class CloudStorageMcp implements INodeType {
 			requestOptionsField,
 		],
 	};
+
+	methods = { credentialTest };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -12,6 +12,7 @@ import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
 import { storageAuthentication, storageCredentials } from '../shared/storage/auth-fields';
 import { requestOptionsField } from '../shared/node/request-options';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageSearch implements INodeType {
 	description: INodeTypeDescription = {
@@ -47,7 +48,10 @@ export class CloudStorageSearch implements INodeType {
 		],
 	};
 
-	methods = { listSearch: { searchFolders } };
+	methods = {
+		credentialTest,
+		listSearch: { searchFolders },
+	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

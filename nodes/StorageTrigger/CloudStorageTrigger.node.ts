@@ -11,6 +11,7 @@ import { searchFolders } from '../shared/storage/folder-search';
 import { pollChanges } from './poll';
 import { properties } from './properties';
 import { storageCredentials } from '../shared/storage/auth-fields';
+import { credentialTest } from '../shared/auth/credential-test';
 
 export class CloudStorageTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -35,7 +36,10 @@ export class CloudStorageTrigger implements INodeType {
 		properties,
 	};
 
-	methods = { listSearch: { searchFolders } };
+	methods = {
+		credentialTest,
+		listSearch: { searchFolders },
+	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		return await runPoll(this, async () => await pollChanges(this));

@@ -1,4 +1,4 @@
-import type { ICredentialTestRequest, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 export const serviceUrlProperties: INodeProperties[] = [
 	{
@@ -30,23 +30,4 @@ export const sessionIdProperty: INodeProperties = {
 	type: 'hidden',
 	typeOptions: { expirable: true, password: true },
 	default: '',
-};
-
-export const storageCredentialTest: ICredentialTestRequest = {
-	request: {
-		baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-		url: '/api/authenticate_user.php',
-		method: 'POST',
-		headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-	},
-	rules: [
-		{
-			type: 'responseSuccessBody',
-			properties: {
-				key: 'Success',
-				value: false,
-				message: 'The service refused the login: check the user and the secret',
-			},
-		},
-	],
 };

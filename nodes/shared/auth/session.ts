@@ -1,6 +1,6 @@
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
-import { insecureUrlProblem, joinUrl } from '../transport/urls';
+import { displayUrl, insecureUrlProblem, joinUrl } from '../transport/urls';
 
 interface AuthenticatorAnswer {
 	Success?: boolean;
@@ -8,8 +8,9 @@ interface AuthenticatorAnswer {
 	SessionID?: string;
 }
 
-const TWO_FACTOR_HINT =
-	'The account requires two-factor confirmation: the service e-mailed a confirmation link. Open it from the network of the n8n host (the confirmation is bound to that IP address) and run again, or use a Token credential, which is not asked for a second factor.';
+export const TWO_FACTOR_FIX =
+	'The service e-mailed a confirmation link. Open it from the network of the n8n host (the confirmation is bound to that IP address) and run again, or use a Token credential, which is not asked for a second factor.';
+const TWO_FACTOR_HINT = `The account requires two-factor confirmation: ${TWO_FACTOR_FIX.replace(/^The/, 'the')}`;
 
 /**
  * Logins under way, per decrypted credential object. n8n hands one node run's requests the same object, and
@@ -74,18 +75,33 @@ async function login(
 			'Wrong user name or secret: the service refused the login. Check the credential.',
 		);
 	}
-	if (response.statusCode >= 400) {
+	const status = response.statusCode;
+	if (status >= 300 && status < 400)
 		throw new Error(
-			`The service's authenticator answered ${response.statusCode}. Check the Base URL and try again later.`,
+			`The service's login at ${displayUrl(url)} answered with a redirect (${status}), which is not followed so that the credential never reaches another address. Set the Base URL to the service's API address.`,
 		);
-	}
-	if (!answer || !answer.Success) {
+	if (status >= 500)
 		throw new Error(
-			"The Base URL did not answer like the service's authenticator. Check the URL in the credential.",
+			`The service's login at ${displayUrl(url)} failed (${status}): the service has a problem. Try again later; if it keeps failing, ask the service's operator.`,
+		);
+	if (status >= 400 || !answer || !answer.Success) {
+		const what =
+			status >= 400
+				? `answered ${status}`
+				: answer
+					? 'answered JSON that is not a login answer'
+					: `answered with ${looksLikeHtml(response.body) ? 'an HTML page' : 'plain text'} where JSON was expected`;
+		throw new Error(
+			`The service's login at ${displayUrl(url)} ${what}. The Base URL is not the service's API address: set it to the address the API answers at (for example https://api.example.com), not a web page's address.`,
 		);
 	}
 	if (!answer.SessionID) throw new Error(TWO_FACTOR_HINT);
 	return { sessionId: answer.SessionID };
+}
+
+function looksLikeHtml(body: unknown): boolean {
+	const text = Buffer.isBuffer(body) ? body.toString('utf8', 0, 512) : String(body ?? '');
+	return /^\s*</.test(text);
 }
 
 function parseAnswer(body: unknown): AuthenticatorAnswer | undefined {

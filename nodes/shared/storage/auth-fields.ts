@@ -5,11 +5,13 @@ export const storageCredentials: INodeCredentialDescription[] = [
 	{
 		name: 'cloudStorageTokenApi',
 		required: true,
+		testedBy: 'testTokenCredential',
 		displayOptions: { show: { authentication: ['tokenApi'] } },
 	},
 	{
 		name: 'cloudStoragePasswordApi',
 		required: true,
+		testedBy: 'testPasswordCredential',
 		displayOptions: { show: { authentication: ['passwordApi'] } },
 	},
 ];
