@@ -5,6 +5,7 @@ import { expandCalendarData } from '../shared/dav/event-view';
 import { eventsInRange } from '../shared/dav/range-query';
 import { instantOfWall } from '../shared/dav/timezones';
 import { PackError } from '../shared/errors/pack-error';
+import { eventId } from '../shared/node/event-id';
 
 interface StartsState {
 	collection: string;
@@ -54,6 +55,8 @@ async function occurrencesStarting(
 				startMs,
 				item: {
 					event: 'startsSoon',
+					// One announcement per occurrence (the trigger's own key): the event's URL and the occurrence's start.
+					eventId: eventId('calendar', 'startsSoon', object.url, String(occurrence.start)),
 					url: object.url,
 					etag: object.etag ?? null,
 					minutesUntilStart: Math.round((startMs - now) / 60_000),

@@ -115,6 +115,7 @@ describe('ROOT with subfolders', () => {
 		expect(second.items.map((item) => item.json)).toEqual([
 			{
 				event: 'fileCreated',
+				eventId: expect.stringMatching(/^[0-9a-f]{32}$/),
 				type: 'file',
 				hash: 'b2',
 				name: 'b.pdf',
@@ -211,6 +212,49 @@ describe('a folder by hash', () => {
 			['fileCreated', 'f1', 12, 101],
 		]);
 		expect(second.items[1].json).not.toHaveProperty('delete_key');
+	});
+});
+
+describe('eventId', () => {
+	const parameters = {
+		events: ['fileCreated', 'fileUpdated', 'fileDeleted', 'fileMoved'],
+		folder: rl('ROOT'),
+	};
+	async function pollTree(files: object[], staticData?: IDataObject) {
+		authenticator();
+		nock(BASE)
+			.get('/api/get_upload_tree.php')
+			.query(true)
+			.reply(200, tree([folderNode('F1', 'Docs', files)]));
+		// A deleted file of a listed folder is asked about once.
+		nock(BASE).post('/api_v2/get_file_info').optionally().reply(405, {});
+		return await poll(parameters, staticData);
+	}
+	const ids = (run: { items: Array<{ json: IDataObject }> }) =>
+		run.items.map((item) => [item.json.event, item.json.hash, item.json.eventId]);
+
+	it('is the same when the same static data is polled again (a crash before n8n kept the cursor), new for a later change', async () => {
+		const first = await pollTree([fileNode('a1', 'a.pdf'), fileNode('d1', 'd.pdf')]);
+		const changed = [
+			fileNode('a1', 'a.pdf', '2030-01-01 10:05:00'),
+			fileNode('n1', 'n.pdf', '2030-01-01 10:04:00'),
+		];
+		const second = await pollTree(changed, first.staticData);
+		// n8n was killed before it kept the second poll's state: the next poll starts from the first one's.
+		const replayed = await pollTree(changed, first.staticData);
+		expect(ids(second)).toHaveLength(3);
+		expect(ids(replayed)).toEqual(ids(second));
+		expect(new Set(ids(second).map((entry) => entry[2])).size).toBe(3);
+		const later = await pollTree(
+			[
+				fileNode('a1', 'a.pdf', '2030-01-01 10:09:00'),
+				fileNode('n1', 'n.pdf', '2030-01-01 10:04:00'),
+			],
+			second.staticData,
+		);
+		const updatedAgain = ids(later);
+		expect(updatedAgain).toEqual([['fileUpdated', 'a1', expect.any(String)]]);
+		expect(ids(second).map((entry) => entry[2])).not.toContain(updatedAgain[0][2]);
 	});
 });
 
