@@ -5,6 +5,7 @@ import { expandCalendarData } from '../shared/dav/event-view';
 import { eventsInRange } from '../shared/dav/range-query';
 import { instantOfWall } from '../shared/dav/timezones';
 import { PackError } from '../shared/errors/pack-error';
+import { baselineRecorded } from '../shared/node/durable-cursors';
 import { eventId } from '../shared/node/event-id';
 
 interface StartsState {
@@ -109,6 +110,7 @@ export async function pollStartsWithin(
 	const fresh = due.filter((entry) => notified[keyOf(entry.item)] === undefined);
 	for (const entry of due) notified[keyOf(entry.item)] = entry.startMs;
 	staticData.starts = { collection: url, notified };
-	if (!previous || fresh.length === 0) return null;
+	if (!previous) return baselineRecorded();
+	if (fresh.length === 0) return null;
 	return [ctx.helpers.returnJsonArray(fresh.map((entry) => entry.item))];
 }

@@ -14,6 +14,7 @@ import {
 } from '../shared/dms/changes';
 import { MAX_PAGE_SIZE, type DmsDocument, type Reference } from '../shared/dms/types';
 import { PackError } from '../shared/errors/pack-error';
+import { baselineRecorded } from '../shared/node/durable-cursors';
 import { eventId } from '../shared/node/event-id';
 import { readSettings, type DmsTriggerSettings } from './settings';
 
@@ -188,7 +189,7 @@ export async function pollDms(ctx: IPollFunctions): Promise<INodeExecutionData[]
 			settings.mode,
 			settings.fields,
 		) as unknown as IDataObject;
-		return null;
+		return baselineRecorded();
 	}
 	const { changes, next, changed } = compare(stored, docs, settings.mode, settings.fields);
 	const items = orderChanges(changes)

@@ -1,6 +1,7 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PackError } from '../shared/errors/pack-error';
+import { baselineRecorded } from '../shared/node/durable-cursors';
 import { eventId } from '../shared/node/event-id';
 import {
 	fromDate,
@@ -301,5 +302,6 @@ export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutio
 	// Every request is done: only now does the state move on. An unchanged state is not written.
 	if (JSON.stringify(next) !== JSON.stringify(staticData.state))
 		staticData.state = next as unknown as IDataObject;
+	if (!stored) return baselineRecorded();
 	return items.length ? [items] : null;
 }

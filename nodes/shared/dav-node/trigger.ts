@@ -11,6 +11,7 @@ import { fetchObjects, listMembers } from '../dav/objects';
 import type { DataKind } from '../dav/requests';
 import { collectChanges, type ChangeType, type SyncState } from '../dav/sync';
 import { PackError } from '../errors/pack-error';
+import { baselineRecorded } from '../node/durable-cursors';
 import { eventId } from '../node/event-id';
 import { davUrl } from './client';
 
@@ -177,5 +178,6 @@ export async function pollChanges(
 		etags: result.next.etags,
 		sync: state.sync && result.method === 'sync-collection',
 	};
+	if (first) return baselineRecorded();
 	return items.length > 0 ? [ctx.helpers.returnJsonArray(items)] : null;
 }

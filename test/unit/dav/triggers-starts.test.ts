@@ -6,6 +6,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { utcBasic } from '../../../nodes/shared/dav/requests';
+import { withDurableCursors } from '../durable-env';
 import {
 	byUrl,
 	collectionProps,
@@ -172,6 +173,16 @@ describe('Event Starts Soon', () => {
 		expect(ids(second)).toHaveLength(2);
 		expect(ids(replayed)).toEqual(ids(second));
 		expect(ids(second)[0][1]).not.toBe(ids(second)[1][1]);
+	});
+
+	it("with n8n's durable poll cursors the first poll emits one empty batch, so n8n commits the state it staged", async () => {
+		const staticData: IDataObject = {};
+		at('2030-03-04T08:50:00Z');
+		nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, answer());
+		recurringQueries(path);
+		const first = await withDurableCursors(async () => await poll('calendar', params, staticData));
+		expect(first.emitted).toEqual([[]]);
+		expect(staticData.starts).toMatchObject({ collection: `${DAV}${path}` });
 	});
 
 	it('skips all-day events and occurrences that already started', async () => {

@@ -22,6 +22,7 @@ import {
 	type Prefixes,
 	type SentRequest,
 } from './poll-context';
+import { withDurableCursors } from '../durable-env';
 import { offlineWithNock } from '../offline';
 
 // Retries of a failing read wait with back-off; the waits are skipped here, the attempts are not.
@@ -210,6 +211,22 @@ describe('Calendar Trigger over sync-collection', () => {
 		expect(ids(second).map(([event]) => event)).toEqual(['updated', 'deleted']);
 		expect(ids(replayed)).toEqual(ids(second));
 		expect(ids(second)[0][1]).not.toBe(ids(second)[1][1]);
+	});
+
+	it("with n8n's durable poll cursors the first poll emits one empty batch, so n8n commits the state it staged", async () => {
+		const path = '/cal/durable/';
+		nock(DAV)
+			.intercept(path, 'PROPFIND')
+			.reply(207, collectionProps(path, 'calendar', ['calendar-multiget', 'sync-collection']));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(207, multistatus(found(`${path}a.ics`, etagProp('"a-1"')), { syncToken: 'tok-1' }));
+		const staticData: IDataObject = {};
+		const first = await withDurableCursors(
+			async () => await poll('calendar', calendarParams(path), staticData),
+		);
+		expect(first.emitted).toEqual([[]]);
+		expect((staticData.dav as IDataObject).token).toBe('tok-1');
 	});
 
 	it('reports only the chosen change types, yet moves past the others', async () => {

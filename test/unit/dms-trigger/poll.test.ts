@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll, runWorkflow } from '../../engine/harness';
 import { dmsApi, TOKEN } from '../dms/run-dms';
+import { withDurableCursors } from '../durable-env';
 import { offlineWithNock } from '../offline';
 
 offlineWithNock();
@@ -177,6 +178,17 @@ describe('eventId', () => {
 		const again = ids(later).map((entry) => entry[2]);
 		expect(again).toHaveLength(2);
 		for (const id of again) expect(ids(second).map((entry) => entry[2])).not.toContain(id);
+	});
+});
+
+describe("with n8n's durable poll cursors", () => {
+	it('the first poll records the state and emits one empty batch, so n8n commits the state it staged', async () => {
+		dmsApi({ 'task/get_documents': [page([task(5, '2030-01-01 09:00:00')])] });
+		const first = await withDurableCursors(
+			async () => await poll({ resource: 'task', taskEvents: ['created'] }),
+		);
+		expect(first.emitted).toEqual([[]]);
+		expect(first.nodeStaticData.state).toMatchObject({ v: 1 });
 	});
 });
 

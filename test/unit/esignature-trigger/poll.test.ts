@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll } from '../../engine/harness';
 import { BASE, form, TOKEN, WEB } from '../storage/run-storage';
+import { withDurableCursors } from '../durable-env';
 import { callsThroughNock } from '../offline';
 
 callsThroughNock();
@@ -137,5 +138,16 @@ describe('eventId', () => {
 		const third = await poll(parameters, second.staticData);
 		expect(ids(third)).toHaveLength(1);
 		expect(ids(third)[0][1]).not.toBe(ids(second)[0][1]);
+	});
+});
+
+describe("with n8n's durable poll cursors", () => {
+	it('the first poll records the state and emits one empty batch, so n8n commits the state it staged', async () => {
+		signatures({ aaa: [[200, [rec('2030-01-01 10:00:00', 'Ann')]]] });
+		const first = await withDurableCursors(
+			async () => await poll({ watch: 'files', files: 'aaa' }),
+		);
+		expect(first.emitted).toEqual([[]]);
+		expect(first.nodeStaticData.state).toMatchObject({ v: 1, scope: 'files' });
 	});
 });

@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll } from '../../engine/harness';
 import { BASE, form, rl, TOKEN, unexpectedRequests, WEB } from '../storage/run-storage';
+import { withDurableCursors } from '../durable-env';
 import { offlineWithNock } from '../offline';
 
 offlineWithNock();
@@ -255,6 +256,21 @@ describe('eventId', () => {
 		const updatedAgain = ids(later);
 		expect(updatedAgain).toEqual([['fileUpdated', 'a1', expect.any(String)]]);
 		expect(ids(second).map((entry) => entry[2])).not.toContain(updatedAgain[0][2]);
+	});
+});
+
+describe("with n8n's durable poll cursors", () => {
+	it('the first poll records the state and emits one empty batch, so n8n commits the state it staged', async () => {
+		authenticator();
+		nock(BASE)
+			.get('/api/get_upload_tree.php')
+			.query(true)
+			.reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf')])]));
+		const first = await withDurableCursors(
+			async () => await poll({ events: ['fileCreated'], folder: rl('ROOT') }),
+		);
+		expect(first.emitted).toEqual([[]]);
+		expect(first.nodeStaticData.state).toMatchObject({ v: 1, scope: 'ROOTHASH1|tree|window' });
 	});
 });
 
