@@ -5,6 +5,8 @@ import { expandCalendarData } from '../shared/dav/event-view';
 import { eventsInRange } from '../shared/dav/range-query';
 import { instantOfWall } from '../shared/dav/timezones';
 import { PackError } from '../shared/errors/pack-error';
+import { baselineRecorded } from '../shared/node/durable-cursors';
+import { eventId } from '../shared/node/event-id';
 
 interface StartsState {
 	collection: string;
@@ -54,6 +56,8 @@ async function occurrencesStarting(
 				startMs,
 				item: {
 					event: 'startsSoon',
+					// One announcement per occurrence (the trigger's own key): the event's URL and the occurrence's start.
+					eventId: eventId('calendar', 'startsSoon', object.url, String(occurrence.start)),
 					url: object.url,
 					etag: object.etag ?? null,
 					minutesUntilStart: Math.round((startMs - now) / 60_000),
@@ -106,6 +110,7 @@ export async function pollStartsWithin(
 	const fresh = due.filter((entry) => notified[keyOf(entry.item)] === undefined);
 	for (const entry of due) notified[keyOf(entry.item)] = entry.startMs;
 	staticData.starts = { collection: url, notified };
-	if (!previous || fresh.length === 0) return null;
+	if (!previous) return baselineRecorded();
+	if (fresh.length === 0) return null;
 	return [ctx.helpers.returnJsonArray(fresh.map((entry) => entry.item))];
 }

@@ -14,6 +14,8 @@ import {
 } from '../shared/dms/changes';
 import { MAX_PAGE_SIZE, type DmsDocument, type Reference } from '../shared/dms/types';
 import { PackError } from '../shared/errors/pack-error';
+import { baselineRecorded } from '../shared/node/durable-cursors';
+import { eventId } from '../shared/node/event-id';
 import { readSettings, type DmsTriggerSettings } from './settings';
 
 /** Items a manual "Fetch Test Event" returns, so the user sees real data. */
@@ -26,9 +28,34 @@ function eventName(settings: DmsTriggerSettings, event: DmsChange['event']): str
 	return `${settings.resource}${event.charAt(0).toUpperCase()}${event.slice(1)}`;
 }
 
+/**
+ * The change's id from the document itself: its id, the event, and the version it reports (creation time;
+ * update time with the new values). The same change polled again gives the same id.
+ */
+export function dmsEventId(settings: DmsTriggerSettings, change: DmsChange): string {
+	const { document } = change;
+	const name = eventName(settings, change.event);
+	if (change.event === 'created')
+		return eventId('dms', name, document.dvs_document_id, String(document.date_created ?? ''));
+	const after =
+		change.event === 'updated'
+			? Object.keys(change.changes ?? {})
+					.sort()
+					.map((key) => [key, change.changes![key].new])
+			: change.to;
+	return eventId(
+		'dms',
+		name,
+		document.dvs_document_id,
+		String(document.date_updated ?? ''),
+		JSON.stringify(after ?? null),
+	);
+}
+
 function itemOf(settings: DmsTriggerSettings, change: DmsChange): INodeExecutionData {
 	const json: IDataObject = {
 		event: eventName(settings, change.event),
+		eventId: dmsEventId(settings, change),
 		dvs_document_id: change.document.dvs_document_id,
 	};
 	if (change.changes) {
@@ -162,7 +189,7 @@ export async function pollDms(ctx: IPollFunctions): Promise<INodeExecutionData[]
 			settings.mode,
 			settings.fields,
 		) as unknown as IDataObject;
-		return null;
+		return baselineRecorded();
 	}
 	const { changes, next, changed } = compare(stored, docs, settings.mode, settings.fields);
 	const items = orderChanges(changes)

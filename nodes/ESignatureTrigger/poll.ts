@@ -1,12 +1,15 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { PackError } from '../shared/errors/pack-error';
+import { baselineRecorded } from '../shared/node/durable-cursors';
+import { eventId } from '../shared/node/event-id';
 import {
 	fromDate,
 	isUsableState,
 	newSignatures,
 	orderSignatures,
 	recordsOf,
+	signatureOrdinals,
 	type EsignTriggerState,
 	type FileSignatures,
 	type SignatureRecord,
@@ -30,6 +33,28 @@ interface WatchedFile {
 	path?: string;
 	size?: number;
 }
+
+/** A signature with its place among identical ones (same file, signer and time), 0 for the first. */
+type Signature = SignatureRecord & { ordinal: number };
+
+const withOrdinals = (
+	previous: FileSignatures | null | undefined,
+	records: SignatureRecord[],
+): Signature[] => {
+	const ordinals = signatureOrdinals(previous, records);
+	return records.map((record, i) => ({ ...record, ordinal: ordinals[i] }));
+};
+
+/** The signature's id from the record itself, so a re-poll of it gives the same id. */
+export const signatureEventId = (record: Signature): string =>
+	eventId(
+		'esignature',
+		'signed',
+		record.file_hash,
+		record.signer_name,
+		record.signing_timestamp,
+		record.ordinal,
+	);
 
 interface Settings {
 	watch: 'folder' | 'files';
@@ -153,7 +178,7 @@ async function eventItems(
 	ctx: IPollFunctions,
 	account: StorageAccount,
 	settings: Settings,
-	records: SignatureRecord[],
+	records: Signature[],
 	files: Map<string, WatchedFile>,
 ): Promise<INodeExecutionData[]> {
 	const described = new Map<string, WatchedFile>();
@@ -172,6 +197,7 @@ async function eventItems(
 			);
 		const json: IDataObject = {
 			event: 'signed',
+			eventId: signatureEventId(record),
 			file_hash: record.file_hash,
 			file_name: file.name ?? null,
 			...(file.path !== undefined ? { file_path: file.path } : {}),
@@ -230,10 +256,11 @@ export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutio
 	if (ctx.getMode() === 'manual') {
 		// Every signature of the watched files, newest first; nothing is stored.
 		const all = (
-			await mapBounded(
-				files,
-				CONCURRENCY,
-				async (file) => (await signaturesOf(ctx, account, settings, file, undefined)) ?? [],
+			await mapBounded(files, CONCURRENCY, async (file) =>
+				withOrdinals(
+					undefined,
+					(await signaturesOf(ctx, account, settings, file, undefined)) ?? [],
+				),
 			)
 		).flat();
 		const recent = orderSignatures(all).reverse().slice(0, SAMPLE_SIZE).reverse();
@@ -254,7 +281,7 @@ export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutio
 		async (file) => await signaturesOf(ctx, account, settings, file, fromDate(stored, file.hash)),
 	);
 	const next: EsignTriggerState = { v: 1, scope, files: {} };
-	const fresh: SignatureRecord[] = [];
+	const fresh: Signature[] = [];
 	files.forEach((file, index) => {
 		const known = stored && Object.hasOwn(stored.files, file.hash);
 		const previous: FileSignatures | null | undefined = known ? stored.files[file.hash] : undefined;
@@ -268,11 +295,13 @@ export async function pollSignatures(ctx: IPollFunctions): Promise<INodeExecutio
 		next.files[file.hash] = result.next;
 		// On the first poll, and for a file newly added to a list, signatures already made are recorded, not reported;
 		// a file that appears in a watched folder reports every signature it carries.
-		if (stored && (known || settings.watch === 'folder')) fresh.push(...result.fresh);
+		if (stored && (known || settings.watch === 'folder'))
+			fresh.push(...withOrdinals(previous, result.fresh));
 	});
 	const items = stored ? await eventItems(ctx, account, settings, fresh, byHash) : [];
 	// Every request is done: only now does the state move on. An unchanged state is not written.
 	if (JSON.stringify(next) !== JSON.stringify(staticData.state))
 		staticData.state = next as unknown as IDataObject;
+	if (!stored) return baselineRecorded();
 	return items.length ? [items] : null;
 }

@@ -2,10 +2,39 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 
 import type { Change } from '../shared/storage/changes';
 import type { StorageAccount } from '../shared/storage/client';
+import { eventId } from '../shared/node/event-id';
 import { downloadFile } from '../shared/storage/download';
 import { fileLink, folderLink } from '../shared/storage/links';
 import type { ScopeListing } from '../shared/storage/scope-listing';
 import type { TriggerSettings } from './settings';
+
+/**
+ * The change's id from the service's own data: the file or folder hash, the event, and what the change left
+ * (creation time; modified time; name and folder before and after). A re-poll of the same change, after a
+ * crash or restart, gives the same id; a later change of the same file gives another.
+ */
+export function storageEventId(change: Change): string {
+	const { entry, previous } = change;
+	switch (change.event) {
+		case 'folderCreated':
+		case 'fileCreated':
+			return eventId('storage', change.event, entry.hash, entry.created ?? entry.modified);
+		case 'fileDeleted':
+			return eventId('storage', change.event, entry.hash, entry.modified);
+		default:
+			return eventId(
+				'storage',
+				change.event,
+				entry.hash,
+				entry.modified,
+				change.change ?? change.moved,
+				previous?.parent,
+				previous?.name,
+				entry.parent,
+				entry.name,
+			);
+	}
+}
 
 /** Field names follow get_file_info / get_folder_info, plus the event and what it changed. */
 export function eventJson(
@@ -16,6 +45,7 @@ export function eventJson(
 	const { entry } = change;
 	const json: IDataObject = {
 		event: change.event,
+		eventId: storageEventId(change),
 		type: entry.type,
 		hash: entry.hash,
 		name: entry.name,

@@ -12,6 +12,7 @@ import {
 	type EventName,
 } from '../shared/storage/changes';
 import { requireAccount, storageAccount, v2, type StorageAccount } from '../shared/storage/client';
+import { baselineRecorded } from '../shared/node/durable-cursors';
 import { eventItems } from './items';
 import { listScope, type ScopeListing } from '../shared/storage/scope-listing';
 import { readSettings, type TriggerSettings } from './settings';
@@ -136,7 +137,7 @@ export async function pollChanges(ctx: IPollFunctions): Promise<INodeExecutionDa
 	// First poll after activation (or after the watched folder or mode changed): record, report nothing.
 	if (!isUsableState(staticData.state, scope, settings.mode)) {
 		staticData.state = baseline(scope, listing, settings.mode) as unknown as IDataObject;
-		return null;
+		return baselineRecorded();
 	}
 	const { changes, gone, next } = compare(staticData.state, listing, settings.mode);
 	const wanted = settings.events.has('fileDeleted') || settings.events.has('fileMoved') ? gone : [];

@@ -88,8 +88,18 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 					.sort((a, b) => String(a.url).localeCompare(String(b.url))),
 			).toEqual(
 				[
-					{ event: 'deleted', url: created.json[0].url, etag: expect.any(String) },
-					{ event: 'deleted', url: `${calendar}existing.ics`, etag: expect.any(String) },
+					{
+						event: 'deleted',
+						eventId: expect.any(String),
+						url: created.json[0].url,
+						etag: expect.any(String),
+					},
+					{
+						event: 'deleted',
+						eventId: expect.any(String),
+						url: `${calendar}existing.ics`,
+						etag: expect.any(String),
+					},
 				].sort((a, b) => String(a.url).localeCompare(String(b.url))),
 			);
 			expect(

@@ -11,6 +11,8 @@ import { fetchObjects, listMembers } from '../dav/objects';
 import type { DataKind } from '../dav/requests';
 import { collectChanges, type ChangeType, type SyncState } from '../dav/sync';
 import { PackError } from '../errors/pack-error';
+import { baselineRecorded } from '../node/durable-cursors';
+import { eventId } from '../node/event-id';
 import { davUrl } from './client';
 
 export const changeEventsField = (what: string): INodeProperties => ({
@@ -33,6 +35,20 @@ interface StoredState extends SyncState {
 }
 
 const RECENT_FOR_MANUAL_TEST = 5;
+
+/**
+ * The change's id from the object's URL and the ETag the server gave that version (a deletion: the last one
+ * seen). Objects without an ETag fall back to their data; the same change polled again gives the same id.
+ */
+export function davEventId(
+	kind: DataKind,
+	event: ChangeType,
+	url: string,
+	etag: string | null | undefined,
+	data?: string,
+): string {
+	return eventId(kind, event, url, etag ?? (data === undefined ? null : `data:${data}`));
+}
 
 /** A trigger's collection URL from its resource locator, checked to stay on the DAV server. */
 export function collectionParam(
@@ -74,7 +90,12 @@ async function manualSample(
 	const event = sampleEvent(wanted);
 	let samples: IDataObject[] = [];
 	if (newest.length && event === 'deleted') {
-		samples = newest.map((member) => ({ event, url: member.url, etag: member.etag ?? null }));
+		samples = newest.map((member) => ({
+			event,
+			eventId: davEventId(kind, event, member.url, member.etag),
+			url: member.url,
+			etag: member.etag ?? null,
+		}));
 	} else if (newest.length) {
 		const collection = await readCollection(client, url, kind);
 		const multiget = collection.supportedReports?.includes(`${kind}-multiget`) ?? false;
@@ -85,7 +106,11 @@ async function manualSample(
 			newest.map((member) => member.url),
 			multiget,
 		);
-		samples = recent.map((object) => ({ event, ...describe(object) }));
+		samples = recent.map((object) => ({
+			event,
+			eventId: davEventId(kind, event, object.url, object.etag, object.data),
+			...describe(object),
+		}));
 	}
 	if (samples.length) return samples.map((json) => ({ json }));
 	const [what, aWhat] = kind === 'calendar' ? ['event', 'an event'] : ['contact', 'a contact'];
@@ -134,9 +159,15 @@ export async function pollChanges(
 				.filter((change) => wanted.has(change.type))
 				.map((change) =>
 					change.type === 'deleted'
-						? { event: 'deleted', url: change.url, etag: change.etag ?? null }
+						? {
+								event: 'deleted',
+								eventId: davEventId(kind, 'deleted', change.url, change.etag),
+								url: change.url,
+								etag: change.etag ?? null,
+							}
 						: {
 								event: change.type,
+								eventId: davEventId(kind, change.type, change.url, change.etag, change.data ?? ''),
 								...describe({ url: change.url, etag: change.etag, data: change.data ?? '' }),
 							},
 				);
@@ -147,5 +178,6 @@ export async function pollChanges(
 		etags: result.next.etags,
 		sync: state.sync && result.method === 'sync-collection',
 	};
+	if (first) return baselineRecorded();
 	return items.length > 0 ? [ctx.helpers.returnJsonArray(items)] : null;
 }

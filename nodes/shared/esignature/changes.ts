@@ -83,6 +83,28 @@ export function newSignatures(
 	};
 }
 
+/**
+ * Which of the identical records (file, signer, time) each fresh record is, counting those already reported:
+ * the second of two identical signatures is told from the first on every poll that sees it.
+ */
+export function signatureOrdinals(
+	previous: FileSignatures | null | undefined,
+	fresh: SignatureRecord[],
+): number[] {
+	const seen = new Map<string, number>();
+	return fresh.map((record) => {
+		const key = JSON.stringify([record.file_hash, record.signing_timestamp, record.signer_name]);
+		let count = seen.get(key);
+		if (count === undefined)
+			count =
+				previous?.t === record.signing_timestamp
+					? previous.s.filter((name) => name === record.signer_name).length
+					: 0;
+		seen.set(key, count + 1);
+		return count;
+	});
+}
+
 export function isUsableState(value: unknown, scope: string): value is EsignTriggerState {
 	if (!value || typeof value !== 'object') return false;
 	const state = value as Partial<EsignTriggerState>;

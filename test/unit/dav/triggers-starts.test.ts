@@ -6,6 +6,7 @@ import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
 import { utcBasic } from '../../../nodes/shared/dav/requests';
+import { withDurableCursors } from '../durable-env';
 import {
 	byUrl,
 	collectionProps,
@@ -146,6 +147,42 @@ describe('Event Starts Soon', () => {
 			`${DAV}${path}standup.ics|2030-03-04T11:20:00.000Z`,
 			`${DAV}${path}standup.ics|2030-03-04T12:00:00.000Z`,
 		]);
+	});
+
+	it('gives each occurrence the same eventId when the same static data is polled again (a crash before n8n kept it)', async () => {
+		const staticData: IDataObject = {};
+		at('2030-03-04T08:50:00Z');
+		nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, answer());
+		recurringQueries(path);
+		await poll('calendar', params, staticData);
+		const saved = structuredClone(staticData);
+		const due = () => {
+			nock(DAV)
+				.intercept(path, 'REPORT', rangeQuery)
+				.reply(207, answer(['standup.ics', SERIES]));
+			recurringQueries(path, answer(['standup.ics', SERIES]));
+		};
+		const ids = (run: { items: IDataObject[] }) =>
+			run.items.map((item) => [item.start, item.eventId]);
+		at('2030-03-04T08:51:00Z');
+		due();
+		const second = await poll('calendar', params, staticData);
+		at('2030-03-04T08:53:00Z');
+		due();
+		const replayed = await poll('calendar', params, saved);
+		expect(ids(second)).toHaveLength(2);
+		expect(ids(replayed)).toEqual(ids(second));
+		expect(ids(second)[0][1]).not.toBe(ids(second)[1][1]);
+	});
+
+	it("with n8n's durable poll cursors the first poll emits one empty batch, so n8n commits the state it staged", async () => {
+		const staticData: IDataObject = {};
+		at('2030-03-04T08:50:00Z');
+		nock(DAV).intercept(path, 'REPORT', rangeQuery).reply(207, answer());
+		recurringQueries(path);
+		const first = await withDurableCursors(async () => await poll('calendar', params, staticData));
+		expect(first.emitted).toEqual([[]]);
+		expect(staticData.starts).toMatchObject({ collection: `${DAV}${path}` });
 	});
 
 	it('skips all-day events and occurrences that already started', async () => {
@@ -335,8 +372,8 @@ describe('manual test run ("Fetch Test Event")', () => {
 			'manual',
 		);
 		expect(result.items).toEqual([
-			{ event: 'deleted', url: `${DAV}${path}c2.vcf`, etag: '"c2"' },
-			{ event: 'deleted', url: `${DAV}${path}c1.vcf`, etag: '"c1"' },
+			{ event: 'deleted', eventId: expect.any(String), url: `${DAV}${path}c2.vcf`, etag: '"c2"' },
+			{ event: 'deleted', eventId: expect.any(String), url: `${DAV}${path}c1.vcf`, etag: '"c1"' },
 		]);
 		expect(result.requests).toHaveLength(1);
 	});

@@ -22,6 +22,7 @@ import {
 	type Prefixes,
 	type SentRequest,
 } from './poll-context';
+import { withDurableCursors } from '../durable-env';
 import { offlineWithNock } from '../offline';
 
 // Retries of a failing read wait with back-off; the waits are skipped here, the attempts are not.
@@ -160,6 +161,7 @@ describe('Calendar Trigger over sync-collection', () => {
 		]);
 		expect(second.items[2]).toEqual({
 			event: 'deleted',
+			eventId: expect.stringMatching(/^[0-9a-f]{32}$/),
 			url: `${DAV}${path}gone@x.ics`,
 			etag: '"g-1"',
 		});
@@ -177,6 +179,54 @@ describe('Calendar Trigger over sync-collection', () => {
 		expect(quiet.emitted).toBeNull();
 		expect(summary(quiet.requests)).toEqual([`REPORT ${path} 0`]);
 		expect(tokenSent(quiet.requests[0])).toBe('tok-2');
+	});
+
+	it('gives each change the same eventId when the same static data is polled again (a crash before n8n kept it)', async () => {
+		const path = '/cal/replayed/';
+		const saved = await baseline(path, { 'a.ics': '"a-1"', 'b.ics': '"b-1"' });
+		const answers = () => {
+			nock(DAV)
+				.intercept(path, 'REPORT')
+				.reply(
+					207,
+					multistatus(found(`${path}a.ics`, etagProp('"a-2"')) + gone(`${path}b.ics`), {
+						syncToken: 'tok-2',
+					}),
+				);
+			nock(DAV)
+				.intercept(path, 'REPORT')
+				.reply(
+					207,
+					multistatus(
+						found(`${path}a.ics`, etagProp('"a-2"') + calData(ics('a', 'A', '20300301T090000Z'))),
+					),
+				);
+		};
+		const ids = (run: { items: IDataObject[] }) =>
+			run.items.map((item) => [item.event, item.eventId]);
+		answers();
+		const second = await poll('calendar', calendarParams(path), structuredClone(saved));
+		answers();
+		const replayed = await poll('calendar', calendarParams(path), structuredClone(saved));
+		expect(ids(second).map(([event]) => event)).toEqual(['updated', 'deleted']);
+		expect(ids(replayed)).toEqual(ids(second));
+		expect(ids(second)[0][1]).not.toBe(ids(second)[1][1]);
+	});
+
+	it("with n8n's durable poll cursors the first poll emits one empty batch, so n8n commits the state it staged", async () => {
+		const path = '/cal/durable/';
+		nock(DAV)
+			.intercept(path, 'PROPFIND')
+			.reply(207, collectionProps(path, 'calendar', ['calendar-multiget', 'sync-collection']));
+		nock(DAV)
+			.intercept(path, 'REPORT')
+			.reply(207, multistatus(found(`${path}a.ics`, etagProp('"a-1"')), { syncToken: 'tok-1' }));
+		const staticData: IDataObject = {};
+		const first = await withDurableCursors(
+			async () => await poll('calendar', calendarParams(path), staticData),
+		);
+		expect(first.emitted).toEqual([[]]);
+		expect((staticData.dav as IDataObject).token).toBe('tok-1');
 	});
 
 	it('reports only the chosen change types, yet moves past the others', async () => {
@@ -199,7 +249,14 @@ describe('Calendar Trigger over sync-collection', () => {
 				),
 			);
 		const second = await poll('calendar', calendarParams(path, ['deleted']), staticData);
-		expect(second.items).toEqual([{ event: 'deleted', url: `${DAV}${path}b.ics`, etag: '"b-1"' }]);
+		expect(second.items).toEqual([
+			{
+				event: 'deleted',
+				eventId: expect.stringMatching(/^[0-9a-f]{32}$/),
+				url: `${DAV}${path}b.ics`,
+				etag: '"b-1"',
+			},
+		]);
 		nock(DAV)
 			.intercept(path, 'REPORT')
 			.reply(207, multistatus('', { syncToken: 'tok-2' }));

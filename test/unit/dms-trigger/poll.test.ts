@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll, runWorkflow } from '../../engine/harness';
 import { dmsApi, TOKEN } from '../dms/run-dms';
+import { withDurableCursors } from '../durable-env';
 import { offlineWithNock } from '../offline';
 
 offlineWithNock();
@@ -134,6 +135,60 @@ describe('Task Status Changed', () => {
 		await expect(poll(parameters, first.staticData)).rejects.toThrow();
 		const third = await poll(parameters, first.staticData);
 		expect(third.items.map(({ json }) => json.event)).toEqual(['taskStatusChanged']);
+	});
+});
+
+describe('eventId', () => {
+	it('is the same when the same static data is polled again (a crash before n8n kept it), new for a later change', async () => {
+		const changed = page([
+			task(6, '2030-01-01 09:30:00'),
+			task(5, '2030-01-01 09:00:00', {
+				dropdown_status: DONE,
+				date_updated: '2030-01-02 00:00:00',
+			}),
+		]);
+		dmsApi({
+			'task/get_documents': [
+				page([task(5, '2030-01-01 09:00:00')]),
+				changed,
+				changed,
+				page([
+					task(6, '2030-01-01 09:30:00'),
+					task(5, '2030-01-01 09:00:00', {
+						dropdown_status: OPEN,
+						date_updated: '2030-01-03 00:00:00',
+					}),
+				]),
+			],
+		});
+		const parameters = { resource: 'task', taskEvents: ['created', 'updated', 'statusChanged'] };
+		const ids = (run: { items: Array<{ json: IDataObject }> }) =>
+			run.items.map(({ json }) => [json.event, json.dvs_document_id, json.eventId]);
+		const first = await poll(parameters);
+		const second = await poll(parameters, first.staticData);
+		const replayed = await poll(parameters, first.staticData);
+		expect(ids(second).map(([event, id]) => [event, id])).toEqual([
+			['taskCreated', 6],
+			['taskUpdated', 5],
+			['taskStatusChanged', 5],
+		]);
+		expect(ids(replayed)).toEqual(ids(second));
+		expect(new Set(ids(second).map((entry) => entry[2])).size).toBe(3);
+		const later = await poll(parameters, second.staticData);
+		const again = ids(later).map((entry) => entry[2]);
+		expect(again).toHaveLength(2);
+		for (const id of again) expect(ids(second).map((entry) => entry[2])).not.toContain(id);
+	});
+});
+
+describe("with n8n's durable poll cursors", () => {
+	it('the first poll records the state and emits one empty batch, so n8n commits the state it staged', async () => {
+		dmsApi({ 'task/get_documents': [page([task(5, '2030-01-01 09:00:00')])] });
+		const first = await withDurableCursors(
+			async () => await poll({ resource: 'task', taskEvents: ['created'] }),
+		);
+		expect(first.emitted).toEqual([[]]);
+		expect(first.nodeStaticData.state).toMatchObject({ v: 1 });
 	});
 });
 

@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll } from '../../engine/harness';
 import { BASE, form, TOKEN, WEB } from '../storage/run-storage';
+import { withDurableCursors } from '../durable-env';
 import { callsThroughNock } from '../offline';
 
 callsThroughNock();
@@ -77,6 +78,7 @@ describe('a list of files', () => {
 		expect(second.items.map(({ json }) => json)).toEqual([
 			{
 				event: 'signed',
+				eventId: expect.stringMatching(/^[0-9a-f]{32}$/),
 				file_hash: 'aaa',
 				file_name: 'contract.pdf',
 				signer_name: 'Bob',
@@ -108,5 +110,44 @@ describe('a list of files', () => {
 			/not a file hash or file link/,
 		);
 		expect(sent).toEqual([]);
+	});
+});
+
+describe('eventId', () => {
+	it('is the same when the same static data is polled again (a crash before n8n kept it); a second identical signature gets its own', async () => {
+		const ann = rec('2030-01-01 10:00:00', 'Ann');
+		const bob = rec('2030-01-01 11:00:00', 'Bob');
+		signatures({
+			aaa: [
+				[200, [ann]],
+				[200, [ann, bob]],
+				[200, [ann, bob]],
+				[200, [bob, bob]],
+			],
+		});
+		nock(BASE).persist().post('/api_v2/get_file_info').reply(200, { name: 'c.pdf', size: 1 });
+		const parameters = { watch: 'files', files: 'aaa' };
+		const ids = (run: { items: Array<{ json: IDataObject }> }) =>
+			run.items.map(({ json }) => [json.signer_name, json.eventId]);
+		const first = await poll(parameters);
+		const second = await poll(parameters, first.staticData);
+		const replayed = await poll(parameters, first.staticData);
+		expect(ids(second)).toEqual([['Bob', expect.stringMatching(/^[0-9a-f]{32}$/)]]);
+		expect(ids(replayed)).toEqual(ids(second));
+		// Bob signed again in the same second: a new signature, with an id of its own.
+		const third = await poll(parameters, second.staticData);
+		expect(ids(third)).toHaveLength(1);
+		expect(ids(third)[0][1]).not.toBe(ids(second)[0][1]);
+	});
+});
+
+describe("with n8n's durable poll cursors", () => {
+	it('the first poll records the state and emits one empty batch, so n8n commits the state it staged', async () => {
+		signatures({ aaa: [[200, [rec('2030-01-01 10:00:00', 'Ann')]]] });
+		const first = await withDurableCursors(
+			async () => await poll({ watch: 'files', files: 'aaa' }),
+		);
+		expect(first.emitted).toEqual([[]]);
+		expect(first.nodeStaticData.state).toMatchObject({ v: 1, scope: 'files' });
 	});
 });

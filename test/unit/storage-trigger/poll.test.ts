@@ -7,6 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runPoll } from '../../engine/harness';
 import { BASE, form, rl, TOKEN, unexpectedRequests, WEB } from '../storage/run-storage';
+import { withDurableCursors } from '../durable-env';
 import { offlineWithNock } from '../offline';
 
 offlineWithNock();
@@ -115,6 +116,7 @@ describe('ROOT with subfolders', () => {
 		expect(second.items.map((item) => item.json)).toEqual([
 			{
 				event: 'fileCreated',
+				eventId: expect.stringMatching(/^[0-9a-f]{32}$/),
 				type: 'file',
 				hash: 'b2',
 				name: 'b.pdf',
@@ -211,6 +213,64 @@ describe('a folder by hash', () => {
 			['fileCreated', 'f1', 12, 101],
 		]);
 		expect(second.items[1].json).not.toHaveProperty('delete_key');
+	});
+});
+
+describe('eventId', () => {
+	const parameters = {
+		events: ['fileCreated', 'fileUpdated', 'fileDeleted', 'fileMoved'],
+		folder: rl('ROOT'),
+	};
+	async function pollTree(files: object[], staticData?: IDataObject) {
+		authenticator();
+		nock(BASE)
+			.get('/api/get_upload_tree.php')
+			.query(true)
+			.reply(200, tree([folderNode('F1', 'Docs', files)]));
+		// A deleted file of a listed folder is asked about once.
+		nock(BASE).post('/api_v2/get_file_info').optionally().reply(405, {});
+		return await poll(parameters, staticData);
+	}
+	const ids = (run: { items: Array<{ json: IDataObject }> }) =>
+		run.items.map((item) => [item.json.event, item.json.hash, item.json.eventId]);
+
+	it('is the same when the same static data is polled again (a crash before n8n kept the cursor), new for a later change', async () => {
+		const first = await pollTree([fileNode('a1', 'a.pdf'), fileNode('d1', 'd.pdf')]);
+		const changed = [
+			fileNode('a1', 'a.pdf', '2030-01-01 10:05:00'),
+			fileNode('n1', 'n.pdf', '2030-01-01 10:04:00'),
+		];
+		const second = await pollTree(changed, first.staticData);
+		// n8n was killed before it kept the second poll's state: the next poll starts from the first one's.
+		const replayed = await pollTree(changed, first.staticData);
+		expect(ids(second)).toHaveLength(3);
+		expect(ids(replayed)).toEqual(ids(second));
+		expect(new Set(ids(second).map((entry) => entry[2])).size).toBe(3);
+		const later = await pollTree(
+			[
+				fileNode('a1', 'a.pdf', '2030-01-01 10:09:00'),
+				fileNode('n1', 'n.pdf', '2030-01-01 10:04:00'),
+			],
+			second.staticData,
+		);
+		const updatedAgain = ids(later);
+		expect(updatedAgain).toEqual([['fileUpdated', 'a1', expect.any(String)]]);
+		expect(ids(second).map((entry) => entry[2])).not.toContain(updatedAgain[0][2]);
+	});
+});
+
+describe("with n8n's durable poll cursors", () => {
+	it('the first poll records the state and emits one empty batch, so n8n commits the state it staged', async () => {
+		authenticator();
+		nock(BASE)
+			.get('/api/get_upload_tree.php')
+			.query(true)
+			.reply(200, tree([folderNode('F1', 'Docs', [fileNode('a1', 'a.pdf')])]));
+		const first = await withDurableCursors(
+			async () => await poll({ events: ['fileCreated'], folder: rl('ROOT') }),
+		);
+		expect(first.emitted).toEqual([[]]);
+		expect(first.nodeStaticData.state).toMatchObject({ v: 1, scope: 'ROOTHASH1|tree|window' });
 	});
 });
 
