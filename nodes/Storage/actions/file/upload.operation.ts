@@ -45,6 +45,9 @@ interface UploadedFile {
 	timestamp_last_modified: number;
 }
 
+export const EMPTY_NOTICE =
+	'The file is empty (0 bytes): it was stored as an empty file. If it should have content, check the node that produced the binary field.';
+
 function rootRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), 'Files cannot be uploaded directly into ROOT', {
 		itemIndex,
@@ -147,6 +150,8 @@ export async function execute(
 		timestamp_uploaded: body.timestamp_uploaded,
 		timestamp_last_modified: body.timestamp_last_modified,
 		parent_folder_hash: folderHash,
+		// The documents neither allow nor forbid an empty file; the service stores one, so it is stored and said.
+		...(source.size === 0 ? { empty: true, notice: EMPTY_NOTICE } : {}),
 	};
 	return [{ json: withLink(account, file, 'file') }];
 }
