@@ -194,6 +194,7 @@ n8n is running with the Cloud Storage nodes: ${editorUrl}
   sandbox:       ${sandbox.baseUrl} (account demo / ${account.password}, token ${account.token})${
 		dav ? `\n  CalDAV/CardDAV: ${dav.url} (${dav.username} / ${dav.password})` : ''
 	}
+  example file:  agreement.pdf in the folder Examples, hash ${values['the hash of a PDF file in your storage']} (signed once, for the E-Signature examples)
   logs:          ${n8n.main.logFile}
 
 Open a workflow and click "Execute workflow". Press Ctrl-C to stop.
