@@ -25,8 +25,8 @@ const nodeDir = resolve(dirname(process.execPath), '..');
 const nodeHeaders = join(nodeDir, 'include/node/node.h');
 
 const log = (message) => console.log(`[ensure-n8n] ${message}`);
-// What a complete install writes into node_modules (n8n 2.41.1, measured): the progress line's yardstick.
-const INSTALLED_BYTES = 2.7e9;
+// What a complete install writes into node_modules (n8n 2.41.1, measured with du -sb: 2.05 GB): the yardstick.
+const INSTALLED_BYTES = 2.05e9;
 
 function expectedStamp() {
 	const lock = readFileSync(join(runtimeDir, 'package-lock.json'));
@@ -103,7 +103,7 @@ export async function ensureN8n() {
 	};
 	// Ranges measured: ~2 min on an idle 2-core machine, 7.7 min on one under load 10-15.
 	log(
-		`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~2.7 GB, 2-10 min depending on the machine and the network; then 1-5 min to compile sqlite3)`,
+		`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~2 GB, 2-10 min depending on the machine and the network; then 1-5 min to compile sqlite3)`,
 	);
 	// Progress is what npm has written into node_modules (not the disk's free space: other processes write too).
 	const where = relative(root, modulesDir);
