@@ -30,6 +30,13 @@ const properties: INodeProperties[] = [
 		hint: 'The name of the input binary field containing the file to upload',
 	},
 	uploadOptions,
+	{
+		displayName:
+			'The documents neither allow nor forbid an empty file: a 0-byte file is stored, and its output says so (empty: true and a notice).',
+		name: 'emptyFileNotice',
+		type: 'notice',
+		default: '',
+	},
 ];
 
 export const description = updateDisplayOptions(
