@@ -52,7 +52,7 @@ beforeAll(async () => {
 		);
 		workflows.push({ id: ref.id, name: ref.name, manualTrigger: manual?.name });
 	}
-});
+}, 420_000); // packing the pack and starting n8n take minutes on a loaded 2-core machine
 afterAll(async () => {
 	await n8n?.stop();
 	await radicale?.stop();
