@@ -12,6 +12,10 @@ const project = (name, extra = {}) => ({
 });
 
 module.exports = {
+	// Jest's default is one worker fewer than the cores: one on a 2-core machine, which ran the unit tier's files
+	// one after another. Every core instead; the end-to-end tier runs one file at a time (scripts/jest.mjs and
+	// scripts/test.mjs pass --runInBand), since each of its files starts a real n8n.
+	maxWorkers: '100%',
 	projects: [
 		project('unit'),
 		project('engine'),

@@ -7,18 +7,11 @@
 // platform-specific optional packages. sqlite3 is then compiled explicitly against Node 24's headers.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-	closeSync,
-	existsSync,
-	mkdirSync,
-	openSync,
-	readFileSync,
-	statfsSync,
-	writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureDebianPackages } from './ensure-system-packages.mjs';
+import { bytesUnder, heartbeat, progressLine } from './lib/progress.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const runtimeDir = join(root, 'test/e2e/runtime');
@@ -32,6 +25,8 @@ const nodeDir = resolve(dirname(process.execPath), '..');
 const nodeHeaders = join(nodeDir, 'include/node/node.h');
 
 const log = (message) => console.log(`[ensure-n8n] ${message}`);
+// What a complete install writes into node_modules (n8n 2.41.1, measured with du -sb: 2.05 GB): the yardstick.
+const INSTALLED_BYTES = 2.05e9;
 
 function expectedStamp() {
 	const lock = readFileSync(join(runtimeDir, 'package-lock.json'));
@@ -56,20 +51,20 @@ function tail(file, lines = 40) {
 	}
 }
 
-// Runs npm with its output in a log file, printing one progress line every 20 s.
-function runNpm(step, args, env, progress) {
+// Runs npm with its output in a log file, printing one progress line every 20 s; `written` measures what the
+// step itself has written so far.
+function runNpm(step, args, env, written) {
 	const logFile = join(logDir, `${step}.log`);
 	const fd = openSync(logFile, 'w');
 	const started = Date.now();
 	return new Promise((resolvePromise, reject) => {
 		const child = spawn('npm', args, { cwd: runtimeDir, env, stdio: ['ignore', fd, fd] });
-		const timer = setInterval(() => {
-			const seconds = Math.round((Date.now() - started) / 1000);
-			log(`  ... ${step} running for ${seconds} s${progress ? `, ${progress()}` : ''}`);
-		}, 20_000);
-		child.on('error', reject);
+		const stopBeat = heartbeat(20_000, (elapsedMs) =>
+			console.log(`[ensure-n8n] ${progressLine(step, elapsedMs, written?.())}`),
+		);
+		child.on('error', (error) => (stopBeat(), reject(error)));
 		child.on('exit', (code, signal) => {
-			clearInterval(timer);
+			stopBeat();
 			closeSync(fd);
 			if (code === 0) {
 				log(`  ${step} done in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -94,7 +89,7 @@ export async function ensureN8n() {
 			`Node ${process.versions.node} is running; run this through \`node scripts/node24.mjs\` (n8n 2.x needs Node 24).`,
 		);
 	}
-	ensureDebianPackages(['python3', 'make', 'g++']);
+	await ensureDebianPackages(['python3', 'make', 'g++']);
 	mkdirSync(logDir, { recursive: true });
 
 	const env = {
@@ -106,29 +101,32 @@ export async function ensureN8n() {
 		npm_config_fund: 'false',
 		npm_config_update_notifier: 'false',
 	};
+	// Ranges measured: ~2 min on an idle 2-core machine, 7.7 min on one under load 10-15.
 	log(
-		`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~3-4 min and ~3 GB, then 1-3 min to compile sqlite3)`,
+		`installing n8n ${version} into ${relative(root, runtimeDir)} (first time only: ~2 GB, 2-10 min depending on the machine and the network; then 1-5 min to compile sqlite3)`,
 	);
-	// npm creates every package folder first and fills them afterwards: disk space is the honest progress.
-	const freeBytes = () => {
-		const stats = statfsSync(runtimeDir);
-		return stats.bavail * stats.bsize;
-	};
-	const freeAtStart = freeBytes();
-	const written = () => `~${((freeAtStart - freeBytes()) / 1e9).toFixed(1)} GB of ~3 GB on disk`;
+	// Progress is what npm has written into node_modules (not the disk's free space: other processes write too).
+	const where = relative(root, modulesDir);
+	const written = () => ({ bytes: bytesUnder(modulesDir), expectedBytes: INSTALLED_BYTES, where });
 	// --no-save keeps the committed lockfile untouched.
 	await runNpm('npm-install', ['install', '--ignore-scripts', '--no-save'], env, written);
 
 	log(
-		'compiling sqlite3 for Node 24 (1-3 min: ~1 min on an idle 2-core machine, 2 min measured on a busy one)',
+		'compiling sqlite3 for Node 24 (1-5 min: ~1 min on an idle 2-core machine, 2 min measured on a busy one)',
 	);
-	await runNpm('sqlite3-rebuild', ['rebuild', 'sqlite3', '--ignore-scripts=false'], {
-		...env,
-		// Without local headers node-gyp downloads those of this Node's version.
-		...(existsSync(nodeHeaders) ? { npm_config_nodedir: nodeDir } : {}),
-		// No prebuilt binary can be downloaded here: go straight to the compiler.
-		npm_config_build_from_source: 'true',
-	});
+	const sqliteBuild = join(modulesDir, 'sqlite3/build');
+	await runNpm(
+		'sqlite3-rebuild',
+		['rebuild', 'sqlite3', '--ignore-scripts=false'],
+		{
+			...env,
+			// Without local headers node-gyp downloads those of this Node's version.
+			...(existsSync(nodeHeaders) ? { npm_config_nodedir: nodeDir } : {}),
+			// No prebuilt binary can be downloaded here: go straight to the compiler.
+			npm_config_build_from_source: 'true',
+		},
+		() => ({ bytes: bytesUnder(sqliteBuild), where: relative(root, sqliteBuild) }),
+	);
 	if (!existsSync(join(modulesDir, 'sqlite3/build/Release/node_sqlite3.node'))) {
 		throw new Error(
 			`sqlite3 was rebuilt but its binding is missing; see ${relative(root, logDir)}/sqlite3-rebuild.log`,

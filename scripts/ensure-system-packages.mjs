@@ -2,7 +2,7 @@
 // Installs the Debian packages the test tiers need, skipping those already present.
 // Run directly (`node scripts/ensure-system-packages.mjs [package ...]`) or import `ensureDebianPackages`.
 // Works with any Node version: it may run before the project's Node 24 is in place.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 
 // redis-server: queue mode (n8n main + worker). python3-radicale, apache2-utils: the CalDAV/CardDAV server;
@@ -28,25 +28,39 @@ function isInstalled(name) {
 	return result.status === 0 && result.stdout.includes('install ok installed');
 }
 
-function run(command, args) {
-	const result = spawnSync(command, args, {
-		encoding: 'utf8',
-		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-		maxBuffer: 64 * 1024 * 1024,
-	});
-	if (result.status !== 0) {
-		const output = `${result.stdout ?? ''}${result.stderr ?? ''}`
-			.trim()
-			.split('\n')
-			.slice(-30)
-			.join('\n');
-		throw new Error(
-			`${command} ${args.join(' ')} failed (exit ${result.status ?? result.signal}):\n${output}`,
+/**
+ * Runs a command with its output kept for the error, printing a line every `everyMs` while it runs: apt-get
+ * is silent for minutes on a slow mirror or a busy machine.
+ */
+export function run(command, args, { everyMs = 20_000, say = log } = {}) {
+	const started = Date.now();
+	return new Promise((resolve, reject) => {
+		const child = spawn(command, args, {
+			env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		let output = '';
+		const keep = (chunk) => (output = (output + chunk).slice(-64 * 1024));
+		child.stdout.on('data', keep);
+		child.stderr.on('data', keep);
+		const timer = setInterval(
+			() =>
+				say(
+					`  ... ${command} ${args[0]} running for ${Math.round((Date.now() - started) / 1000)} s`,
+				),
+			everyMs,
 		);
-	}
+		child.on('error', (error) => (clearInterval(timer), reject(error)));
+		child.on('close', (code, signal) => {
+			clearInterval(timer);
+			if (code === 0) return resolve();
+			const tail = output.trim().split('\n').slice(-30).join('\n');
+			reject(new Error(`${command} ${args.join(' ')} failed (exit ${code ?? signal}):\n${tail}`));
+		});
+	});
 }
 
-export function ensureDebianPackages(names = TEST_PACKAGES) {
+export async function ensureDebianPackages(names = TEST_PACKAGES) {
 	const missing = names.filter((name) => !isInstalled(name));
 	if (missing.length === 0) return;
 
@@ -57,18 +71,19 @@ export function ensureDebianPackages(names = TEST_PACKAGES) {
 		);
 	}
 	const started = Date.now();
-	log(`installing ${missing.join(', ')} (apt-get update + install, usually under a minute)...`);
-	run('apt-get', ['update', '-qq']);
-	run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing]);
+	// No estimate: it depends on the mirror, the packages and the machine (seconds to several minutes).
+	log(
+		`installing ${missing.join(', ')} (apt-get update + install; a line every 20 s while it runs)...`,
+	);
+	await run('apt-get', ['update', '-qq']);
+	await run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing]);
 	log(`installed in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-	try {
-		const requested = process.argv.slice(2);
-		ensureDebianPackages(requested.length > 0 ? requested : TEST_PACKAGES);
-	} catch (error) {
+	const requested = process.argv.slice(2);
+	ensureDebianPackages(requested.length > 0 ? requested : TEST_PACKAGES).catch((error) => {
 		console.error(`[ensure-system-packages] ${error.message}`);
 		process.exit(1);
-	}
+	});
 }

@@ -3,5 +3,7 @@
 import { createRequire } from 'node:module';
 
 const [project, ...rest] = process.argv.slice(2);
-process.argv = [process.argv[0], 'jest', ...rest, '--selectProjects', project];
+// Each end-to-end file starts a real n8n: one at a time, whatever the number of cores.
+const inBand = project === 'e2e' && !rest.includes('--runInBand') ? ['--runInBand'] : [];
+process.argv = [process.argv[0], 'jest', ...rest, ...inBand, '--selectProjects', project];
 createRequire(import.meta.url)('../node_modules/jest/bin/jest.js');

@@ -41,6 +41,8 @@ step('Lint (pack, tests and scripts)', bin('eslint'), [
 	'gulpfile.js',
 	'.prettierrc.js',
 ]);
+// The committed lock must be what npm resolves, or a fresh clone's `npm install` rewrites it (about 30 s).
+step('Lockfile: a fresh npm install leaves it unchanged', node, ['scripts/check-lockfile.mjs']);
 step('System packages for the test services', node, ['scripts/ensure-system-packages.mjs']);
 step('Pinned n8n for the end-to-end tier', node, ['scripts/ensure-n8n.mjs']);
 

@@ -1,6 +1,6 @@
 // What `npm start` puts into a fresh n8n: a credential of every type for the sandbox's demo account (and the
 // local DAV server), and the example workflows wired to them. Idempotent, so a restart reuses the instance.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CredentialRef, N8nClient } from './n8n-client.ts';
 
@@ -43,6 +43,8 @@ export const FOREIGN_CONTACT = [
 	'',
 ].join('\r\n');
 export const AGREEMENT_PDF = '%PDF-1.7 agreement';
+/** Who signed the agreement in the demo data. */
+export const DEMO_SIGNER = 'Anna Example';
 
 /** What the examples' `REPLACE_ME: …` values become, keyed by the text after the prefix. */
 export type ExampleValues = Record<string, string>;
@@ -100,6 +102,21 @@ export async function prepareExampleData({
 		form.append('file', new Blob([AGREEMENT_PDF], { type: 'application/pdf' }), 'agreement.pdf');
 		pdf = ((await v2('upload_file', form)) as { file_hash: string }).file_hash;
 	}
+	// The E-Signature Trigger's Fetch Test Event shows the newest signature of the watched files: one is seeded
+	// (the sandbox's control route stands for someone signing through the provider).
+	const signatures = (await v2(
+		'get_esignatures',
+		new URLSearchParams({ ...auth, file_hash: pdf }),
+	)) as unknown[];
+	if (signatures.length === 0)
+		await ok(
+			await fetch(`${sandbox.baseUrl}/__sandbox/signatures`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ file_hash: pdf, signer_name: DEMO_SIGNER }),
+			}),
+			"the sandbox's signature seeding",
+		);
 	const values: ExampleValues = {
 		'the hash of a PDF file in your storage': pdf,
 		'the hash of the folder to watch': folder,
@@ -212,4 +229,90 @@ export async function importExampleWorkflows(
 		imported.push(workflow.name);
 	}
 	return imported;
+}
+
+/** The string at `path` inside `value`, if there is one. */
+function stringAt(value: unknown, path: Array<string | number>): string | undefined {
+	let here: unknown = value;
+	for (const key of path) {
+		if (here === null || typeof here !== 'object') return undefined;
+		here = (here as Record<string | number, unknown>)[key];
+	}
+	return typeof here === 'string' ? here : undefined;
+}
+
+/** Every `REPLACE_ME: …` string of an example node's parameters, with where it sits. */
+function placeholdersOf(
+	value: unknown,
+	path: Array<string | number> = [],
+): Array<{ path: Array<string | number>; what: string }> {
+	if (typeof value === 'string')
+		return value.startsWith('REPLACE_ME')
+			? [{ path, what: value.replace(/^REPLACE_ME[\s:]*/, '') }]
+			: [];
+	if (value === null || typeof value !== 'object') return [];
+	return Object.entries(value).flatMap(([key, child]) =>
+		placeholdersOf(child, [...path, Array.isArray(value) ? Number(key) : key]),
+	);
+}
+
+/** `text` with every old value that `changes` maps replaced by its new one (hashes inside expressions too). */
+function replaceValues<T>(workflow: T, changes: Map<string, string>): T {
+	return JSON.parse(JSON.stringify(workflow), (_key, value) => {
+		if (typeof value !== 'string') return value;
+		let text = value;
+		for (const [before, after] of changes) text = text.split(before).join(after);
+		return text;
+	}) as T;
+}
+
+/**
+ * A restart gives the sandbox fresh data with new hashes, while the examples imported at the first start keep
+ * the old ones (and would answer 405). The values each example was filled with are read back (from
+ * `valuesFile`, kept beside n8n's data, else from where its placeholders sit in the imported workflow), and
+ * where they changed the workflow is updated: every occurrence of an old value becomes the new one, so edits
+ * the user made around them stay. Returns the names updated.
+ */
+export async function refreshExampleWorkflows(
+	client: N8nClient,
+	dir: string,
+	values: ExampleValues,
+	valuesFile: string,
+) {
+	const previous: ExampleValues = existsSync(valuesFile)
+		? (JSON.parse(readFileSync(valuesFile, 'utf8')) as ExampleValues)
+		: {};
+	const present = new Map((await client.listWorkflows()).map((ref) => [ref.name, ref.id]));
+	const updated: string[] = [];
+	for (const file of readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()) {
+		const example = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+			name: string;
+			nodes: Array<{ name: string; parameters?: unknown }>;
+		};
+		const id = present.get(example.name);
+		if (!id) continue;
+		const current = await client.getWorkflow(id);
+		const changes = new Map<string, string>();
+		for (const node of example.nodes) {
+			const installed = (current.nodes as Array<{ name: string; parameters?: unknown }>).find(
+				(candidate) => candidate.name === node.name,
+			);
+			for (const { path, what } of placeholdersOf(node.parameters)) {
+				const now = values[what];
+				const before = previous[what] ?? stringAt(installed?.parameters, path);
+				if (now && before && before !== now && !before.startsWith('REPLACE_ME'))
+					changes.set(before, now);
+			}
+		}
+		if (changes.size === 0) continue;
+		await client.updateWorkflow(id, {
+			nodes: replaceValues(current.nodes, changes),
+			pinData: replaceValues(current.pinData ?? {}, changes),
+		});
+		updated.push(example.name);
+	}
+	writeFileSync(valuesFile, `${JSON.stringify(values, null, 2)}\n`);
+	return updated;
 }

@@ -146,6 +146,12 @@ export class N8nClient {
 		return { id: created.id, name: created.name, versionId: created.versionId } as WorkflowRef;
 	}
 
+	/** Saves changed fields of a workflow (n8n checks `versionId`, so this reads it first). */
+	async updateWorkflow(id: string, changes: Json): Promise<void> {
+		const { versionId } = await this.getWorkflow(id);
+		await this.request('PATCH', `/rest/workflows/${id}`, { ...changes, versionId });
+	}
+
 	async getWorkflow(id: string): Promise<Json> {
 		return await this.request('GET', `/rest/workflows/${id}`);
 	}

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { N8nClient, type Owner } from './n8n-client.ts';
 import { installPackedPackage } from './packed-package.ts';
 import { PACKAGE_NAME, type RepoPaths } from './paths.ts';
+import { duration, heartbeat, lastLogLine } from './progress.ts';
 import { freePort, spawnLogged, tailFile, waitUntil, type ManagedProcess } from './processes.ts';
 import { startRedis, type Redis } from './redis.ts';
 
@@ -32,6 +33,8 @@ export type StartN8nOptions = {
 	 * Default: N8N_E2E_PACKAGE, else 'repo'.
 	 */
 	packageSource?: 'repo' | 'packed';
+	/** Told every 15 s while n8n starts (how long, and the last line of its log), so no wait is silent. */
+	progress?: (line: string) => void;
 };
 
 export type N8nInstance = {
@@ -159,10 +162,20 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 			}),
 		});
 		started.push(main);
-		await waitUntil(`n8n readiness on ${baseUrl}`, () => isReady(`${baseUrl}/healthz/readiness`), {
-			process: main,
-			timeoutMs: startTimeoutMs,
-		});
+		const stopBeat = heartbeat(15_000, (elapsedMs) =>
+			options.progress?.(
+				`  ... n8n starting for ${duration(elapsedMs)}; its log: ${lastLogLine(main.logFile) ?? '(nothing yet)'}`,
+			),
+		);
+		try {
+			await waitUntil(
+				`n8n readiness on ${baseUrl}`,
+				() => isReady(`${baseUrl}/healthz/readiness`),
+				{ process: main, timeoutMs: startTimeoutMs },
+			);
+		} finally {
+			stopBeat();
+		}
 
 		if (mode === 'queue') {
 			// Started after main, which has run the database migrations the workers would otherwise race.

@@ -220,10 +220,15 @@ describe('E-signature flow in n8n', () => {
 
 	it('lists signatures and e-mails signing requests; bad dates and addresses fail before any request', async () => {
 		const file = await uploadOk(sandbox, folderHash, 'agreement.pdf', '%PDF-1.7 agreement');
+		// Inside the example's period (From Date: a year before today), whatever day the test runs.
+		const signedAt = new Date(Date.now() - 30 * 86_400_000)
+			.toISOString()
+			.replace('T', ' ')
+			.slice(0, 19);
 		sandbox.store.esign.signatures.push({
 			fileId: sandbox.store.file(file.file_hash)!.id,
 			file_hash: file.file_hash,
-			signing_timestamp: '2026-06-01 12:00:00',
+			signing_timestamp: signedAt,
 			signer_name: 'Dana Ek',
 		});
 		const definition = loadWorkflow('esignature-operations.json');
@@ -238,7 +243,7 @@ describe('E-signature flow in n8n', () => {
 		expect(itemsOf(execution, 'Get Signatures').map((item) => item.json)).toEqual([
 			{
 				file_hash: file.file_hash,
-				signing_timestamp: '2026-06-01 12:00:00',
+				signing_timestamp: signedAt,
 				signer_name: 'Dana Ek',
 			},
 		]);

@@ -357,7 +357,9 @@ describe('Parallel Requests in a real n8n', () => {
 		expect(out.map((item) => item.json.hash ?? 'failed')).toEqual(
 			hashes.map((hash) => (hash === 'NoSuchFileHash' ? 'failed' : hash)),
 		);
-		expect(String(out[5].json.error)).toMatch(/refused the operation \(405\)/);
+		expect(String(out[5].json.error)).toMatch(
+			/refused the operation on file "NoSuchFileHash" \(405, item \d+\)/,
+		);
 		expect(infoRequests()).toBe(hashes.length);
 
 		// Without Continue On Fail the missing file fails the run, each item asked at most once. How many items

@@ -82,7 +82,9 @@ export function multipartWithFile(
 	for (const [name, value] of Object.entries(fields)) {
 		if (value !== undefined && value !== '') form.append(name, value);
 	}
-	form.append(fileField, content, {
+	// form-data takes a knownLength of 0 for "unknown" and then cannot size a stream: an empty file goes as a buffer.
+	if (source.size === 0 && !Buffer.isBuffer(content)) content.destroy();
+	form.append(fileField, source.size === 0 ? Buffer.alloc(0) : content, {
 		filename: fileName,
 		contentType: source.mimeType,
 		knownLength: source.size,

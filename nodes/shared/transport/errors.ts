@@ -10,6 +10,8 @@ export interface ErrorContext {
 	node: INode;
 	api: ApiKind;
 	itemIndex?: number;
+	/** What the request named (`file "…"`, `folder "…"`): a 405 says which of the user's hashes was refused. */
+	subject?: string;
 }
 
 function apiError(
@@ -44,12 +46,20 @@ function serviceText(body: string): string | undefined {
 	}
 }
 
+/** `… on file "H7" (405, item 0)`: the service's 405 has no body that says what it refused. */
+function refusedWhat(ctx: ErrorContext, cause: string, status: number): string {
+	if (status !== 405 || (ctx.api !== 'v2' && ctx.api !== 'v1')) return cause;
+	const item = ctx.itemIndex === undefined ? '' : `, item ${ctx.itemIndex}`;
+	const on = ctx.subject ? ` on ${ctx.subject}` : '';
+	return cause.replace(/ \(405\)$/, `${on} (405${item})`);
+}
+
 export function statusError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
 	const { cause, fix } = explainStatus(ctx.api, status, body);
 	const said = serviceText(body);
 	return apiError(
 		ctx,
-		cause,
+		refusedWhat(ctx, cause, status),
 		said ? `${fix} The ${API_LABEL[ctx.api]} said: "${said}"` : fix,
 		status,
 	);

@@ -519,6 +519,26 @@ function afterTransportFailure<T>(
 	return { uncertain: uncertainWriteError(errorCtx, reason) };
 }
 
+const HASH_FIELDS: Array<[string, string]> = [
+	['file_hash', 'file'],
+	['folder_hash', 'folder'],
+	['parent_folder_hash', 'parent folder'],
+];
+
+/** The hashes a storage request names, as `file "H7", folder "F2"`, for the error that refuses it. */
+function hashesNamed(opts: ApiRequestOptions): string | undefined {
+	if (opts.api !== 'v2' && opts.api !== 'v1') return undefined;
+	const fields: Record<string, unknown> = {
+		...opts.qs,
+		...opts.diskUpload?.fields,
+		...opts.form,
+	};
+	const named = HASH_FIELDS.filter(([field]) => typeof fields[field] === 'string' && fields[field])
+		.map(([field, label]) => `${label} "${String(fields[field])}"`)
+		.join(', ');
+	return named || undefined;
+}
+
 /** The one function through which every node talks HTTP: status first, then body; retries by the rules of the spec. */
 export async function apiRequest<T = unknown>(
 	ctx: RequestContext,
@@ -531,6 +551,7 @@ export async function apiRequest<T = unknown>(
 		},
 		api: opts.api,
 		itemIndex: opts.itemIndex,
+		subject: hashesNamed(opts),
 	};
 	const problem = insecureUrlProblem(opts.url);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex: opts.itemIndex });

@@ -20,6 +20,7 @@ import { EngineCredentialsHelper } from './credentials-helper';
 import { createRegistry } from './registry';
 import type { RunOptions } from './run-workflow';
 import { engineServices } from './services';
+import './warm-up';
 import { prepareNodes, type WorkflowSpec } from './workflow';
 
 export interface PollOptions extends Omit<RunOptions, 'startNode'> {

@@ -18,6 +18,7 @@ import { type CredentialRecords, CredentialStore } from './credential-store';
 import { EngineCredentialsHelper } from './credentials-helper';
 import { createRegistry, type ExtraTypes } from './registry';
 import { engineServices } from './services';
+import './warm-up';
 import { prepareNodes, type WorkflowSpec } from './workflow';
 
 /**

@@ -63,7 +63,7 @@ describe('Get Many signatures', () => {
 			.post('/api_v2/get_esignatures')
 			.reply(405, '', { 'Content-Type': 'application/json' });
 		const { error } = await runEsign({ operation: 'getAll', file: rl('Nope') });
-		expect(error?.message).toBe('The service refused the operation (405)');
+		expect(error?.message).toBe('The service refused the operation on file "Nope" (405, item 0)');
 	});
 });
 

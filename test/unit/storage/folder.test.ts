@@ -215,7 +215,7 @@ describe('folder get and list', () => {
 			operation: 'get',
 			folder: rl('gone'),
 		});
-		expect(error?.message).toMatch(/refused the operation \(405\)/);
+		expect(error?.message).toBe('The service refused the operation on folder "gone" (405, item 0)');
 		expect(error?.description).toMatch(/does not exist/);
 		expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expect(JSON.stringify(error)).not.toContain('tok-secret-1');

@@ -30,6 +30,13 @@ const properties: INodeProperties[] = [
 		hint: 'The name of the input binary field containing the file to upload',
 	},
 	uploadOptions,
+	{
+		displayName:
+			'The documents neither allow nor forbid an empty file: a 0-byte file is stored, and its output says so (empty: true and a notice).',
+		name: 'emptyFileNotice',
+		type: 'notice',
+		default: '',
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -44,6 +51,9 @@ interface UploadedFile {
 	timestamp_uploaded: number;
 	timestamp_last_modified: number;
 }
+
+export const EMPTY_NOTICE =
+	'The file is empty (0 bytes): it was stored as an empty file. If it should have content, check the node that produced the binary field.';
 
 function rootRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), 'Files cannot be uploaded directly into ROOT', {
@@ -147,6 +157,8 @@ export async function execute(
 		timestamp_uploaded: body.timestamp_uploaded,
 		timestamp_last_modified: body.timestamp_last_modified,
 		parent_folder_hash: folderHash,
+		// The documents neither allow nor forbid an empty file; the service stores one, so it is stored and said.
+		...(source.size === 0 ? { empty: true, notice: EMPTY_NOTICE } : {}),
 	};
 	return [{ json: withLink(account, file, 'file') }];
 }
