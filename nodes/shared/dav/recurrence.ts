@@ -218,8 +218,12 @@ function isFloating(time: Time): boolean {
 	return !time.isDate && (!time.zone || time.zone.tzid === 'floating');
 }
 
-/** The last moment the old series may have: the day before (all-day), a second before (floating), or UTC. */
-function untilBefore(at: Time): Time {
+/**
+ * The last moment the old series may have: the day before (all-day), a second before (floating), or in
+ * UTC the rule's last instance before the cut — exact however a reader places a local time a DST change
+ * skipped (a second before a shifted instance is still after its wall clock).
+ */
+function untilBefore(at: Time, previous?: Time): Time {
 	if (at.isDate) {
 		const day = at.clone();
 		day.adjust(-1, 0, 0, 0);
@@ -239,7 +243,7 @@ function untilBefore(at: Time): Time {
 			isDate: false,
 		});
 	}
-	const last = new Date((instantSeconds(at) - 1) * 1000);
+	const last = new Date((previous ? instantSeconds(previous) : instantSeconds(at) - 1) * 1000);
 	return ICAL.Time.fromData(
 		{
 			year: last.getUTCFullYear(),
@@ -430,9 +434,13 @@ export function splitSeries(
 	// Occurrences the rule generated before the split, to carry a COUNT over. COUNT bounds the RRULE alone
 	// (RFC 5545 3.8.5.3): an EXDATE removes an instance from the set but still used up one of the count.
 	let before = 0;
+	let previous: Time | undefined;
 	const iterator = rrule.iterator(series.startDate);
 	let next = iterator.next();
-	for (; next && compareInstants(next, at) < 0; next = iterator.next()) before++;
+	for (; next && compareInstants(next, at) < 0; next = iterator.next()) {
+		before++;
+		previous = next.clone();
+	}
 	if (!next || compareInstants(next, at) !== 0)
 		throw new DavDataError(
 			'This occurrence was added to the series by an RDATE, so no rule starts there',
@@ -525,7 +533,7 @@ export function splitSeries(
 
 	const until = rrule.clone();
 	until.count = null;
-	until.until = untilBefore(at);
+	until.until = untilBefore(at, previous);
 	master.updatePropertyWithValue('rrule', until);
 	stamp(master, now);
 	bumpSequence(master);
