@@ -82,6 +82,58 @@ async function start503Proxy(target: string) {
 	};
 }
 
+/**
+ * Passes everything through; the next update (If-Match) never reaches the server: meanwhile another client
+ * stores what the update carried with its attendees' answers swapped between the series and its exception.
+ */
+async function startSwapProxy(target: string) {
+	let armed = false;
+	const server: Server = createServer((req, res) => {
+		const fault = armed && req.method === 'PUT' && req.headers['if-match'] !== undefined;
+		if (fault) {
+			armed = false;
+			const chunks: Buffer[] = [];
+			req.on('data', (chunk: Buffer) => chunks.push(chunk));
+			req.on('end', () => {
+				const swapped = Buffer.concat(chunks)
+					.toString()
+					.replace(/PARTSTAT=ACCEPTED/g, 'PARTSTAT=X-SWAP')
+					.replace(/PARTSTAT=DECLINED/g, 'PARTSTAT=ACCEPTED')
+					.replace(/PARTSTAT=X-SWAP/g, 'PARTSTAT=DECLINED');
+				const other = request(new URL(req.url ?? '/', target), {
+					method: 'PUT',
+					headers: { ...req.headers, 'content-length': String(Buffer.byteLength(swapped)) },
+				});
+				other.on('response', (answer) => {
+					answer.resume();
+					answer.on('end', () => req.socket.destroy());
+				});
+				other.end(swapped);
+			});
+			return;
+		}
+		const upstream = request(
+			new URL(req.url ?? '/', target),
+			{ method: req.method, headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		upstream.on('error', () => res.destroy());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+		swapNextUpdate: () => (armed = true),
+		close: async () => {
+			server.closeAllConnections();
+			await new Promise((resolve) => server.close(resolve));
+		},
+	};
+}
+
 describe.each(DAV_SERVERS)('$name', (server) => {
 	let dav: DavServer;
 	let work: string;
@@ -250,6 +302,47 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			'2031-09-03T10:00:00.000Z 2031-09-03T10:00:00.000Z Shift (new)',
 			'2031-09-04T10:00:00.000Z 2031-09-04T10:00:00.000Z Shift (new)',
 		]);
+	});
+
+	describe('an update whose answer was lost while another client swapped PARTSTATs between components', () => {
+		let proxy: Awaited<ReturnType<typeof startSwapProxy>>;
+		beforeAll(async () => (proxy = await startSwapProxy(dav.url)));
+		afterAll(async () => await proxy?.close());
+
+		it('is not taken for applied: "may have been applied", the other change kept', async () => {
+			const calendar = await dav.mkcalendar('swapped');
+			const url = await store(
+				calendar,
+				ics(
+					[
+						'UID:swapped',
+						'DTSTART:20310901T100000Z',
+						'DTEND:20310901T110000Z',
+						'RRULE:FREQ=DAILY;COUNT=3',
+						'SUMMARY:Review',
+						'ATTENDEE;PARTSTAT=ACCEPTED:mailto:ana@example.com',
+					],
+					[
+						'UID:swapped',
+						'RECURRENCE-ID:20310902T100000Z',
+						'DTSTART:20310902T100000Z',
+						'DTEND:20310902T110000Z',
+						'SUMMARY:Review',
+						'ATTENDEE;PARTSTAT=DECLINED:mailto:ana@example.com',
+					],
+				),
+			);
+			proxy.swapNextUpdate();
+			const updated = await runDavNode({ ...dav, url: proxy.url }, CALENDAR, {
+				resource: 'event',
+				operation: 'update',
+				eventUrl: url.replace(dav.url, proxy.url),
+				updateFields: { description: 'Agenda attached' },
+			});
+			expect(updated.error?.message).toMatch(/^The write may have been applied: /);
+			const stored = (await dav.send('GET', url)).body;
+			expect(stored.indexOf('PARTSTAT=DECLINED')).toBeLessThan(stored.indexOf('RECURRENCE-ID'));
+		});
 	});
 
 	describe('a create the server stored while the answer was a 503', () => {
