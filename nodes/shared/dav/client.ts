@@ -183,11 +183,19 @@ export class DavClient {
 				etag: (response.reconciled as { etag?: string }).etag,
 				outcome: 'applied-after-lost-answer',
 			};
-		this.refuseOnCondition(response, url);
+		try {
+			this.refuseOnCondition(response, url);
+		} catch (error) {
+			// The server refused the PUT: nothing of it was stored.
+			throw withOutcome(error as Error, 'not-applied');
+		}
 		if (response.status === 412) {
 			if ('create' in precondition) return await this.settleCreateConflict(url, precondition.uid);
 			if (updateUncertain) return await this.settleRepeatedUpdate(url, data);
-			throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
+			throw withOutcome(
+				new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel),
+				'not-applied',
+			);
 		}
 		// Servers that change the data on store may omit the ETag (RFC 4791 5.3.4); read it back then.
 		return {

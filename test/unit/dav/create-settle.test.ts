@@ -153,3 +153,27 @@ describe('through the node: a 503 to the create is retried, and the repeat gets 
 		expect(json[0]).toMatchObject({ etag: '"new-1"', outcome: 'applied' });
 	});
 });
+
+describe('DavClient.put (update) refused', () => {
+	it('a 412 to a first attempt is a conflict, not-applied', async () => {
+		const http: DavHttp = async (request) =>
+			request.method === 'PUT'
+				? { status: 412, headers: {}, body: '' }
+				: { status: 200, headers: { etag: '"v9"' }, body: event(UID) };
+		const client = new DavClient(http, 'https://dav.example.test/', 'event');
+		const error = await client
+			.put(URL_, event(UID), 'text/calendar', { etag: '"v1"' })
+			.catch((caught: unknown) => caught);
+		expect(error).toMatchObject({ status: 412 });
+		expect(outcomeOf(error)).toBe('not-applied');
+	});
+
+	it('a 403 naming a precondition is not-applied', async () => {
+		const http: DavHttp = async () => ({ status: 403, headers: {}, body: '' });
+		const client = new DavClient(http, 'https://dav.example.test/', 'event');
+		const error = await client
+			.put(URL_, event(UID), 'text/calendar', { etag: '"v1"' })
+			.catch((caught: unknown) => caught);
+		expect(outcomeOf(error)).toBe('not-applied');
+	});
+});
