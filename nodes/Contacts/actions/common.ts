@@ -4,6 +4,7 @@ import type { DavClient } from '../../shared/dav/client';
 import { readCollection } from '../../shared/dav/discovery';
 import { describeVcard } from '../../shared/dav/vcard';
 import { davClient, davUrl } from '../../shared/dav-node/client';
+import type { WriteOutcome } from '../../shared/errors/outcome';
 
 export async function contactClient(ctx: IExecuteFunctions, itemIndex: number): Promise<DavClient> {
 	return await davClient(ctx, itemIndex, 'contact');
@@ -44,12 +45,14 @@ export async function supportsMultiget(client: DavClient, url: string): Promise<
 }
 
 export function contactItem(
-	object: { url: string; etag?: string; data: string },
+	object: { url: string; etag?: string; data: string; outcome?: WriteOutcome },
 	includeRaw: boolean,
 ): IDataObject {
 	return {
 		url: object.url,
 		etag: object.etag ?? null,
+		// A write's item says how its outcome was known (README, "How requests behave").
+		...(object.outcome ? { outcome: object.outcome } : {}),
 		...(describeVcard(object.data) as IDataObject),
 		...(includeRaw ? { vCard: object.data } : {}),
 	};

@@ -1,3 +1,4 @@
+import { MAY_HAVE_BEEN_APPLIED, withOutcome, type WriteOutcome } from '../errors/outcome';
 import { sameContent } from './same-content';
 import { DavError, DavPreconditionFailed } from './errors';
 import { header, type DavHttp, type DavHttpResponse } from './http';
@@ -31,6 +32,19 @@ export interface WriteResult {
 	url: string;
 	status: number;
 	etag?: string;
+	/** `applied`, or `applied-after-lost-answer` when a read proved it after the answer was lost. */
+	outcome: WriteOutcome;
+}
+
+/** Whether iCalendar/vCard text names this UID (a UUID the pack generated, so only its own write can). */
+function holdsUid(text: string, uid: string): boolean {
+	return text
+		.replace(/\r?\n[ \t]/g, '')
+		.split(/\r?\n/)
+		.some((line) => {
+			const value = /^UID(?:;[^:]*)?:(.*)$/i.exec(line)?.[1]?.trim();
+			return value === uid || value === `urn:uuid:${uid}`;
+		});
 }
 
 /**
@@ -151,7 +165,7 @@ export class DavClient {
 								headers: {},
 								accept: [404, 410],
 							});
-							return found.status < 300 && found.body.includes(precondition.uid)
+							return found.status < 300 && holdsUid(found.body, precondition.uid)
 								? { etag: header(found, 'etag') }
 								: undefined;
 						}
@@ -163,25 +177,52 @@ export class DavClient {
 						},
 		});
 		if (response.reconciled !== undefined)
-			return { url, status: 201, etag: (response.reconciled as { etag?: string }).etag };
-		this.refuseOnCondition(response, url);
+			return {
+				url,
+				status: 201,
+				etag: (response.reconciled as { etag?: string }).etag,
+				outcome: 'applied-after-lost-answer',
+			};
+		try {
+			this.refuseOnCondition(response, url);
+		} catch (error) {
+			// The server refused the PUT: nothing of it was stored.
+			throw withOutcome(error as Error, 'not-applied');
+		}
 		if (response.status === 412) {
-			if ('create' in precondition) {
-				throw new DavError(
-					`An ${this.objectLabel} already exists at ${url} (412)`,
-					'Object names are generated uniquely; choose another object name or update the existing one.',
-					412,
-				);
-			}
+			if ('create' in precondition) return await this.settleCreateConflict(url, precondition.uid);
 			if (updateUncertain) return await this.settleRepeatedUpdate(url, data);
-			throw new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel);
+			throw withOutcome(
+				new DavPreconditionFailed(url, await this.currentEtag(url), this.objectLabel),
+				'not-applied',
+			);
 		}
 		// Servers that change the data on store may omit the ETag (RFC 4791 5.3.4); read it back then.
 		return {
 			url,
 			status: response.status,
 			etag: header(response, 'etag') ?? (await this.currentEtag(url)),
+			outcome: 'applied',
 		};
+	}
+
+	/**
+	 * A create (If-None-Match: *) answered 412: something is at the fresh URL. After a lost answer or a
+	 * retried 503 that is our own first attempt, stored: the object there carries the UID only this write
+	 * had. Anything else there is another object, and nothing of ours was stored.
+	 */
+	private async settleCreateConflict(url: string, uid: string): Promise<WriteResult> {
+		const found = await this.getIfExists(url);
+		if (found && holdsUid(found.data, uid))
+			return { url, status: 201, etag: found.etag, outcome: 'applied-after-lost-answer' };
+		throw withOutcome(
+			new DavError(
+				`Another ${this.objectLabel} is stored at ${url} (412)`,
+				'Nothing was stored: the URL the node generated is taken by an object with another UID. Run the item again; it picks a new name.',
+				412,
+			),
+			'not-applied',
+		);
 	}
 
 	/**
@@ -191,15 +232,17 @@ export class DavClient {
 	 */
 	private async settleRepeatedUpdate(url: string, data: string): Promise<WriteResult> {
 		const current = await this.getIfExists(url);
-		if (current && sameContent(current.data, data)) return { url, status: 204, etag: current.etag };
-		throw new DavError(
-			`The ${this.objectLabel} update may have been applied: its answer was lost, and the ${this.objectLabel} now differs from what was sent (412)`,
+		if (current && sameContent(current.data, data))
+			return { url, status: 204, etag: current.etag, outcome: 'applied-after-lost-answer' };
+		const error = new DavError(
+			`${MAY_HAVE_BEEN_APPLIED}: the ${this.objectLabel} update's answer was lost, and the ${this.objectLabel} now differs from what was sent (412)`,
 			current
 				? `Another client changed it since it was read (current ETag ${current.etag ?? '(none)'}), before or after this update. Get it and check the change before running this item again; the node did not overwrite the other change.`
 				: `It was deleted on the server meanwhile. List the collection before running this item again.`,
 			412,
 			{ data: { currentEtag: current?.etag ?? null, url } },
 		);
+		throw withOutcome(error, 'unknown');
 	}
 
 	/**

@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 
 import { masterComponent, parseCalendar } from './icalendar';
+import { instantSeconds } from './instants';
 import { registerMissingZones } from './timezones';
 
 type Component = InstanceType<typeof ICAL.Component>;
@@ -34,7 +35,7 @@ export function isoOf(time: Time | undefined | null): string | undefined {
 	if (time.isDate) return time.toString().slice(0, 10);
 	const tzid = time.zone?.tzid;
 	if (!tzid || tzid === 'floating') return time.toString().slice(0, 19);
-	return new Date(time.toUnixTime() * 1000).toISOString();
+	return new Date(instantSeconds(time) * 1000).toISOString();
 }
 
 function emailOf(value: unknown): string {
@@ -107,9 +108,29 @@ export function describeCalendarData(text: string): EventView {
 
 const MAX_ITERATIONS = 50_000;
 
+/**
+ * An occurrence's end as its start's instant plus the series' length: ical.js adds the length to the wall
+ * clock, so a start shifted out of a DST gap would otherwise end before it began.
+ */
+function lengthAfter(start: Time, end: Time): Time {
+	const shift = instantSeconds(start) - start.toUnixTime();
+	if (shift === 0 || end.isDate) return end;
+	const shifted = ICAL.Time.fromData(
+		{ year: 1970, month: 1, day: 1, hour: 0, isDate: false },
+		ICAL.Timezone.utcTimezone,
+	);
+	shifted.fromUnixTime(end.toUnixTime() + shift);
+	return shifted;
+}
+
+/** Which occurrence a time names: its instant, or for an all-day series its date (RFC 5545 3.8.4.4). */
+export function occurrenceKey(time: Time, allDay: boolean): string {
+	return allDay ? time.toString().slice(0, 10) : String(instantSeconds(time));
+}
+
 function overlaps(start: Time, end: Time | undefined, from: number, to: number): boolean {
-	const startSec = start.toUnixTime();
-	const endSec = end ? end.toUnixTime() : startSec;
+	const startSec = instantSeconds(start);
+	const endSec = end ? instantSeconds(end) : startSec;
 	return startSec < to && (endSec > from || (endSec === startSec && startSec >= from));
 }
 
@@ -143,7 +164,7 @@ export function expandCalendarData(
 			}
 			continue;
 		}
-		const event = new ICAL.Event(master, { exceptions, strictExceptions: true });
+		const event = new ICAL.Event(master);
 		if (!event.isRecurring()) {
 			if (
 				overlaps(
@@ -157,6 +178,15 @@ export function expandCalendarData(
 			}
 			continue;
 		}
+		// Overrides are paired with occurrences here, by instant (a date for all-day series), not by ical.js,
+		// which pairs them by the text of their times: an id written in UTC for a zoned series would double.
+		const allDay = event.startDate.isDate;
+		const overrides = new Map(
+			exceptions.map((exception) => [
+				occurrenceKey(exception.getFirstPropertyValue('recurrence-id') as Time, allDay),
+				exception,
+			]),
+		);
 		const seen = new Set<string>();
 		const iterator = event.iterator();
 		for (
@@ -164,26 +194,27 @@ export function expandCalendarData(
 			next && count < MAX_ITERATIONS && occurrences.length < limit;
 			count++, next = iterator.next()
 		) {
+			const key = occurrenceKey(next, allDay);
+			seen.add(key);
+			const override = overrides.get(key);
 			const details = event.getOccurrenceDetails(next);
-			seen.add(next.toString());
-			if (next.toUnixTime() >= to && details.startDate.toUnixTime() >= to) break;
-			if (!overlaps(details.startDate, details.endDate, from, to)) continue;
+			const moved = override ? new ICAL.Event(override) : undefined;
+			const startDate = moved?.startDate ?? details.startDate;
+			const endDate = moved?.endDate ?? lengthAfter(details.startDate, details.endDate);
+			if (instantSeconds(next) >= to && instantSeconds(startDate) >= to) break;
+			if (!overlaps(startDate, endDate, from, to)) continue;
 			occurrences.push({
-				...describeComponent(details.item.component),
-				start: isoOf(details.startDate),
-				end: isoOf(details.endDate),
-				recurrenceId: isoOf(details.recurrenceId),
+				...describeComponent(override ?? master),
+				start: isoOf(startDate),
+				end: isoOf(endDate),
+				recurrenceId: isoOf(next),
 				recurring: true,
 			});
 		}
 		// An instance moved into the range from beyond the point where iteration stopped.
-		for (const exception of exceptions) {
+		for (const [key, exception] of overrides) {
 			const moved = new ICAL.Event(exception);
-			if (
-				seen.has(moved.recurrenceId.toString()) ||
-				!overlaps(moved.startDate, moved.endDate, from, to)
-			)
-				continue;
+			if (seen.has(key) || !overlaps(moved.startDate, moved.endDate, from, to)) continue;
 			occurrences.push({ ...describeComponent(exception), recurring: true });
 		}
 	}

@@ -173,6 +173,28 @@ export function toIcalTime(
 	return ICAL.Time.fromData({ ...fields, isDate: false }, timezoneIn(calendar, zone, fields.year));
 }
 
+function isFloatingTime(time: Time): boolean {
+	return !time.zone || time.zone.tzid === 'floating';
+}
+
+function isWallClock(value: string): boolean {
+	const text = value.trim();
+	return NAIVE.test(text) || DATE_ONLY.test(text);
+}
+
+function floatingTime(value: string): Time {
+	const zoned = toIcalTime(value, false, 'UTC', new ICAL.Component('vcalendar'));
+	return ICAL.Time.fromData({
+		year: zoned.year,
+		month: zoned.month,
+		day: zoned.day,
+		hour: zoned.hour,
+		minute: zoned.minute,
+		second: zoned.second,
+		isDate: false,
+	});
+}
+
 /** The calendar's VTIMEZONE for the zone, added from the time-zone database when missing. */
 function timezoneIn(
 	calendar: Component,
@@ -277,8 +299,16 @@ export function applyFields(
 		(oldStart && !oldStart.isDate && oldStart.zone?.tzid && oldStart.zone.tzid !== 'floating'
 			? oldStart.zone.tzid
 			: defaultZone);
+	// A floating event (or an occurrence of a floating series) stays floating: a time without offset or
+	// zone is its wall clock; only a Time Zone or an instant given makes it zoned.
+	const floating =
+		!allDay && !fields.timezone && !!oldStart && !oldStart.isDate && isFloatingTime(oldStart);
+	const timeOf = (value: string) =>
+		floating && isWallClock(value)
+			? floatingTime(value)
+			: toIcalTime(value, allDay, zone, calendar);
 	if (fields.start !== undefined) {
-		const start = toIcalTime(fields.start, allDay, zone, calendar);
+		const start = timeOf(fields.start);
 		event.startDate = start;
 		if (fields.end === undefined && oldDuration && oldStart && oldStart.isDate === allDay) {
 			// Moving an event keeps its length.
@@ -287,7 +317,7 @@ export function applyFields(
 			event.endDate = end;
 		}
 	}
-	if (fields.end !== undefined) event.endDate = toIcalTime(fields.end, allDay, zone, calendar);
+	if (fields.end !== undefined) event.endDate = timeOf(fields.end);
 	if (
 		allDay &&
 		event.startDate &&

@@ -12,6 +12,7 @@ import {
 	stamp,
 	type EventFields,
 } from './icalendar';
+import { compareInstants, instantSeconds } from './instants';
 import { registerMissingZones } from './timezones';
 
 type Component = InstanceType<typeof ICAL.Component>;
@@ -56,7 +57,8 @@ function occurrenceMatcher(recurrenceId: string): {
 	return {
 		aroundSeconds: epoch / 1000,
 		// A floating time counts as UTC here (ical.js' toUnixTime), whatever zone the process runs in.
-		matches: (time) => (time.isDate ? time.toString() === day : time.toUnixTime() === epoch / 1000),
+		matches: (time) =>
+			time.isDate ? time.toString() === day : instantSeconds(time) === epoch / 1000,
 	};
 }
 
@@ -77,7 +79,7 @@ function occurrenceTime(master: Component, recurrenceId: string): Time {
 	) {
 		if (matches(next)) return next;
 		// Wall-clock ids may lie up to a day from the instant (UTC-12 … UTC+14).
-		if (next.toUnixTime() > aroundSeconds + 2 * DAY_SECONDS) break;
+		if (instantSeconds(next) > aroundSeconds + 2 * DAY_SECONDS) break;
 	}
 	throw new DavDataError(
 		`The series has no occurrence starting at ${recurrenceId}`,
@@ -85,8 +87,10 @@ function occurrenceTime(master: Component, recurrenceId: string): Time {
 	);
 }
 
+/** Whether an override's RECURRENCE-ID names an occurrence: as instants, whatever form each is written in; dates as dates. */
 function sameInstant(a: Time, b: Time): boolean {
-	return a.compare(b) === 0;
+	if (a.isDate || b.isDate) return a.toString().slice(0, 10) === b.toString().slice(0, 10);
+	return compareInstants(a, b) === 0;
 }
 
 function overrideFor(calendar: Component, uid: string, at: Time): Component | undefined {
@@ -214,8 +218,12 @@ function isFloating(time: Time): boolean {
 	return !time.isDate && (!time.zone || time.zone.tzid === 'floating');
 }
 
-/** The last moment the old series may have: the day before (all-day), a second before (floating), or UTC. */
-function untilBefore(at: Time): Time {
+/**
+ * The last moment the old series may have: the day before (all-day), a second before (floating), or in
+ * UTC the rule's last instance before the cut — exact however a reader places a local time a DST change
+ * skipped (a second before a shifted instance is still after its wall clock).
+ */
+function untilBefore(at: Time, previous?: Time): Time {
 	if (at.isDate) {
 		const day = at.clone();
 		day.adjust(-1, 0, 0, 0);
@@ -235,7 +243,7 @@ function untilBefore(at: Time): Time {
 			isDate: false,
 		});
 	}
-	const last = new Date((at.toUnixTime() - 1) * 1000);
+	const last = new Date((previous ? instantSeconds(previous) : instantSeconds(at) - 1) * 1000);
 	return ICAL.Time.fromData(
 		{
 			year: last.getUTCFullYear(),
@@ -261,7 +269,7 @@ function startOf(value: unknown): Time {
 function moveLaterValues(name: string, from: Component, to: Component, at: Time, shift: Shift) {
 	for (const property of from.getAllProperties(name)) {
 		const values = property.getValues() as unknown[];
-		const later = values.filter((value) => startOf(value).compare(at) >= 0);
+		const later = values.filter((value) => compareInstants(startOf(value), at) >= 0);
 		if (later.length === 0) continue;
 		const earlier = values.filter((value) => !later.includes(value));
 		const moved = clone(property);
@@ -348,7 +356,9 @@ function hasLaterExceptions(calendar: Component, master: Component, at: Time): b
 		master
 			.getAllProperties(name)
 			.some((property) =>
-				(property.getValues() as unknown[]).some((value) => startOf(value).compare(at) >= 0),
+				(property.getValues() as unknown[]).some(
+					(value) => compareInstants(startOf(value), at) >= 0,
+				),
 			);
 	return (
 		later('exdate') ||
@@ -358,9 +368,36 @@ function hasLaterExceptions(calendar: Component, master: Component, at: Time): b
 			.some(
 				(sub) =>
 					sub.hasProperty('recurrence-id') &&
-					(sub.getFirstPropertyValue('recurrence-id') as Time).compare(at) >= 0,
+					compareInstants(sub.getFirstPropertyValue('recurrence-id') as Time, at) >= 0,
 			)
 	);
+}
+
+export type FollowingScope = 'series' | 'replace' | 'split';
+
+/**
+ * What "this and following" at an occurrence changes: the whole series at its first occurrence (DTSTART);
+ * the object replaced by the new part when no earlier occurrence is left (DTSTART and those after it
+ * cancelled), since the old part would be an empty series; else a split into two series.
+ */
+export function followingScope(text: string, recurrenceId: string): FollowingScope {
+	const { master, at } = seriesAt(text, recurrenceId, 'Change');
+	const series = new ICAL.Event(master);
+	if (sameInstant(at, series.startDate)) return 'series';
+	const first = series.iterator().next();
+	return first && compareInstants(first, at) >= 0 ? 'replace' : 'split';
+}
+
+/** "This and following" where no earlier occurrence is left: the object becomes the new part, same UID. */
+export function replaceFromOccurrence(
+	text: string,
+	recurrenceId: string,
+	fields: EventFields,
+	defaultZone: string,
+	now = new Date(),
+): string {
+	const uid = String(seriesAt(text, recurrenceId, 'Change').master.getFirstPropertyValue('uid'));
+	return splitSeries(text, recurrenceId, fields, uid, defaultZone, now, true).following;
 }
 
 /**
@@ -377,6 +414,8 @@ export function splitSeries(
 	newUid: string,
 	defaultZone: string,
 	now = new Date(),
+	/** The new part replaces the object: it keeps the UID, CREATED and alarm ids, SEQUENCE goes up. */
+	keepIdentity = false,
 ): { original: string; following: string } {
 	const { calendar, master, at } = seriesAt(text, recurrenceId, 'Change');
 	const rrule = master.getFirstPropertyValue('rrule') as InstanceType<typeof ICAL.Recur> | null;
@@ -395,10 +434,14 @@ export function splitSeries(
 	// Occurrences the rule generated before the split, to carry a COUNT over. COUNT bounds the RRULE alone
 	// (RFC 5545 3.8.5.3): an EXDATE removes an instance from the set but still used up one of the count.
 	let before = 0;
+	let previous: Time | undefined;
 	const iterator = rrule.iterator(series.startDate);
 	let next = iterator.next();
-	for (; next && next.compare(at) < 0; next = iterator.next()) before++;
-	if (!next || next.compare(at) !== 0)
+	for (; next && compareInstants(next, at) < 0; next = iterator.next()) {
+		before++;
+		previous = next.clone();
+	}
+	if (!next || compareInstants(next, at) !== 0)
 		throw new DavDataError(
 			'This occurrence was added to the series by an RDATE, so no rule starts there',
 			'Change it alone ("Only One Occurrence" without "This and Following"), or split at an occurrence of the rule.',
@@ -410,8 +453,10 @@ export function splitSeries(
 		following.addSubcomponent(clone(zone));
 	const head = clone(master);
 	const length = series.endDate.subtractDate(series.startDate);
-	for (const name of ['dtstart', 'dtend', 'duration', 'exdate', 'rdate', 'sequence', 'created'])
+	for (const name of ['dtstart', 'dtend', 'duration', 'exdate', 'rdate'])
 		head.removeAllProperties(name);
+	if (keepIdentity) bumpSequence(head);
+	else for (const name of ['sequence', 'created']) head.removeAllProperties(name);
 	head.updatePropertyWithValue('uid', newUid);
 	head.addProperty(timeProperty('dtstart', at, master));
 	const end = at.clone();
@@ -420,7 +465,7 @@ export function splitSeries(
 	const rest = rrule.clone();
 	if (rest.count) rest.count = Math.max(1, rest.count - before);
 	head.updatePropertyWithValue('rrule', rest);
-	renewAlarmUids(head);
+	if (!keepIdentity) renewAlarmUids(head);
 	following.addSubcomponent(head);
 	applyFields(following, head, fields, defaultZone);
 	stamp(head, now);
@@ -452,16 +497,16 @@ export function splitSeries(
 	for (const override of calendar.getAllSubcomponents('vevent')) {
 		if (!override.hasProperty('recurrence-id')) continue;
 		const original = override.getFirstPropertyValue('recurrence-id') as Time;
-		if (original.compare(at) < 0) continue;
+		if (compareInstants(original, at) < 0) continue;
 		calendar.removeSubcomponent(override);
 		override.updatePropertyWithValue('uid', newUid);
 		following.addSubcomponent(override);
 		const event = new ICAL.Event(override);
-		const unmoved = event.startDate && event.startDate.compare(original) === 0;
+		const unmoved = event.startDate && compareInstants(event.startDate, original) === 0;
 		if (shift.active) {
 			override.removeAllProperties('recurrence-id');
 			override.addProperty(timeProperty('recurrence-id', shift.apply(original), head));
-			if (unmoved && original.compare(at) !== 0) {
+			if (unmoved && compareInstants(original, at) !== 0) {
 				const overrideLength = event.endDate.subtractDate(event.startDate);
 				const start = shift.apply(original);
 				const overrideEnd = start.clone();
@@ -473,7 +518,7 @@ export function splitSeries(
 				override.addProperty(timeProperty('dtend', overrideEnd, head));
 			}
 		}
-		if (original.compare(at) === 0) {
+		if (compareInstants(original, at) === 0) {
 			// The chosen occurrence is the first of the new series: the change applies to it in full.
 			applyFields(following, override, occurrenceFields, defaultZone);
 		} else {
@@ -488,7 +533,7 @@ export function splitSeries(
 
 	const until = rrule.clone();
 	until.count = null;
-	until.until = untilBefore(at);
+	until.until = untilBefore(at, previous);
 	master.updatePropertyWithValue('rrule', until);
 	stamp(master, now);
 	bumpSequence(master);

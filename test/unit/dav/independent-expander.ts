@@ -96,11 +96,17 @@ function offsetAt(zone: string, epoch: number): number {
 	);
 }
 
-/** Wall clock in a zone → instant (RFC 5545: a time in a gap takes the offset before the gap). */
+/**
+ * Wall clock in a zone → instant, RFC 5545 3.3.5: a time in a gap takes the offset before the gap (it is
+ * shifted forward); a time that occurs twice is the first of the two.
+ */
 export function instantOf(zone: string, wall: number): number {
-	const first = wall - offsetAt(zone, wall);
-	const second = wall - offsetAt(zone, first);
-	return offsetAt(zone, second) === wall - second ? second : Math.max(first, second);
+	const day = 86_400_000;
+	const candidates = [
+		...new Set([wall - offsetAt(zone, wall - day), wall - offsetAt(zone, wall + day)]),
+	];
+	const real = candidates.filter((instant) => offsetAt(zone, instant) === wall - instant);
+	return real.length > 0 ? Math.min(...real) : wall - offsetAt(zone, wall - day);
 }
 
 export function wallOf(zone: string, epoch: number): number {

@@ -183,7 +183,7 @@ describe('update after a lost answer: the conditional PUT is repeated, a 412 set
 		nock(DAV).get('/cal/work/e1.ics').reply(200, EVENT, { ETag: '"v1"' });
 		dropped(seen);
 		const repeat = nock(DAV).put('/cal/work/e1.ics').matchHeader('if-match', '"v1"').reply(412, '');
-		// The server stored it with LF endings, its own PRODID and the lines in another order.
+		// The server stored it with LF endings, its own PRODID and the properties in another order.
 		nock(DAV)
 			.get('/cal/work/e1.ics')
 			.reply(
@@ -191,15 +191,22 @@ describe('update after a lost answer: the conditional PUT is repeated, a 412 set
 				() =>
 					seen[0]
 						.replace('PRODID:-//T//EN', 'PRODID:-//Server//EN')
-						.split('\r\n')
-						.reverse()
-						.join('\n'),
+						.replace(
+							/(BEGIN:VEVENT\r\n)([\s\S]*?)(END:VEVENT)/,
+							(_all, begin: string, body: string, end: string) =>
+								`${begin}${body.trimEnd().split('\r\n').reverse().join('\r\n')}\r\n${end}`,
+						)
+						.replace(/\r\n/g, '\n'),
 				{ ETag: '"v2"' },
 			);
 		const { json, error } = await update();
 		expect(error).toBeUndefined();
 		expect(repeat.isDone()).toBe(true);
-		expect(json[0]).toMatchObject({ etag: '"v2"', summary: 'New' });
+		expect(json[0]).toMatchObject({
+			etag: '"v2"',
+			summary: 'New',
+			outcome: 'applied-after-lost-answer',
+		});
 	});
 
 	it('412 and the object differs: "may have been applied", nothing overwritten', async () => {
@@ -212,7 +219,7 @@ describe('update after a lost answer: the conditional PUT is repeated, a 412 set
 			.reply(200, EVENT.replace('SUMMARY:Old', 'SUMMARY:Elsewhere'), { ETag: '"v9"' });
 		const { error } = await update();
 		expect(error?.message).toBe(
-			'The event update may have been applied: its answer was lost, and the event now differs from what was sent (412)',
+			"The write may have been applied: the event update's answer was lost, and the event now differs from what was sent (412)",
 		);
 		expect(error?.description).toMatch(/current ETag "v9"/);
 		expect(nock.pendingMocks()).toEqual([]);

@@ -179,7 +179,8 @@ export const occurrenceScopeOption: INodeProperties = {
 		{
 			name: 'This and Following',
 			value: 'following',
-			description: 'The series ends before it; a new series (new UID) starts there with the change',
+			description:
+				'The series ends before it; a new series (new UID) starts there with the change. At the first occurrence (or the first not cancelled) the whole series changes.',
 		},
 	],
 	default: 'this',

@@ -57,7 +57,7 @@ export async function execute(
 	const defaultZone = this.getTimezone();
 	const occurrence = options.occurrence?.trim();
 	if (occurrence && options.scope === 'following') {
-		const { series, following } = await splitSeriesObject(
+		const { scope, series, following } = await splitSeriesObject(
 			client,
 			url,
 			occurrence,
@@ -65,6 +65,19 @@ export async function execute(
 			defaultZone,
 			options.etag?.trim() || undefined,
 		);
+		if (!following)
+			return [
+				{
+					json: {
+						...eventItem(series, options.includeRaw ?? false),
+						appliedToWholeSeries: true,
+						note:
+							scope === 'series'
+								? 'This is the first occurrence, so "This and Following" changed the whole series.'
+								: 'No earlier occurrence is left (the first ones are cancelled), so "This and Following" changed the whole series.',
+					},
+				},
+			];
 		return [
 			{
 				json: {
