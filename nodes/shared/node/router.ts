@@ -167,24 +167,26 @@ export async function routeItems(
 				if (!failure || itemIndex < failure.itemIndex) failure = { itemIndex, error: nodeError };
 				return;
 			}
-			slots[itemIndex] = [
-				{
-					json: {
-						error: nodeError.message,
-						...(nodeError.description ? { description: nodeError.description } : {}),
-						// What the write did, for a workflow to branch on (an IF node on outcome = unknown).
-						...(outcome ? { outcome } : {}),
-						...(outcome && nodeError instanceof NodeApiError && nodeError.httpCode
-							? { httpCode: Number(nodeError.httpCode) || nodeError.httpCode }
-							: {}),
-						...(candidates ? { candidates } : {}),
-					},
-					// n8n sends an item to the node's error output ("On Error: Continue (using error output)")
-					// only when it carries the error itself: json with more keys than error/message stays on main.
-					...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}),
-					pairedItem: { item: itemIndex },
-				},
-			];
+			const facts = {
+				...(nodeError.description ? { description: nodeError.description } : {}),
+				// What the write did, for a workflow to branch on (an IF node on outcome = unknown).
+				...(outcome ? { outcome } : {}),
+				...(outcome && nodeError instanceof NodeApiError && nodeError.httpCode
+					? { httpCode: Number(nodeError.httpCode) || nodeError.httpCode }
+					: {}),
+				...(candidates ? { candidates } : {}),
+			};
+			// n8n 2.41 (WorkflowExecute) sends an item to the error output ("On Error: Continue (using error
+			// output)") when it carries the error itself, but then keeps only its message; or when its json holds
+			// no key but error, message and details. So there the facts go under `details`.
+			const json =
+				this.getNode().onError === 'continueErrorOutput'
+					? {
+							error: nodeError.message,
+							...(Object.keys(facts).length ? { details: facts } : {}),
+						}
+					: { error: nodeError.message, ...facts };
+			slots[itemIndex] = [{ json, pairedItem: { item: itemIndex } }];
 		}
 	};
 

@@ -167,11 +167,16 @@ export function protocolError(ctx: ErrorContext, code: string, message: string):
 	);
 }
 
-export function uncertainWriteError(ctx: ErrorContext, reason: string): NodeApiError {
+export function uncertainWriteError(
+	ctx: ErrorContext,
+	reason: string,
+	httpCode?: number,
+): NodeApiError {
 	return apiError(
 		ctx,
 		`${MAY_HAVE_BEEN_APPLIED}: ${reason} before the ${API_LABEL[ctx.api]} confirmed it`,
 		'The service offers no idempotency key, so the node did not repeat the request. Check the current state (for example with a Get or List operation) before running this item again.',
+		httpCode,
 	);
 }
 

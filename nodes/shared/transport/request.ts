@@ -431,7 +431,7 @@ async function attempt<T>(
 	if (!accepted && status >= 500) {
 		const body = await readErrorBody(raw);
 		if (opts.write)
-			return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`) };
+			return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`, status) };
 		return {
 			retry: readFailedError(errorCtx, status, body),
 			repeatKey: status === 500 ? `${status} ${body}` : undefined,
