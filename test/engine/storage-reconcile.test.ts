@@ -4,7 +4,6 @@
  * a watermark that changes the stored size, a folder the path script matched in another letter case.
  * Each write ends applied exactly once, or is sent again only when it did not land.
  */
-import type { NodeSpec as Spec } from './harness';
 import { MAY_HAVE_BEEN_APPLIED } from '../../nodes/shared/errors/outcome';
 import { secondLook } from '../../nodes/shared/transport/second-look';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
@@ -46,7 +45,7 @@ const credentials = () => ({
 async function storage(
 	parameters: NodeSpec['parameters'],
 	file?: { content: string; fileName: string; mimeType?: string },
-	onError: Spec['onError'] = 'continueRegularOutput',
+	onError: NodeSpec['onError'] = 'continueRegularOutput',
 ) {
 	const nodes: NodeSpec[] = [
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
@@ -76,7 +75,7 @@ const upload = (
 	fileName: string,
 	options = {},
 	extra: Record<string, unknown> = {},
-	onError?: Spec['onError'],
+	onError?: NodeSpec['onError'],
 ) =>
 	storage(
 		{
