@@ -152,6 +152,16 @@ describe('Upload after a lost answer: adopted only by its content', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
+	it('into a folder this account may add to but not list (403): uploaded; a lost answer is "may have been applied"', async () => {
+		sessionLogin(2);
+		nock(BASE).post('/api_v2/get_folder_content').reply(403, '');
+		nock(BASE).post('/api_v2/upload_file').replyWithError(dropped());
+		const { out } = await upload();
+		expect(out[0].json).toMatchObject({ outcome: 'unknown' });
+		expect(String(out[0].json.error)).toMatch(new RegExp(`^${MAY_HAVE_BEEN_APPLIED}: `));
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+
 	it('the check read fails (500): "may have been applied", never "nothing was changed"', async () => {
 		sessionLogin(2);
 		listing([]);

@@ -19,7 +19,7 @@ const info = (
 		{ [`${kind}_hash`]: hash },
 		{
 			itemIndex,
-			acceptStatuses: [405],
+			acceptStatuses: [403, 405],
 		},
 	);
 
@@ -28,7 +28,7 @@ const info = (
  * missing item but also for one this account may not see or that is unavailable, so a 405 alone proves
  * nothing. The proof is the parent folder's listing, which this account could read: the item is absent
  * from it. The parent is read before the delete (one info call per delete; 405 there leaves the delete to
- * answer for itself, and then a lost answer cannot be proven). After a lost answer: the item's info
+ * answer for itself, and then a lost answer cannot be proven; so does a 403). After a lost answer: the item's info
  * still answers (200) — not deleted, sent again; absent from its parent's listing — deleted; anything else
  * — "may have been applied".
  */

@@ -13,20 +13,24 @@ export interface UploadedFile {
 	timestamp_last_modified: number;
 }
 
-/** The hashes of the files in a folder now. */
+/**
+ * The hashes of the files in a folder now; undefined when this account may add files to it but not list it
+ * (403, 405): a lost answer then cannot be proven, and the upload reports "may have been applied".
+ */
 export async function fileHashesIn(
 	ctx: IExecuteFunctions,
 	account: StorageAccount,
 	folderHash: string,
 	itemIndex: number,
-): Promise<Set<string>> {
-	const { body } = await v2<IDataObject[]>(
+): Promise<Set<string> | undefined> {
+	const { status, body } = await v2<IDataObject[]>(
 		ctx,
 		account,
 		'get_folder_content',
 		{ folder_hash: folderHash },
-		{ itemIndex },
+		{ itemIndex, acceptStatuses: [403, 405] },
 	);
+	if (status !== 200) return undefined;
 	return new Set(
 		(Array.isArray(body) ? body : [])
 			.filter((item) => item.type !== 'folder')

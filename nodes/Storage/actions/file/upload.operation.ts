@@ -111,7 +111,7 @@ export async function execute(
 					}
 				: undefined,
 			// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders),
-			// so it is reported "may have been applied". With a credential the folder's content settles it.
+			// nor when the folder could not be listed before: "may have been applied". Otherwise its content settles it.
 			...(before === undefined
 				? {
 						uncertainHint: `The upload of "${fileName}" (${source.size} bytes) may have been applied. Open the folder in the web app (or list it with a credential) and look for a file of that name (or a numbered variant) and size uploaded just now before running again; this node does not upload it twice.`,
