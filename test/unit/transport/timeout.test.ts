@@ -177,7 +177,9 @@ describe('Timeout and transfers', () => {
 				],
 				{ Date: new Date().toUTCString() },
 			);
-		nock(BASE).post('/api_v2/download_file', /file_hash=New1/).reply(200, 'x'); // its content is ours
+		nock(BASE)
+			.post('/api_v2/download_file', /file_hash=New1/)
+			.reply(200, 'x'); // its content is ours
 		const { out, error } = await runStorage(
 			{
 				resource: 'file',
