@@ -150,8 +150,9 @@ describe.each(authentications)(
 			expect(downloaded.binary?.data.id).toMatch(/^filesystem-v2:/);
 			expect((await result.readBinary(downloaded)).equals(fixtureBytes(FIVE_MB))).toBe(true);
 
-			expect(only('Delete File').json).toEqual({ hash: uploaded.hash, deleted: true });
-			expect(only('Delete Folder').json).toEqual({ hash: folder.hash, deleted: true });
+			const applied = { deleted: true, outcome: 'applied', httpCode: 200 };
+			expect(only('Delete File').json).toEqual({ hash: uploaded.hash, ...applied });
+			expect(only('Delete Folder').json).toEqual({ hash: folder.hash, ...applied });
 			expectPairedToTrigger(result, [
 				'Create Folder',
 				'Upload',

@@ -13,16 +13,25 @@ function splitExtension(name: string): [string, string] {
 	return dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
 }
 
+/** The documents' taken-name suffix, " (1)" ("a suffix such as (1)"): other styles are as plausible. */
+export const PARENTHESIZED = (n: number) => ` (${n})`;
+
 /**
  * Sibling names collide case-insensitively (as in a MySQL default collation); the first free of
- * `name`, `name (1)`, `name (2)`… wins, and for files the suffix goes before the extension.
+ * `name`, `name (1)`, `name (2)`… wins (or another `suffix` style), and for files the suffix goes before
+ * the extension.
  */
-export function uniqueName(desired: string, siblings: Iterable<string>, isFile: boolean): string {
+export function uniqueName(
+	desired: string,
+	siblings: Iterable<string>,
+	isFile: boolean,
+	suffix = PARENTHESIZED,
+): string {
 	const taken = new Set([...siblings].map((name) => name.toLowerCase()));
 	if (!taken.has(desired.toLowerCase())) return desired;
 	const [stem, extension] = isFile ? splitExtension(desired) : [desired, ''];
 	for (let n = 1; ; n++) {
-		const candidate = `${stem} (${n})${extension}`;
+		const candidate = `${stem}${suffix(n)}${extension}`;
 		if (!taken.has(candidate.toLowerCase())) return candidate;
 	}
 }

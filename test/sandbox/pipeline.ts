@@ -34,7 +34,7 @@ export async function handleApiRequest(
 		entry.status = reply.status;
 		// An origin server with a clock dates its answers by that clock (RFC 9110 6.6.1): the service's own,
 		// which a test may set apart from the client's (StoreOptions.now).
-		res.setHeader('Date', new Date(store.now()).toUTCString());
+		res.setHeader('Date', new Date(store.now() + config.dateOffsetMs).toUTCString());
 		await sendReply(res, reply).catch(() => undefined);
 	};
 	const drop = (outcome: LoggedRequest['outcome']) => {

@@ -12,12 +12,30 @@ export type WriteOutcome = 'applied' | 'applied-after-lost-answer' | 'not-applie
 /** The one opening, on every node, of a message about a write no read could settle. */
 export const MAY_HAVE_BEEN_APPLIED = 'The write may have been applied';
 
-const outcomes = new WeakMap<object, WriteOutcome>();
+/** One of several items a write's outcome could be (say, files an upload whose answer was lost may have become). */
+export type OutcomeCandidate = Record<string, string | number | null>;
 
-/** Marks an error with the outcome of the write that failed; returns the error for `throw withOutcome(…)`. */
-export function withOutcome<E extends object>(error: E, outcome: WriteOutcome): E {
+const outcomes = new WeakMap<object, WriteOutcome>();
+const candidatesByError = new WeakMap<object, OutcomeCandidate[]>();
+
+/**
+ * Marks an error with the outcome of the write that failed, and the candidates when several items could be
+ * its result; returns the error for `throw withOutcome(…)`.
+ */
+export function withOutcome<E extends object>(
+	error: E,
+	outcome: WriteOutcome,
+	candidates?: OutcomeCandidate[],
+): E {
 	outcomes.set(error, outcome);
+	if (candidates?.length) candidatesByError.set(error, candidates);
 	return error;
+}
+
+/** The candidates an error was marked with; undefined when there were none. */
+export function candidatesOf(error: unknown): OutcomeCandidate[] | undefined {
+	if (typeof error !== 'object' || error === null) return undefined;
+	return candidatesByError.get(error);
 }
 
 /** The outcome an error was marked with (or a PackError carries); undefined for reads and unmarked errors. */

@@ -4,8 +4,9 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { candidatesOf, outcomeOf } from '../errors/outcome';
 import { toNodeError } from './node-error';
 import { findPlaceholder, placeholderError } from './placeholders';
 import { holdsExpression, readAhead, runNodeParameters, runParameter } from './run-parameters';
@@ -24,6 +25,12 @@ export interface OperationModule {
 	 * `parallelRequests`). Writes never declare it, so their items run one after the other.
 	 */
 	concurrency?: (this: IExecuteFunctions, itemIndex: number) => number;
+	/**
+	 * Declared by operations that write: every item they output carries `outcome`. A success item without
+	 * one is `applied`; an error that carries none was raised before the write was sent (bad input, a read
+	 * that failed) or by the service's refusal, so it is `not-applied`. Operations mark any other error.
+	 */
+	write?: boolean;
 }
 
 /**
@@ -87,6 +94,21 @@ function runConcurrency(
 	}
 }
 
+/** Whether the item's operation declares that it writes; false when its parameters cannot be read. */
+function writes(operations: OperationMap, ctx: IExecuteFunctions, itemIndex: number): boolean {
+	try {
+		return (
+			moduleOf(
+				operations,
+				runParameter<string>(ctx, 'resource', itemIndex),
+				runParameter<string>(ctx, 'operation', itemIndex),
+			)?.write === true
+		);
+	} catch {
+		return false;
+	}
+}
+
 /**
  * The item loop every action node shares: one operation call per input item, outputs paired to their
  * item, and Continue On Fail turning a failure into an error item that keeps its pairing.
@@ -129,27 +151,42 @@ export async function routeItems(
 			if (limit === 1 && module?.concurrency && itemIndex + 1 < items.length)
 				setImmediate(() => setImmediate(() => failure || readAhead(this, itemIndex + 1)));
 			const output = await running;
+			if (module?.write)
+				for (const item of output) item.json = { outcome: 'applied', ...item.json };
 			slots[itemIndex] = this.helpers.constructExecutionMetaData(output, {
 				itemData: { item: itemIndex },
 			});
 		} catch (error) {
 			const nodeError = toNodeError(this.getNode(), error, itemIndex);
+			const outcome =
+				outcomeOf(error) ??
+				outcomeOf(nodeError) ??
+				(writes(operations, this, itemIndex) ? 'not-applied' : undefined);
+			const candidates = candidatesOf(error) ?? candidatesOf(nodeError);
 			if (!this.continueOnFail()) {
 				if (!failure || itemIndex < failure.itemIndex) failure = { itemIndex, error: nodeError };
 				return;
 			}
-			slots[itemIndex] = [
-				{
-					json: {
-						error: nodeError.message,
-						...(nodeError.description ? { description: nodeError.description } : {}),
-					},
-					// n8n sends an item to the node's error output ("On Error: Continue (using error output)")
-					// only when it carries the error itself: json with more keys than error/message stays on main.
-					...(this.getNode().onError === 'continueErrorOutput' ? { error: nodeError } : {}),
-					pairedItem: { item: itemIndex },
-				},
-			];
+			const facts = {
+				...(nodeError.description ? { description: nodeError.description } : {}),
+				// What the write did, for a workflow to branch on (an IF node on outcome = unknown).
+				...(outcome ? { outcome } : {}),
+				...(outcome && nodeError instanceof NodeApiError && nodeError.httpCode
+					? { httpCode: Number(nodeError.httpCode) || nodeError.httpCode }
+					: {}),
+				...(candidates ? { candidates } : {}),
+			};
+			// n8n 2.41 (WorkflowExecute) sends an item to the error output ("On Error: Continue (using error
+			// output)") when it carries the error itself, but then keeps only its message; or when its json holds
+			// no key but error, message and details. So there the facts go under `details`.
+			const json =
+				this.getNode().onError === 'continueErrorOutput'
+					? {
+							error: nodeError.message,
+							...(Object.keys(facts).length ? { details: facts } : {}),
+						}
+					: { error: nodeError.message, ...facts };
+			slots[itemIndex] = [{ json, pairedItem: { item: itemIndex } }];
 		}
 	};
 

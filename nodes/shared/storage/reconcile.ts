@@ -1,5 +1,13 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+
+import {
+	MAY_HAVE_BEEN_APPLIED,
+	withOutcome,
+	type OutcomeCandidate,
+	type WriteOutcome,
+} from '../errors/outcome';
+import type { ApiResponse } from '../transport/request';
 
 /**
  * Helpers for proving the outcome of a write whose answer was lost. The documents offer no idempotency key
@@ -7,19 +15,36 @@ import { NodeApiError } from 'n8n-workflow';
  * "may have been applied"; it is never sent again unless the read shows it did not happen.
  */
 
-/** The error for a write no read could settle: the message says so, the description names what to check. */
+/**
+ * The error for a write no read could settle: the message says so, the description names what to check;
+ * its outcome is unknown, with the candidates when several items could be the write's result.
+ */
 export function mayHaveBeenApplied(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	message: string,
 	description: string,
+	candidates?: OutcomeCandidate[],
 ): NodeApiError {
-	const full = `The write may have been applied: ${message}`;
-	return new NodeApiError(
-		ctx.getNode(),
-		{ message: full, description },
-		{ message: full, description, itemIndex },
+	const full = `${MAY_HAVE_BEEN_APPLIED}: ${message}`;
+	return withOutcome(
+		new NodeApiError(
+			ctx.getNode(),
+			{ message: full, description },
+			{ message: full, description, itemIndex },
+		),
+		'unknown',
+		candidates,
 	);
+}
+
+/**
+ * The outcome fields of a write's output item: applied with the service's status, or applied after a lost
+ * answer when a read proved it (no status then: the answer never arrived).
+ */
+export function writeOutcome(response: Pick<ApiResponse, 'status' | 'reconciled'>): IDataObject {
+	const outcome: WriteOutcome = response.reconciled ? 'applied-after-lost-answer' : 'applied';
+	return response.reconciled ? { outcome } : { outcome, httpCode: response.status };
 }
 
 const headerValue = (value: string | string[] | undefined) =>

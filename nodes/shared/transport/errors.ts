@@ -5,6 +5,7 @@ import { API_LABEL, type ApiKind } from './api-kinds';
 import { UNREACHABLE, type ProxyFailure } from './failures';
 import { explainStatus } from './status-messages';
 import { secondsText } from './timeout';
+import { MAY_HAVE_BEEN_APPLIED } from '../errors/outcome';
 
 export interface ErrorContext {
 	node: INode;
@@ -176,11 +177,16 @@ export function protocolError(ctx: ErrorContext, code: string, message: string):
 	);
 }
 
-export function uncertainWriteError(ctx: ErrorContext, reason: string): NodeApiError {
+export function uncertainWriteError(
+	ctx: ErrorContext,
+	reason: string,
+	httpCode?: number,
+): NodeApiError {
 	return apiError(
 		ctx,
-		`The write may have been applied: ${reason} before the ${API_LABEL[ctx.api]} confirmed it`,
+		`${MAY_HAVE_BEEN_APPLIED}: ${reason} before the ${API_LABEL[ctx.api]} confirmed it`,
 		'The service offers no idempotency key, so the node did not repeat the request. Check the current state (for example with a Get or List operation) before running this item again.',
+		httpCode,
 	);
 }
 
@@ -199,7 +205,7 @@ export function timeoutError(ctx: ErrorContext, timeoutMs: number): NodeApiError
 export function uncertainTimeoutError(ctx: ErrorContext, timeoutMs: number): NodeApiError {
 	return apiError(
 		ctx,
-		`The ${API_LABEL[ctx.api]} did not answer within the timeout of ${secondsText(timeoutMs)}: the write may or may not have been applied`,
+		`${MAY_HAVE_BEEN_APPLIED}: the ${API_LABEL[ctx.api]} did not answer within the timeout of ${secondsText(timeoutMs)}`,
 		`The node did not repeat it, so nothing is done twice. Check the current state (for example with a Get or List operation) before running this item again. ${RAISE_TIMEOUT}`,
 	);
 }

@@ -56,6 +56,8 @@ import {
 	idleWatched,
 } from './timeout';
 import { runCredentials } from './run-credentials';
+import { secondLook, secondLookDelayMs } from './second-look';
+import { MAY_HAVE_BEEN_APPLIED, outcomeOf, withOutcome } from '../errors/outcome';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendDownloadOnSocket } from './socket-exchange';
 import { sendCall } from './calls';
@@ -429,7 +431,7 @@ async function attempt<T>(
 	if (!accepted && status >= 500) {
 		const body = await readErrorBody(raw);
 		if (opts.write)
-			return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`) };
+			return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`, status) };
 		return {
 			retry: readFailedError(errorCtx, status, body),
 			repeatKey: status === 500 ? `${status} ${body}` : undefined,
@@ -562,7 +564,12 @@ export async function apiRequest<T = unknown>(
 	let waitedMs = 0;
 	let lastRepeatKey: string | undefined;
 	for (let attemptNo = 1; ; attemptNo++) {
-		const step = await attempt<T>(ctx, opts, errorCtx, timeoutMs);
+		let step: Step<T>;
+		try {
+			step = await attempt<T>(ctx, opts, errorCtx, timeoutMs);
+		} catch (error) {
+			throw opts.write ? settledWrite(error) : error;
+		}
 		if ('done' in step) return step.done;
 		let failure: Error;
 		let hintMs: number | undefined;
@@ -572,8 +579,14 @@ export async function apiRequest<T = unknown>(
 					? `${opts.uncertainHint} ${RAISE_TIMEOUT}`
 					: opts.uncertainHint;
 			}
-			if (!opts.reconcile) throw step.uncertain;
-			const applied = await opts.reconcile();
+			if (!opts.reconcile) throw unknownOutcome(step.uncertain);
+			let applied = await proven(opts.reconcile, step.uncertain);
+			if (applied === undefined && step.timedOut) {
+				// The service may still be applying it: look once more, later, and never send it again.
+				await secondLook.wait(secondLookDelayMs(timeoutMs));
+				applied = await proven(opts.reconcile, step.uncertain);
+				if (applied === undefined) throw unknownOutcome(step.uncertain, LOOKED_TWICE);
+			}
 			if (applied !== undefined)
 				return { status: 200, headers: {}, body: applied as T, reconciled: true };
 			failure = step.uncertain;
@@ -587,8 +600,57 @@ export async function apiRequest<T = unknown>(
 			lastRepeatKey = step.repeatKey;
 		}
 		const delay = backoffDelay(policy, attemptNo, hintMs);
-		if (attemptNo >= policy.maxAttempts || waitedMs + delay > policy.maxTotalWaitMs) throw failure;
+		if (attemptNo >= policy.maxAttempts || waitedMs + delay > policy.maxTotalWaitMs)
+			// A write retried only when nothing reached the service (a 429, a refused connection): not applied.
+			throw !opts.write
+				? failure
+				: 'uncertain' in step
+					? unknownOutcome(failure)
+					: withOutcome(failure, 'not-applied');
 		waitedMs += delay;
 		await sleep(delay);
+	}
+}
+
+const LOOKED_TWICE =
+	'The service did not answer within the Timeout and may still have been applying it: a read found nothing, and again after waiting. The node did not send it again.';
+
+/**
+ * The outcome of a write that ended with an error the transport raised: a refusal by status (4xx) changed
+ * nothing; anything else (a redirect, a broken answer, a retried write that failed again) may have been
+ * applied. Errors already marked keep their outcome.
+ */
+function settledWrite(error: unknown): unknown {
+	if (typeof error !== 'object' || error === null || outcomeOf(error)) return error;
+	const status = Number((error as { httpCode?: unknown }).httpCode);
+	return withOutcome(error, status >= 400 && status < 500 ? 'not-applied' : 'unknown');
+}
+
+/** An uncertain write no read settled: its message opens with the one wording, its outcome is unknown. */
+function unknownOutcome(error: Error, why?: string): Error {
+	if (!error.message.startsWith(MAY_HAVE_BEEN_APPLIED))
+		error.message = `${MAY_HAVE_BEEN_APPLIED}: ${error.message}`;
+	if (why && error instanceof NodeApiError)
+		error.description = `${why} ${error.description ?? ''}`.trim();
+	return withOutcome(error, 'unknown');
+}
+
+/**
+ * The caller's read that proves a lost write's outcome. When that read fails too (a 500, a 405, a timeout),
+ * nothing is proven: the write's own uncertainty is reported, naming the read's failure, never the read's
+ * "nothing was changed". A read that settled the question itself (an error already marked) stands.
+ */
+async function proven(reconcile: () => Promise<unknown>, uncertain: Error): Promise<unknown> {
+	try {
+		return await reconcile();
+	} catch (error) {
+		// Already settled by the read itself (its own "may have been applied"): passed on as it is.
+		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
+		if (outcomeOf(error)) throw error;
+		const reason = error instanceof Error ? error.message : String(error);
+		throw unknownOutcome(
+			uncertain,
+			`The read that was to check it failed too (${reason}), so the node could not tell whether it was applied and did not send it again.`,
+		);
 	}
 }

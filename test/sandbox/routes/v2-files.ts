@@ -7,6 +7,7 @@ import type { Account, StoredFile } from '../types.ts';
 import { fileInfo } from '../views.ts';
 import type { V2Action } from './v2.ts';
 import { nameField } from './v2-folders.ts';
+import { isUnavailable } from '../unavailable.ts';
 
 /** Changes with every content replacement (`save_file.php?do=update`), even to identical bytes. */
 export function etagOf(file: StoredFile): string {
@@ -52,7 +53,7 @@ export const v2FileActions: Record<string, V2Action> = {
 			const hash = req.fields.get('file_hash');
 			if (!hash) return empty(400);
 			const file = store.file(hash);
-			if (!file) return empty(405);
+			if (!file || isUnavailable(store, hash)) return empty(405);
 			if (!fileRights(store, file, caller).allow_view) return empty(403);
 			return json(fileInfo(store, file, caller, flag(req.fields.get('get_access_rights'))));
 		},

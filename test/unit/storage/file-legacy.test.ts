@@ -265,74 +265,7 @@ describe('file operations beyond the first slice', () => {
 		expect(out[0].json).toMatchObject({ hash: 'F', replaced: true, size: 7 });
 	});
 
-	describe('Replace Content after a lost answer: the ETag decides, never a clock or a size', () => {
-		const lost = () =>
-			nock(BASE)
-				.post('/save_file.php')
-				.query(true)
-				.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-		const start = () => {
-			authenticator();
-			post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', parent_folder_hash: 'P' });
-			post('/api_v2/get_folder_info', { hash: 'P', add_files_key: 'addkey' });
-		};
-		const replace = () =>
-			runStorage(
-				{ resource: 'file', operation: 'replace', file: rl('F'), binaryPropertyName: 'data' },
-				{ binary: { content: 'new one' } },
-			);
-
-		it('a changed ETag proves the replacement, though the service clock runs behind n8n: not sent twice', async () => {
-			start();
-			etagRead('"v1"');
-			lost();
-			etagRead('"v2"');
-			// The service's clock is ten minutes behind: its modification time is before n8n's start.
-			const behind = Math.floor(Date.now() / 1000) - 600;
-			post('/api_v2/get_file_info', {
-				hash: 'F',
-				name: 'r.txt',
-				size: 7,
-				timestamp_last_modified: behind,
-			});
-			post('/api_v2/get_file_info', {
-				hash: 'F',
-				name: 'r.txt',
-				size: 7,
-				timestamp_last_modified: behind,
-			});
-			const { out, error } = await replace();
-			expect(error).toBeUndefined();
-			expect(out[0].json).toMatchObject({ hash: 'F', replaced: true });
-			expect(nock.pendingMocks()).toEqual([]);
-		});
-
-		it('an unchanged ETag means not replaced, though the clock runs ahead and the size fits: sent again', async () => {
-			start();
-			etagRead('"v1"');
-			lost();
-			etagRead('"v1"');
-			const ahead = Math.floor(Date.now() / 1000) + 600;
-			nock(BASE)
-				.post('/api_v2/get_file_info')
-				.optionally()
-				.reply(200, { hash: 'F', name: 'r.txt', size: 7, timestamp_last_modified: ahead });
-			const again = nock(BASE).post('/save_file.php').query(true).reply(200, 'F');
-			post('/api_v2/get_file_info', { hash: 'F', name: 'r.txt', size: 7 });
-			const { error } = await replace();
-			expect(error).toBeUndefined();
-			expect(again.isDone()).toBe(true);
-		});
-
-		it('without an ETag from the service, says "may have been applied" and does not send it again', async () => {
-			start();
-			etagRead(undefined);
-			lost();
-			const { error } = await replace();
-			expect(error?.message).toMatch(/may have been applied.*no ETag/);
-			expect(error?.description).toMatch(/adds a version/);
-		});
-	});
+	// Replace Content after a lost answer (proven by content, not by the ETag): write-outcomes.test.ts.
 
 	it('Get with legacy details GETs hash and del_key in the query, as documented; the key never reaches the output', async () => {
 		authenticator();
@@ -570,7 +503,12 @@ describe('account', () => {
 		});
 		const { out } = await runStorage({ resource: 'account', operation: 'createAccessToken' });
 		expect(mint[0].body).toMatchObject({ get_user_access_token: '1' });
-		expect(out[0].json).toEqual({ user: 'demo', user_access_token: 'new-token' });
+		expect(out[0].json).toEqual({
+			user: 'demo',
+			user_access_token: 'new-token',
+			outcome: 'applied',
+			httpCode: 200,
+		});
 	});
 });
 
@@ -593,7 +531,7 @@ describe('end-to-end-encryption keys', () => {
 			x25519: 'X',
 			ed25519: 'E',
 		});
-		expect(out[0].json).toEqual({ success: true });
+		expect(out[0].json).toEqual({ success: true, outcome: 'applied', httpCode: 200 });
 	});
 
 	it('refuses another user id before sending the action', async () => {
@@ -680,20 +618,23 @@ describe('end-to-end-encryption keys', () => {
 });
 
 describe('delete after a lost answer', () => {
-	it('counts the delete as done when the file is gone, without deleting twice', async () => {
+	it('counts the delete as done when its folder no longer lists it, without deleting twice', async () => {
+		post('/api_v2/get_file_info', { hash: 'F', parent_folder_hash: 'P' });
 		post('/api_v2/delete_file', '', 500);
 		post('/api_v2/get_file_info', '', 405);
+		post('/api_v2/get_folder_content', []);
 		const { out, error } = await runStorage({
 			resource: 'file',
 			operation: 'delete',
 			file: rl('F'),
 		});
 		expect(error).toBeUndefined();
-		expect(out[0].json).toEqual({ hash: 'F', deleted: true });
+		expect(out[0].json).toEqual({ hash: 'F', deleted: true, outcome: 'applied-after-lost-answer' });
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
 	it('sends the delete again only when the file is still there', async () => {
+		post('/api_v2/get_file_info', { hash: 'F', parent_folder_hash: 'P' });
 		post('/api_v2/delete_file', '', 500);
 		post('/api_v2/get_file_info', { hash: 'F', name: 'still.txt' });
 		post('/api_v2/delete_file', '');
@@ -704,16 +645,18 @@ describe('delete after a lost answer', () => {
 
 	it('does the same for folders', async () => {
 		authenticator();
+		post('/api_v2/get_folder_info', { hash: 'D', parent_folder_hash: 'P' });
 		nock(BASE)
 			.post('/api_v2/delete_folder')
 			.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
 		post('/api_v2/get_folder_info', '', 405);
+		post('/api_v2/get_folder_content', [{ type: 'folder', hash: 'Other' }]);
 		const { out, error } = await runStorage({
 			resource: 'folder',
 			operation: 'delete',
 			folder: rl('D'),
 		});
 		expect(error).toBeUndefined();
-		expect(out[0].json).toEqual({ hash: 'D', deleted: true });
+		expect(out[0].json).toEqual({ hash: 'D', deleted: true, outcome: 'applied-after-lost-answer' });
 	});
 });

@@ -5,6 +5,10 @@ import { offlineWithNock } from '../offline';
 
 offlineWithNock();
 
+/** The folder's files before the upload begins (a lost answer never adopts one of them). */
+const folderBefore = (items: object[] = []) =>
+	nock(BASE).post('/api_v2/get_folder_content').reply(200, items);
+
 const uploaded = {
 	file_hash: 'FileH7',
 	file_delete_key: 'd'.repeat(32),
@@ -16,6 +20,7 @@ const uploaded = {
 describe('file upload', () => {
 	it('streams a multipart body with the folder, the file and the token fields', async () => {
 		sessionLogin(2); // the session, then the account data that tells ROOT's hash
+		folderBefore();
 		let body = '';
 		const scope = nock(BASE)
 			.post('/api_v2/upload_file')
@@ -47,6 +52,7 @@ describe('file upload', () => {
 
 	it('uses the File Name option', async () => {
 		sessionLogin(2); // the session, then the account data that tells ROOT's hash
+		folderBefore();
 		let body = '';
 		nock(BASE)
 			.post('/api_v2/upload_file')
@@ -73,6 +79,7 @@ describe('file upload', () => {
 		[493, /per-file limit/],
 	])('explains upload code %i', async (status, message) => {
 		sessionLogin(2); // the session, then the account data that tells ROOT's hash
+		folderBefore();
 		nock(BASE)
 			.post('/api_v2/upload_file')
 			.reply(status, '', { 'Content-Type': 'application/json' });
@@ -86,6 +93,7 @@ describe('file upload', () => {
 
 	it('after a dropped connection, finds the stored file instead of uploading it twice', async () => {
 		sessionLogin(2); // the session, then the account data that tells ROOT's hash
+		folderBefore([{ type: 'file', hash: 'old', name: 'report.pdf', size: 1 }]);
 		const upload = nock(BASE)
 			.post('/api_v2/upload_file')
 			.once()
@@ -107,6 +115,9 @@ describe('file upload', () => {
 				],
 				{ Date: new Date().toUTCString() },
 			);
+		nock(BASE)
+			.post('/api_v2/download_file', /file_hash=New1/)
+			.reply(200, 'x');
 		const { out, error } = await runStorage(
 			{ resource: 'file', operation: 'upload', folder: rl('F'), binaryPropertyName: 'data' },
 			{ binary: { content: 'x' } },
@@ -117,129 +128,11 @@ describe('file upload', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
-	describe("after a lost answer, proves the upload by the service clock, never by n8n's", () => {
-		const lostUpload = () =>
-			nock(BASE)
-				.post('/api_v2/upload_file')
-				.once()
-				.replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-		const listing = (items: object[], serviceNowMs: number) =>
-			nock(BASE)
-				.post('/api_v2/get_folder_content', /folder_hash=F/)
-				.reply(200, items, { Date: new Date(serviceNowMs).toUTCString() });
-		const upload = (options: Record<string, string> = {}, content = 'x', fileName = 'report.pdf') =>
-			runStorage(
-				{
-					resource: 'file',
-					operation: 'upload',
-					folder: rl('F'),
-					binaryPropertyName: 'data',
-					options,
-				},
-				{ binary: { content, fileName, mimeType: 'image/png' } },
-			);
-
-		it('never adopts an older file of the same name and size (uploaded a minute before): uploads again', async () => {
-			sessionLogin(2);
-			lostUpload();
-			const serviceNow = Date.now();
-			listing(
-				[
-					{
-						type: 'file',
-						hash: 'Older',
-						name: 'report.pdf',
-						size: 1,
-						timestamp_uploaded: Math.floor(serviceNow / 1000) - 60,
-					},
-				],
-				serviceNow,
-			);
-			const again = nock(BASE).post('/api_v2/upload_file').reply(200, uploaded);
-			const { out, error } = await upload();
-			expect(error).toBeUndefined();
-			expect(again.isDone()).toBe(true);
-			expect(out[0].json.hash).toBe('FileH7');
-		});
-
-		it('finds the file when the service clock runs ten minutes behind n8n (no second upload)', async () => {
-			sessionLogin(2);
-			lostUpload();
-			const serviceNow = Date.now() - 600_000;
-			listing(
-				[
-					{
-						type: 'file',
-						hash: 'Mine',
-						name: 'report.pdf',
-						size: 1,
-						timestamp_uploaded: Math.floor(serviceNow / 1000),
-					},
-				],
-				serviceNow,
-			);
-			const { out, error } = await upload();
-			expect(error).toBeUndefined();
-			expect(out[0].json.hash).toBe('Mine');
-			expect(nock.pendingMocks()).toEqual([]);
-		});
-
-		it('does not depend on the size when a watermark changed it (no second upload)', async () => {
-			sessionLogin(2);
-			lostUpload();
-			const serviceNow = Date.now();
-			listing(
-				[
-					{
-						type: 'file',
-						hash: 'Stamped',
-						name: 'photo.png',
-						size: 4711,
-						timestamp_uploaded: Math.floor(serviceNow / 1000),
-					},
-				],
-				serviceNow,
-			);
-			const { out, error } = await upload({ watermarkText: 'DRAFT' }, 'x', 'photo.png');
-			expect(error).toBeUndefined();
-			expect(out[0].json.hash).toBe('Stamped');
-			expect(nock.pendingMocks()).toEqual([]);
-		});
-
-		it('names the candidates and picks none when more than one fits', async () => {
-			sessionLogin(2);
-			lostUpload();
-			const serviceNow = Date.now();
-			const now = Math.floor(serviceNow / 1000);
-			listing(
-				[
-					{ type: 'file', hash: 'A1', name: 'report.pdf', size: 1, timestamp_uploaded: now },
-					{ type: 'file', hash: 'B2', name: 'report (1).pdf', size: 1, timestamp_uploaded: now },
-				],
-				serviceNow,
-			);
-			const { error } = await upload();
-			expect(error?.message).toMatch(/may have been applied/);
-			expect(error?.message).toMatch(/"report.pdf" \(A1\), "report \(1\).pdf" \(B2\)/);
-			expect(nock.pendingMocks()).toEqual([]);
-		});
-
-		it('says "may have been applied" when the listing carries no Date to date the files by', async () => {
-			sessionLogin(2);
-			lostUpload();
-			nock(BASE)
-				.post('/api_v2/get_folder_content')
-				.reply(200, [
-					{ type: 'file', hash: 'A1', name: 'report.pdf', size: 1, timestamp_uploaded: 1 },
-				]);
-			const { error } = await upload();
-			expect(error?.message).toMatch(/may have been applied.*no Date/);
-			expect(nock.pendingMocks()).toEqual([]);
-		});
-	});
+	// The proofs after a lost answer (content, not clocks): write-outcomes.test.ts.
 
 	it('after a 494 partial upload that did not store the file, uploads again with the content from the start', async () => {
 		sessionLogin(2); // the session, then the account data that tells ROOT's hash
+		folderBefore();
 		nock(BASE).post('/api_v2/upload_file').reply(494, '');
 		nock(BASE).post('/api_v2/get_folder_content').reply(200, []);
 		let second = '';
@@ -354,20 +247,21 @@ describe('file get and delete', () => {
 	});
 
 	it('deletes a file; a missing one gives the 405 explanation', async () => {
-		sessionLogin();
+		// The file's folder is read first: after a lost answer only its listing proves the delete.
+		nock(BASE).post('/api_v2/get_file_info').reply(200, { hash: 'F', parent_folder_hash: 'P' });
 		nock(BASE)
 			.post('/api_v2/delete_file', /file_hash=F/)
 			.reply(200, '');
 		const ok = await runStorage({ resource: 'file', operation: 'delete', file: rl('F') });
-		expect(ok.out[0].json).toEqual({ hash: 'F', deleted: true });
-		sessionLogin();
+		expect(ok.out[0].json).toEqual({ hash: 'F', deleted: true, outcome: 'applied', httpCode: 200 });
+		nock(BASE).post('/api_v2/get_file_info').reply(405, '');
 		nock(BASE).post('/api_v2/delete_file').reply(405, '', { 'Content-Type': 'application/json' });
 		const gone = await runStorage(
 			{ resource: 'file', operation: 'delete', file: rl('gone') },
 			{ continueOnFail: true },
 		);
 		expect(gone.out[0]).toMatchObject({
-			json: { error: expect.stringMatching(/405/) },
+			json: { error: expect.stringMatching(/405/), outcome: 'not-applied', httpCode: 405 },
 			pairedItem: { item: 0 },
 		});
 	});

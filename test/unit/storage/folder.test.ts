@@ -233,16 +233,16 @@ describe('folder get and list', () => {
 
 describe('folder delete', () => {
 	it('deletes by hash', async () => {
-		sessionLogin();
+		nock(BASE).post('/api_v2/get_folder_info').reply(200, { hash: 'F1', parent_folder_hash: 'P' });
 		nock(BASE)
 			.post('/api_v2/delete_folder', /folder_hash=F1/)
 			.reply(200, { status: 'ok' });
 		const { out } = await runStorage({ resource: 'folder', operation: 'delete', folder: rl('F1') });
-		expect(out[0].json).toEqual({ hash: 'F1', deleted: true });
+		expect(out[0].json).toEqual({ hash: 'F1', deleted: true, outcome: 'applied', httpCode: 200 });
 	});
 
 	it('reports status error', async () => {
-		sessionLogin();
+		nock(BASE).post('/api_v2/get_folder_info').reply(200, { hash: 'F1', parent_folder_hash: 'P' });
 		nock(BASE).post('/api_v2/delete_folder').reply(200, { status: 'error' });
 		const { error } = await runStorage({
 			resource: 'folder',
@@ -313,7 +313,11 @@ describe('bad folder input fails before any request', () => {
 		);
 		expect(out).toEqual([
 			{
-				json: { error: 'ROOT cannot be deleted', description: 'Choose a folder inside ROOT.' },
+				json: {
+					error: 'ROOT cannot be deleted',
+					description: 'Choose a folder inside ROOT.',
+					outcome: 'not-applied',
+				},
 				pairedItem: { item: 0 },
 			},
 		]);

@@ -4,6 +4,7 @@ import nock from 'nock';
 import { PassThrough, Readable } from 'node:stream';
 
 import { answerDeadline, configuredTimeoutMs } from '../../../nodes/shared/transport/timeout';
+import { secondLook } from '../../../nodes/shared/transport/second-look';
 import { BASE, rl, runStorage, sessionLogin, unexpectedRequests } from '../storage/run-storage';
 import { offlineWithNock } from '../offline';
 
@@ -83,20 +84,27 @@ describe('Timeout on writes', () => {
 		expect(nock.pendingMocks()).toEqual([]);
 	});
 
-	it('sends a move again only after the read shows it was not applied', async () => {
-		sessionLogin();
-		nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
-		nock(BASE).post('/api_v2/get_file_info').reply(200, info);
-		const second = nock(BASE).post('/api_v2/move_file').reply(200, {});
-		const { error } = await runStorage({
-			resource: 'file',
-			operation: 'move',
-			file: rl('Fx'),
-			targetFolder: rl('To1'),
-			requestOptions,
-		});
-		expect(error).toBeUndefined();
-		expect(second.isDone()).toBe(true);
+	it('after a timeout the move may still be running: looks again after a wait, then says so, never sending it twice', async () => {
+		const first = nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
+		nock(BASE).post('/api_v2/get_file_info').times(2).reply(200, info);
+		const waits: number[] = [];
+		jest.spyOn(secondLook, 'wait').mockImplementation(async (ms) => void waits.push(ms));
+		const { out } = await runStorage(
+			{
+				resource: 'file',
+				operation: 'move',
+				file: rl('Fx'),
+				targetFolder: rl('To1'),
+				requestOptions,
+			},
+			{ continueOnFail: true },
+		);
+		expect(first.isDone()).toBe(true);
+		expect(waits).toEqual([2000]);
+		expect(out[0].json).toMatchObject({ outcome: 'unknown' });
+		expect(String(out[0].json.error)).toMatch(/^The write may have been applied: /);
+		expect(nock.pendingMocks()).toEqual([]);
+		jest.restoreAllMocks();
 	});
 
 	it('reports a folder create (no reconciling read) as may-or-may-not-applied, with the fix, without repeating it', async () => {
@@ -113,7 +121,7 @@ describe('Timeout on writes', () => {
 		);
 		expect(seen).toHaveLength(1);
 		expect(out[0].json.error).toBe(
-			'The storage API did not answer within the timeout of 2 s: the write may or may not have been applied',
+			'The write may have been applied: the storage API did not answer within the timeout of 2 s',
 		);
 		expect(out[0].json.description).toMatch(
 			/did not repeat it.*Check the current state.*raise "Timeout" under Request Options/,
@@ -151,6 +159,7 @@ describe('Timeout and transfers', () => {
 
 	it('reconciles an upload whose answer did not come in time after the body was sent', async () => {
 		sessionLogin(2); // the session, then the account data that tells ROOT's hash
+		nock(BASE).post('/api_v2/get_folder_content').reply(200, []); // the folder before the upload
 		const upload = nock(BASE).post('/api_v2/upload_file').delay(LATE_MS).reply(200, {});
 		nock(BASE)
 			.post('/api_v2/get_folder_content')
@@ -168,6 +177,9 @@ describe('Timeout and transfers', () => {
 				],
 				{ Date: new Date().toUTCString() },
 			);
+		nock(BASE)
+			.post('/api_v2/download_file', /file_hash=New1/)
+			.reply(200, 'x'); // its content is ours
 		const { out, error } = await runStorage(
 			{
 				resource: 'file',

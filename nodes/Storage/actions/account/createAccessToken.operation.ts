@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
+import { writeOutcome } from '../../../shared/storage/reconcile';
 
 const properties: INodeProperties[] = [
 	{
@@ -18,13 +19,16 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
-	const { body } = await v1<{ UserData?: { user_access_token?: string; UserName?: string } }>(
+	const response = await v1<{ UserData?: { user_access_token?: string; UserName?: string } }>(
 		this,
 		account,
 		'api/authenticate_user.php',
@@ -34,6 +38,7 @@ export async function execute(
 			write: true,
 		},
 	);
+	const { body } = response;
 	const token = body?.UserData?.user_access_token;
 	if (!token) {
 		throw new NodeApiError(
@@ -47,5 +52,13 @@ export async function execute(
 			},
 		);
 	}
-	return [{ json: { user: body?.UserData?.UserName ?? null, user_access_token: token } }];
+	return [
+		{
+			json: {
+				user: body?.UserData?.UserName ?? null,
+				user_access_token: token,
+				...writeOutcome(response),
+			},
+		},
+	];
 }

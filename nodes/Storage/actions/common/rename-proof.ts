@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { v2, type StorageAccount } from '../../../shared/storage/client';
-import { mayHaveBeenApplied } from '../../../shared/storage/reconcile';
+import { mayHaveBeenApplied, writeOutcome } from '../../../shared/storage/reconcile';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -16,8 +16,9 @@ export function isNameOrVariant(stored: string, requested: string, isFile: boole
 
 /**
  * rename_file / rename_folder with its outcome proven after a lost answer: the name is read before, and
- * again after. The old name: not applied, so it is sent again (renaming is safe to repeat then). The new
- * name or its " (n)" variant: applied. Anything else (another client renamed it meanwhile, or the service
+ * again after. The old name: not applied, so it is sent again (renaming is safe to repeat then); this test
+ * comes first, since the old name may itself be a " (n)" variant of the new one (`report (1).pdf` →
+ * `report.pdf`), and then only the second answer can tell. The new name or its " (n)" variant: applied. Anything else (another client renamed it meanwhile, or the service
  * normalized the name beyond recognition): "may have been applied", naming the name it has now.
  */
 export async function renameProven(
@@ -27,7 +28,7 @@ export async function renameProven(
 	hash: string,
 	name: string,
 	itemIndex: number,
-): Promise<{ hash: string; name: string }> {
+): Promise<{ hash: string; name: string; outcome: IDataObject }> {
 	const currentName = async () =>
 		String(
 			(
@@ -41,7 +42,7 @@ export async function renameProven(
 			).body?.name ?? '',
 		);
 	const before = await currentName();
-	const { body } = await v2<IDataObject>(
+	const response = await v2<IDataObject>(
 		ctx,
 		account,
 		`rename_${kind}`,
@@ -51,9 +52,9 @@ export async function renameProven(
 			write: true,
 			reconcile: async () => {
 				const now = await currentName();
+				if (now === before) return undefined;
 				if (isNameOrVariant(now, name, kind === 'file'))
 					return { [`${kind}_hash`]: hash, [`${kind}_name`]: now };
-				if (now === before) return undefined;
 				throw mayHaveBeenApplied(
 					ctx,
 					itemIndex,
@@ -63,8 +64,10 @@ export async function renameProven(
 			},
 		},
 	);
+	const { body } = response;
 	return {
 		hash: String(body?.[`${kind}_hash`] ?? hash),
 		name: String(body?.[`${kind}_name`] ?? name),
+		outcome: writeOutcome(response),
 	};
 }

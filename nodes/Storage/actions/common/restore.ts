@@ -1,7 +1,8 @@
-import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { requireAccount, v1, type StorageAccount } from '../../../shared/storage/client';
+import { writeOutcome } from '../../../shared/storage/reconcile';
 
 interface RestoreAnswer {
 	success?: boolean;
@@ -20,13 +21,14 @@ export async function restore(
 	kind: 'file' | 'folder',
 	hash: string,
 	itemIndex: number,
-): Promise<void> {
+): Promise<IDataObject> {
 	requireAccount(ctx, account, itemIndex);
 	const planHint =
 		'Restoring deleted items needs a PRO, BUSINESS or ENTERPRISE account; check the plan, and that the item is still in the trash.';
 	let body: RestoreAnswer | undefined;
+	let status = 200;
 	try {
-		({ body } = await v1<RestoreAnswer>(ctx, account, `api/undelete_${kind}.php`, {
+		({ body, status } = await v1<RestoreAnswer>(ctx, account, `api/undelete_${kind}.php`, {
 			form: { hash, [`${kind}_hash`]: hash },
 			itemIndex,
 			write: true,
@@ -54,4 +56,5 @@ export async function restore(
 			},
 		);
 	}
+	return writeOutcome({ status });
 }

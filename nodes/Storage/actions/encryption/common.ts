@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { accountInfo } from '../../../shared/storage/account-info';
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
+import { writeOutcome } from '../../../shared/storage/reconcile';
 
 export const userIdField: INodeProperties = {
 	displayName: 'User ID',
@@ -65,12 +66,12 @@ export async function encryptionAction(
 			},
 		);
 	}
-	const { body } = await v2<IDataObject>(
+	const response = await v2<IDataObject>(
 		ctx,
 		account,
 		action,
 		{ userID: own, ...fields },
 		{ itemIndex, write },
 	);
-	return body ?? {};
+	return { ...(response.body ?? {}), ...(write ? writeOutcome(response) : {}) };
 }

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
-import { isGone } from '../common/gone';
+import { requireAccount, storageAccount } from '../../../shared/storage/client';
+import { deleteProven } from '../common/gone';
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 
@@ -19,6 +19,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -26,20 +29,6 @@ export async function execute(
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
-	await v2(
-		this,
-		account,
-		'delete_file',
-		{ file_hash: fileHash },
-		{
-			itemIndex,
-			write: true,
-			// After a lost answer the file's info tells: 405 means it is gone, so the delete was applied.
-			reconcile: async () =>
-				(await isGone(this, account, 'get_file_info', { file_hash: fileHash }, itemIndex))
-					? {}
-					: undefined,
-		},
-	);
-	return [{ json: { hash: fileHash, deleted: true } }];
+	const { outcome } = await deleteProven(this, account, 'file', fileHash, itemIndex);
+	return [{ json: { hash: fileHash, deleted: true, ...outcome } }];
 }

@@ -16,6 +16,7 @@ import {
 import { fileHashParam, locate, resolveHash } from '../../../shared/storage/locator';
 import { fileLocator, folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
+import { writeOutcome } from '../../../shared/storage/reconcile';
 
 const properties: INodeProperties[] = [
 	fileLocator(),
@@ -48,6 +49,9 @@ async function movedAlready(
 	return body?.parent_folder_hash === target ? {} : undefined;
 }
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -58,8 +62,9 @@ export async function execute(
 	requireAccount(this, account, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
 	const targetHash = await resolveHash(this, account, target, 'folder', itemIndex);
+	let response;
 	try {
-		await v2(
+		response = await v2(
 			this,
 			account,
 			'move_file',
@@ -88,6 +93,7 @@ export async function execute(
 				{ hash: fileHash, parent_folder_hash: targetHash, moved: true },
 				'file',
 			),
+			...writeOutcome(response),
 		},
 	];
 }

@@ -22,6 +22,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -31,5 +34,6 @@ export async function execute(
 	requireAccount(this, account, itemIndex);
 	const fileHash = await fileHashParam(this, account, 'file', itemIndex);
 	const renamed = await renameProven(this, account, 'file', fileHash, name, itemIndex);
-	return [{ json: withLink(account, renamed, 'file') }];
+	const { outcome, ...named } = renamed;
+	return [{ json: { ...withLink(account, named, 'file'), ...outcome } }];
 }

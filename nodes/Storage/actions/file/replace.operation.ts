@@ -17,7 +17,9 @@ import {
 import { fileHashParam } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
-import { mayHaveBeenApplied } from '../../../shared/storage/reconcile';
+import { mayHaveBeenApplied, writeOutcome } from '../../../shared/storage/reconcile';
+import { contentOf, sameContent, storedContent } from '../../../shared/storage/content-proof';
+import { withOutcome } from '../../../shared/errors/outcome';
 import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
 
 const properties: INodeProperties[] = [
@@ -65,8 +67,9 @@ async function fileInfo(
 
 /**
  * The ETag of the file's content, from the headers of its download (the body is not read). The documents
- * say the ETag changes after a replacement: a before and an after settle a lost answer without comparing
- * clocks or sizes. Undefined when the service sends none.
+ * say the ETag changes after a replacement, so an unchanged one shows that nothing replaced the content; a
+ * changed one proves nothing about whose replacement it was (another client's, or an ETag that differs per
+ * backend). Undefined when the service sends none.
  */
 async function contentEtag(
 	ctx: IExecuteFunctions,
@@ -85,6 +88,9 @@ async function contentEtag(
 	const etag = Array.isArray(headers.etag) ? headers.etag[0] : headers.etag;
 	return etag || undefined;
 }
+
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -116,7 +122,7 @@ export async function execute(
 		{ itemIndex },
 	);
 	const etagBefore = await contentEtag(this, account, fileHash, itemIndex);
-	await v1(this, account, 'save_file.php', {
+	const response = await v1(this, account, 'save_file.php', {
 		itemIndex,
 		write: true,
 		responseType: 'text',
@@ -150,19 +156,39 @@ export async function execute(
 					},
 				}
 			: undefined,
+		// Proven by content: the bytes stored now, against those sent (size, then CRC-32 of a download).
 		reconcile: async () => {
-			if (etagBefore === undefined)
-				throw mayHaveBeenApplied(
-					this,
-					itemIndex,
-					`the answer to replacing the content of ${fileHash} was lost, and the service sent no ETag to compare with`,
-					'Download the file and compare it with the new content before running this item again; the node did not send it twice (a second replacement adds a version on BUSINESS and ENTERPRISE accounts).',
-				);
-			// Unchanged ETag: not replaced, so sending it again is safe; changed: this replacement (or another client's) landed.
-			if ((await contentEtag(this, account, fileHash, itemIndex)) === etagBefore) return undefined;
-			return await fileInfo(this, account, fileHash, itemIndex);
+			const sent = await contentOf(source);
+			const now = await fileInfo(this, account, fileHash, itemIndex);
+			if (
+				Number(now.size) === sent.size &&
+				sameContent(await storedContent(this, account, fileHash, itemIndex), sent)
+			)
+				return now;
+			// Not what was sent, and its ETag unchanged: nothing replaced it, so sending it again is safe.
+			if (
+				etagBefore !== undefined &&
+				(await contentEtag(this, account, fileHash, itemIndex)) === etagBefore
+			)
+				return undefined;
+			throw mayHaveBeenApplied(
+				this,
+				itemIndex,
+				`the answer to replacing the content of ${fileHash} was lost, and what it stores now is not what was sent, yet it may have changed since (${etagBefore === undefined ? 'the service sends no ETag' : 'its ETag changed'}): another client may have replaced it meanwhile`,
+				'Download the file and compare it with the new content before running this item again; the node did not send it twice (a second replacement adds a version on BUSINESS and ENTERPRISE accounts).',
+			);
 		},
 	});
-	const after = await fileInfo(this, account, fileHash, itemIndex);
-	return [{ json: { ...withLink(account, after, 'file'), replaced: true } }];
+	try {
+		const after = await fileInfo(this, account, fileHash, itemIndex);
+		return [
+			{ json: { ...withLink(account, after, 'file'), replaced: true, ...writeOutcome(response) } },
+		];
+	} catch (error) {
+		// Replaced: only reading the file back failed.
+		throw withOutcome(
+			error as Error,
+			response.reconciled ? 'applied-after-lost-answer' : 'applied',
+		);
+	}
 }

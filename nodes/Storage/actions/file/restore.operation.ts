@@ -27,12 +27,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<INodeExecutionData[]> {
 	const account = await storageAccount(this, itemIndex);
 	const hash = await fileHashParam(this, account, 'file', itemIndex);
-	await restore(this, account, 'file', hash, itemIndex);
-	return [{ json: { ...withLink(account, { hash }, 'file'), restored: true } }];
+	const outcome = await restore(this, account, 'file', hash, itemIndex);
+	return [{ json: { ...withLink(account, { hash }, 'file'), restored: true, ...outcome } }];
 }

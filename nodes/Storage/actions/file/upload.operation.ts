@@ -6,17 +6,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v2, type StorageAccount } from '../../../shared/storage/client';
+import { storageAccount, v2 } from '../../../shared/storage/client';
 import { rootFolderHash } from '../../../shared/storage/account-info';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
-import {
-	claimed,
-	mayHaveBeenApplied,
-	serviceSecondsAtStart,
-} from '../../../shared/storage/reconcile';
+import { claimed, writeOutcome } from '../../../shared/storage/reconcile';
+import { fileHashesIn, findUploaded, type UploadedFile } from './upload-proof';
 import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';
 
 const properties: INodeProperties[] = [
@@ -44,14 +41,6 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-interface UploadedFile {
-	file_hash: string;
-	file_delete_key: string;
-	file_name: string;
-	timestamp_uploaded: number;
-	timestamp_last_modified: number;
-}
-
 export const EMPTY_NOTICE =
 	'The file is empty (0 bytes): it was stored as an empty file. If it should have content, check the node that produced the binary field.';
 
@@ -62,6 +51,9 @@ function rootRefusal(ctx: IExecuteFunctions, itemIndex: number): NodeOperationEr
 			'The service says "Do not upload directly into ROOT". Choose or create a folder inside ROOT and upload there.',
 	});
 }
+
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
 
 export async function execute(
 	this: IExecuteFunctions,
@@ -93,10 +85,10 @@ export async function execute(
 	// ROOT's real hash is known only with a credential; without one the service's own 405 answers.
 	if (account.credentialType && folderHash === (await rootFolderHash(this, account, itemIndex)))
 		throw rootRefusal(this, itemIndex);
-	// Only a duration of n8n's clock is used by the reconciling read: the service's own clock dates the start.
-	const startedMs = Date.now();
+	// The files there before this upload began are never taken for it (with a credential; see findUploaded).
+	const before = uploadKey ? undefined : await fileHashesIn(this, account, folderHash, itemIndex);
 
-	const { body } = await v2<UploadedFile>(
+	const response = await v2<UploadedFile>(
 		this,
 		account,
 		'upload_file',
@@ -128,23 +120,24 @@ export async function execute(
 						},
 					}
 				: undefined,
-			// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders and
-			// has no timestamps, so an older file of the same name and size would look like this upload): report
-			// "may have been applied" instead. With a credential the folder content, with timestamps, settles it.
-			...(uploadKey
+			// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders),
+			// nor when the folder could not be listed before: "may have been applied". Otherwise its content settles it.
+			...(before === undefined
 				? {
-						uncertainHint: `The upload of "${fileName}" (${source.size} bytes) may have been applied. Open the folder in the web app (or list it with a credential) and look for a file of that name (or a " (n)" variant) and size uploaded just now before running again; this node does not upload it twice.`,
+						uncertainHint: `The upload of "${fileName}" (${source.size} bytes) may have been applied. Open the folder in the web app (or list it with a credential) and look for a file of that name (or a numbered variant) and size uploaded just now before running again; this node does not upload it twice.`,
 					}
 				: {
 						reconcile: async () =>
 							await findUploaded(this, account, folderHash, fileName, itemIndex, {
-								startedMs,
-								// A watermark changes the stored bytes (and so the size) of JPG and PNG images.
-								size: watermark.watermark_text ? undefined : source.size,
+								before,
+								source,
+								// A watermark changes the stored bytes of JPG and PNG images: they cannot be compared.
+								watermarked: Boolean(watermark.watermark_text),
 							}),
 					}),
 		},
 	);
+	const { body } = response;
 	claimed(this).add(String(body.file_hash));
 	// The service's own field names stay as it answered them; the uniform names every file output carries
 	// (hash, name, delete_key) are added beside them.
@@ -159,79 +152,7 @@ export async function execute(
 		parent_folder_hash: folderHash,
 		// The documents neither allow nor forbid an empty file; the service stores one, so it is stored and said.
 		...(source.size === 0 ? { empty: true, notice: EMPTY_NOTICE } : {}),
+		...writeOutcome(response),
 	};
 	return [{ json: withLink(account, file, 'file') }];
-}
-
-function nameMatches(stored: string, requested: string): boolean {
-	if (stored === requested) return true;
-	const dot = requested.lastIndexOf('.');
-	const [base, extension] =
-		dot > 0 ? [requested.slice(0, dot), requested.slice(dot)] : [requested, ''];
-	return new RegExp(`^${escape(base)} \\(\\d+\\)${escape(extension)}$`).test(stored);
-}
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/**
- * After an uncertain upload, a file counts as this upload's when the folder holds exactly one of its name
- * (or a " (n)" variant), uploaded after the upload began by the service's own clock (the `Date` of the
- * listing's answer minus the time elapsed since), of its size unless a watermark changed it, and not
- * stored by another item of this run. None: it was not stored and is sent again. More than one: they are
- * named and nothing is picked. Without a `Date` from the service nothing can be dated: "may have been applied".
- */
-async function findUploaded(
-	ctx: IExecuteFunctions,
-	account: StorageAccount,
-	folderHash: string,
-	fileName: string,
-	itemIndex: number,
-	expected: { startedMs: number; size?: number },
-): Promise<UploadedFile | undefined> {
-	const { body: listing, headers } = await v2<IDataObject[]>(
-		ctx,
-		account,
-		'get_folder_content',
-		{ folder_hash: folderHash },
-		{ itemIndex },
-	);
-	const startedAt = serviceSecondsAtStart(headers, Date.now() - expected.startedMs);
-	const check = `Open the folder ${folderHash} and look for "${fileName}" (or a " (n)" variant) uploaded just now before running this item again; the node did not upload it twice.`;
-	const taken = claimed(ctx);
-	const sameFile = (Array.isArray(listing) ? listing : []).filter(
-		(item) =>
-			item.type !== 'folder' &&
-			nameMatches(String(item.name), fileName) &&
-			(expected.size === undefined || Number(item.size) === expected.size) &&
-			!taken.has(String(item.hash)),
-	);
-	if (sameFile.length > 0 && startedAt === undefined)
-		throw mayHaveBeenApplied(
-			ctx,
-			itemIndex,
-			`the answer to the upload of "${fileName}" was lost, and the service's listing carried no Date to tell a new file from an older one of the same name`,
-			check,
-		);
-	const candidates = sameFile.filter(
-		(item) =>
-			item.timestamp_uploaded !== null &&
-			Number.isFinite(Number(item.timestamp_uploaded)) &&
-			Number(item.timestamp_uploaded) >= startedAt!,
-	);
-	if (candidates.length === 0) return undefined;
-	if (candidates.length > 1)
-		throw mayHaveBeenApplied(
-			ctx,
-			itemIndex,
-			`the answer to the upload of "${fileName}" was lost, and ${candidates.length} files that fit it arrived since it began: ${candidates.map((item) => `"${String(item.name)}" (${String(item.hash)})`).join(', ')}`,
-			`Another client may have uploaded a file of the same name meanwhile, so the node picked none of them. ${check}`,
-		);
-	const [match] = candidates;
-	return {
-		file_hash: String(match.hash),
-		file_delete_key: String(match.delete_key ?? ''),
-		file_name: String(match.name),
-		timestamp_uploaded: Number(match.timestamp_uploaded),
-		timestamp_last_modified: Number(match.timestamp_last_modified ?? match.timestamp_uploaded),
-	};
 }

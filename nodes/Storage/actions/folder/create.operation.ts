@@ -10,6 +10,7 @@ import { requireAccount, storageAccount, v2 } from '../../../shared/storage/clie
 import { isRoot, locate, resolveHash, ROOT } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
+import { writeOutcome } from '../../../shared/storage/reconcile';
 
 const properties: INodeProperties[] = [
 	folderLocator('parentFolder', {
@@ -67,6 +68,9 @@ interface CreatedFolder {
 	folder_name: string;
 }
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -86,7 +90,7 @@ export async function execute(
 	const parent = isRoot(parentLocated)
 		? ROOT
 		: await resolveHash(this, account, parentLocated, 'folder', itemIndex);
-	const { body } = await v2<CreatedFolder>(
+	const response = await v2<CreatedFolder>(
 		this,
 		account,
 		'create_folder',
@@ -97,6 +101,7 @@ export async function execute(
 		},
 		{ itemIndex, write: true },
 	);
+	const { body } = response;
 	// The service's own field names stay as it answered them; the uniform names every folder output carries
 	// (hash, name, delete_key, add_files_key) are added beside them.
 	const folder: IDataObject = {
@@ -108,5 +113,5 @@ export async function execute(
 		parent_folder_hash: parent === ROOT ? null : parent,
 		access_type: options.accessType ?? null,
 	};
-	return [{ json: withLink(account, folder, 'folder') }];
+	return [{ json: { ...withLink(account, folder, 'folder'), ...writeOutcome(response) } }];
 }

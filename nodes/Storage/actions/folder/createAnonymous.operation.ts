@@ -3,6 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { storageAccount, v1 } from '../../../shared/storage/client';
 import { folderLink } from '../../../shared/storage/links';
+import { writeOutcome } from '../../../shared/storage/reconcile';
 
 const properties: INodeProperties[] = [
 	{
@@ -44,6 +45,9 @@ interface CreatedUpload {
 	FolderName?: string;
 }
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -52,13 +56,14 @@ export async function execute(
 	const name = String(this.getNodeParameter('name', itemIndex, '') ?? '').trim();
 	const accessType = this.getNodeParameter('accessType', itemIndex, 'LINK') as string;
 	// Sent without credentials on purpose: with them the script would create the folder in the account.
-	const { body } = await v1<CreatedUpload>(this, account, 'api/get_upload_id.php', {
+	const response = await v1<CreatedUpload>(this, account, 'api/get_upload_id.php', {
 		method: 'GET',
 		qs: { ...(name ? { folder_name: name } : {}), access_type: accessType },
 		anonymous: true,
 		write: true,
 		itemIndex,
 	});
+	const { body } = response;
 	return [
 		{
 			json: {
@@ -71,6 +76,7 @@ export async function execute(
 				anonymous: true,
 				expires_after: 'about one month',
 				link: folderLink(account.webUrl, body.hash),
+				...writeOutcome(response),
 			},
 		},
 	];

@@ -17,6 +17,8 @@ import {
 import { isRoot, locate, resolveHash, ROOT } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
+import { writeOutcome } from '../../../shared/storage/reconcile';
+import { withOutcome } from '../../../shared/errors/outcome';
 
 const properties: INodeProperties[] = [
 	folderLocator('parentFolder', {
@@ -147,6 +149,9 @@ async function findLeaf(
 	return { hash: current };
 }
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -165,7 +170,7 @@ export async function execute(
 	const path = segments.join('/');
 	// The script creates folders: a write. After a lost answer the path is looked up; when it is all
 	// there it was created (or was there already), else sending it again is safe, as existing folders are reused.
-	const { body } = await v1<PathAnswer>(this, account, 'api/get_ids_and_keys_from_paths.php', {
+	const response = await v1<PathAnswer>(this, account, 'api/get_ids_and_keys_from_paths.php', {
 		// As documented: the parent and its add key in the query, the paths in the form body.
 		qs: { upload_hash: parent.hash, ...(parent.addKey ? { add_key: parent.addKey } : {}) },
 		form: { Directories: [path] },
@@ -176,6 +181,7 @@ export async function execute(
 			return 'hash' in found ? ({ Success: true } satisfies PathAnswer) : undefined;
 		},
 	});
+	const { body } = response;
 	if (!body?.Success) {
 		throw new NodeApiError(
 			this.getNode(),
@@ -188,10 +194,33 @@ export async function execute(
 		);
 	}
 	const created = body.Directories?.[path] ?? Object.values(body.Directories ?? {}).pop() ?? {};
-	const leaf = await findLeaf(this, account, parent.hash, segments, itemIndex);
+	try {
+		return await createdLeaf(this, account, parent.hash, segments, itemIndex, {
+			...writeOutcome(response),
+			id: created.id,
+			path,
+		});
+	} catch (error) {
+		// The service said the path was made: whatever fails while it is read back, the write was applied.
+		throw withOutcome(
+			error as Error,
+			response.reconciled ? 'applied-after-lost-answer' : 'applied',
+		);
+	}
+}
+
+async function createdLeaf(
+	ctx: IExecuteFunctions,
+	account: StorageAccount,
+	parentHash: string,
+	segments: string[],
+	itemIndex: number,
+	fields: IDataObject,
+): Promise<INodeExecutionData[]> {
+	const leaf = await findLeaf(ctx, account, parentHash, segments, itemIndex);
 	if ('missing' in leaf) {
 		throw new NodeApiError(
-			this.getNode(),
+			ctx.getNode(),
 			{ message: 'path folder missing' },
 			{
 				itemIndex,
@@ -202,11 +231,11 @@ export async function execute(
 		);
 	}
 	const { body: info } = await v2<IDataObject>(
-		this,
+		ctx,
 		account,
 		'get_folder_info',
 		{ folder_hash: leaf.hash },
 		{ itemIndex },
 	);
-	return [{ json: { ...withLink(account, info, 'folder'), id: created.id, path } }];
+	return [{ json: { ...withLink(account, info, 'folder'), ...fields } }];
 }

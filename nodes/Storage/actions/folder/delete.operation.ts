@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
-import { isGone } from '../common/gone';
+import { requireAccount, storageAccount } from '../../../shared/storage/client';
+import { deleteProven } from '../common/gone';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 
@@ -19,6 +19,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -33,21 +36,7 @@ export async function execute(
 	const account = await storageAccount(this, itemIndex);
 	requireAccount(this, account, itemIndex);
 	const folderHash = await resolveHash(this, account, located, 'folder', itemIndex);
-	const { body } = await v2<{ status?: string }>(
-		this,
-		account,
-		'delete_folder',
-		{ folder_hash: folderHash },
-		{
-			itemIndex,
-			write: true,
-			// After a lost answer the folder's info tells: 405 means it is gone, so the delete was applied.
-			reconcile: async () =>
-				(await isGone(this, account, 'get_folder_info', { folder_hash: folderHash }, itemIndex))
-					? { status: 'ok' }
-					: undefined,
-		},
-	);
+	const { body, outcome } = await deleteProven(this, account, 'folder', folderHash, itemIndex);
 	if (body?.status === 'error') {
 		throw new NodeOperationError(this.getNode(), 'The service could not delete the folder', {
 			itemIndex,
@@ -55,5 +44,5 @@ export async function execute(
 				'It answered status "error". Check that the folder exists and that this account may delete it.',
 		});
 	}
-	return [{ json: { hash: folderHash, deleted: true } }];
+	return [{ json: { hash: folderHash, deleted: true, ...outcome } }];
 }

@@ -22,6 +22,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -38,5 +41,6 @@ export async function execute(
 	requireAccount(this, account, itemIndex);
 	const folderHash = await resolveHash(this, account, located, 'folder', itemIndex);
 	const renamed = await renameProven(this, account, 'folder', folderHash, name, itemIndex);
-	return [{ json: withLink(account, renamed, 'folder') }];
+	const { outcome, ...named } = renamed;
+	return [{ json: { ...withLink(account, named, 'folder'), ...outcome } }];
 }

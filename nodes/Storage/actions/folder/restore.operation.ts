@@ -27,6 +27,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** A write: its items carry `outcome` (the router's `write`). */
+export const write = true;
+
 export async function execute(
 	this: IExecuteFunctions,
 	itemIndex: number,
@@ -34,6 +37,6 @@ export async function execute(
 	const located = locate(this, 'folder', 'folder', itemIndex);
 	const account = await storageAccount(this, itemIndex);
 	const hash = await resolveHash(this, account, located, 'folder', itemIndex);
-	await restore(this, account, 'folder', hash, itemIndex);
-	return [{ json: { ...withLink(account, { hash }, 'folder'), restored: true } }];
+	const outcome = await restore(this, account, 'folder', hash, itemIndex);
+	return [{ json: { ...withLink(account, { hash }, 'folder'), restored: true, ...outcome } }];
 }
