@@ -43,6 +43,8 @@ it('a 405 on Move names both the file and the target folder', async () => {
 it('a 0-byte upload is stored and the output says the file is empty', async () => {
 	sessionLogin(2); // the session, then the account data that tells ROOT's hash
 	let body = '';
+	// The folder's files before the upload (what a lost answer's proof must never adopt).
+	nock(BASE).post('/api_v2/get_folder_content').reply(200, []);
 	nock(BASE)
 		.post('/api_v2/upload_file')
 		.reply((_uri, raw) => ((body = String(raw)), [200, uploaded]));
@@ -59,6 +61,7 @@ it('a 0-byte upload is stored and the output says the file is empty', async () =
 
 it('a file with content carries no empty notice', async () => {
 	sessionLogin(2);
+	nock(BASE).post('/api_v2/get_folder_content').reply(200, []);
 	nock(BASE)
 		.post('/api_v2/upload_file')
 		.reply(200, { ...uploaded, file_name: 'a.txt' });
