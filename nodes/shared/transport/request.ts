@@ -87,10 +87,10 @@ export interface ApiRequestOptions {
 	/**
 	 * A write is never repeated after an uncertain outcome (timeout, dropped connection, 5xx) unless
 	 * `reconcile` looked and found it was not applied. `reconcile` returns the applied result, or
-	 * undefined when the write did not happen.
+	 * undefined when the write did not happen; `timedOut` tells it the service may still be applying it.
 	 */
 	write?: boolean;
-	reconcile?: () => Promise<unknown>;
+	reconcile?: (failure: { timedOut: boolean }) => Promise<unknown>;
 	/** Replaces the generic "check before running again" advice of an uncertain-write error (e.g. how to find a created item). */
 	uncertainHint?: string;
 	/** Statuses that mean "outcome unknown, check before retrying" for this call (e.g. 494 partial upload). */
@@ -552,7 +552,7 @@ export async function apiRequest<T = unknown>(
 					: opts.uncertainHint;
 			}
 			if (!opts.reconcile) throw step.uncertain;
-			const applied = await opts.reconcile();
+			const applied = await opts.reconcile({ timedOut: step.timedOut === true });
 			if (applied !== undefined)
 				return { status: 200, headers: {}, body: applied as T, reconciled: true };
 			failure = step.uncertain;

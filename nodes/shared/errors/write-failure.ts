@@ -1,0 +1,15 @@
+import { outcomeOf, withOutcome } from './outcome';
+
+/**
+ * A write's failure with its outcome: as a proof marked it, else "unknown" where the transport said the write
+ * may have been applied (its answer was lost and nothing settled it), else "not-applied" (the service refused
+ * it, or it never left: the transport sends a write again only when nothing reached the service).
+ */
+export function markedWriteFailure(error: unknown): unknown {
+	if (typeof error !== 'object' || error === null || outcomeOf(error)) return error;
+	const said = `${(error as Error).message ?? ''} ${(error as { description?: string }).description ?? ''}`;
+	return withOutcome(
+		error,
+		/may (or may not )?have been applied/i.test(said) ? 'unknown' : 'not-applied',
+	);
+}
