@@ -7,9 +7,11 @@ import { outcomeOf, withOutcome } from './outcome';
  */
 export function markedWriteFailure(error: unknown): unknown {
 	if (typeof error !== 'object' || error === null || outcomeOf(error)) return error;
-	const said = `${(error as Error).message ?? ''} ${(error as { description?: string }).description ?? ''}`;
-	return withOutcome(
-		error,
-		/may (or may not )?have been applied/i.test(said) ? 'unknown' : 'not-applied',
-	);
+	return withOutcome(error, saidMayHaveBeenApplied(error) ? 'unknown' : 'not-applied');
+}
+
+/** Whether an error's message says the write may have been applied (the transport's words for a lost answer). */
+export function saidMayHaveBeenApplied(error: unknown): boolean {
+	if (typeof error !== 'object' || error === null) return false;
+	return /may (or may not )?have been applied/i.test(String((error as Error).message ?? ''));
 }
