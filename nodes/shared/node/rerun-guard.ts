@@ -100,7 +100,12 @@ function guarded(module: OperationModule): OperationModule {
 			void running.then(
 				(output) => {
 					const outcome = outcomeOfOutput(output);
-					if (outcome !== undefined ? SETTLED_OR_UNKNOWN.has(outcome as WriteOutcome) : write)
+					// Without an outcome only a write's output is kept, and never one holding file data (a download's).
+					if (
+						outcome !== undefined
+							? SETTLED_OR_UNKNOWN.has(outcome as WriteOutcome)
+							: write && !output.some((item) => item.binary)
+					)
 						remember({ output });
 				},
 				(error: unknown) => {
