@@ -10,7 +10,8 @@ import { dmsWrite, getDocument, getFields, listDocuments } from './client';
 import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';
 import { apiLookup, documentId, logUnchecked, withUncheckedNamed } from './lookup';
-import { claimed } from '../storage/reconcile';
+import { claimed, mayHaveBeenApplied } from '../storage/reconcile';
+import { withOutcome } from '../errors/outcome';
 import { checkFailed, prepareCreateProof } from './create-proof';
 import { SECTION_LABEL, type DmsDocument, type Section } from './types';
 
@@ -236,15 +237,24 @@ export async function executeUpdate(
 					itemIndex,
 					write: true,
 					// The spec: a failed write may have been applied, so look before sending it again.
-					reconcile: async () =>
-						updateApplied(
-							await getDocument(ctx, section, id, itemIndex).catch((error: unknown) => {
-								throw checkFailed(ctx, error, SECTION_LABEL[section].one, itemIndex);
-							}),
-							params,
-						)
-							? { dvs_document_id: id }
-							: undefined,
+					reconcile: async ({ timedOut }) => {
+						const now = await getDocument(ctx, section, id, itemIndex).catch((error: unknown) => {
+							throw checkFailed(ctx, error, SECTION_LABEL[section].one, itemIndex);
+						});
+						if (updateApplied(now, params)) return { dvs_document_id: id };
+						// The service may still be applying it: sent again, it could land after a later change.
+						if (timedOut)
+							throw withOutcome(
+								mayHaveBeenApplied(
+									ctx,
+									itemIndex,
+									`the ${SECTION_LABEL[section].one} update timed out and its values are not there yet: the service may still be applying it`,
+									`Get the ${SECTION_LABEL[section].one} ${id} before running this item again; the node did not send it twice.`,
+								),
+								'unknown',
+							);
+						return undefined;
+					},
 				},
 			),
 	);
