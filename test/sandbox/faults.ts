@@ -1,3 +1,4 @@
+import { takenNames } from './naming.ts';
 import { prng } from './prng.ts';
 
 /**
@@ -34,6 +35,8 @@ export interface FaultTarget {
 	action: string | null;
 	/** The request's JSON body, when it has one: lets the fault tallies' second client act on what was sent. */
 	json?: unknown;
+	/** The names of the files a multipart request carries, for the same purpose. */
+	fileNames?: string[];
 }
 
 interface ActiveRule extends FaultRule {
@@ -86,6 +89,7 @@ export class Faults {
 		this.rules = [];
 		this.random = null;
 		this.dateOffsetMs = 0;
+		takenNames.style = 'space-paren';
 	}
 
 	list(): (FaultRule & { id: number; hits: number })[] {

@@ -68,6 +68,7 @@ export async function handleApiRequest(
 			path: req.pathname,
 			action: entry.action,
 			json: req.json,
+			fileNames: req.files.map((file) => file.filename),
 		});
 		entry.fault = fault?.fault ?? null;
 		if (fault?.fault === 'drop-before') return drop('dropped');
