@@ -248,6 +248,21 @@ describe('task create', () => {
 			expect(creates(sent)).toHaveLength(2);
 		});
 
+		it('a check read that fails says the create may have been applied, never "nothing was changed"', async () => {
+			const sent = dmsApi({
+				'task/get_fields': FIELDS,
+				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+				'task/get_documents': [newest(older), [403]],
+				'task/create_document': [500],
+			});
+			const { error } = await create();
+			expect(creates(sent)).toHaveLength(1);
+			expect(error?.message).toMatch(
+				/^The write may have been applied: the answer to the task write was lost, and the read that would have settled it failed/,
+			);
+			expect(`${error?.message} ${error?.description}`).not.toMatch(/nothing was changed/i);
+		});
+
 		it('the credential\'s user cannot be read: "may have been applied", not sent again', async () => {
 			nock.cleanAll();
 			nock(BASE).post('/api/authenticate_user.php').reply(403, '');
