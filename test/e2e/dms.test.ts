@@ -86,6 +86,7 @@ describe('DMS nodes in n8n', () => {
 			dvs_document_id: taskId,
 			comment: `@[USER:${users.carol}] Finished <for real>`,
 			mentioned_user_ids: [users.carol],
+			outcome: 'applied',
 		});
 		const listed = itemsOf(execution, 'Get Many');
 		expect(listed[0].json).toMatchObject({

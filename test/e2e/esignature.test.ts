@@ -252,6 +252,7 @@ describe('E-signature flow in n8n', () => {
 			status: 'ok',
 			sent_emails: ['anna@example.com', 'ben@example.org'],
 			next_share_emails: ['carla@example.net'],
+			outcome: 'applied',
 		});
 		expect(sandbox.store.esign.outbox.at(-1)).toMatchObject({
 			file_hash: file.file_hash,

@@ -44,6 +44,12 @@ async function run(
 const dmsRequests = () => sandbox.requests.list().filter((entry) => entry.api === 'dms');
 const org = () => dmsOf(sandbox.store).organisations.get(DMS_SEED.organisation)!;
 
+/** Resolves when the sandbox holds a task of that name (a late write landing), checked every 50 ms. */
+async function waitForTask(name: string): Promise<void> {
+	while (![...org().documents.values()].some((doc) => doc.values.name === name))
+		await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
 describe('DMS Task node', () => {
 	it('creates a task with every field type given by names, ids and lists, and reads it back', async () => {
 		const { out, error } = await run(TASK, {
@@ -441,6 +447,79 @@ describe('DMS under faults', () => {
 			[...org().documents.values()].filter((doc) => doc.values.name === 'Lost answer'),
 		).toHaveLength(1);
 	});
+
+	it("never adopts another user's same-title task created while its own create was lost: sends it again", async () => {
+		// The create never reaches the service; meanwhile Alice creates a task of the same title in the project.
+		sandbox.faults.add([{ match: { path: 'create_document' }, fault: 'drop-before', times: 1 }]);
+		const take = sandbox.faults.take.bind(sandbox.faults);
+		const spy = jest.spyOn(sandbox.faults, 'take').mockImplementation((target) => {
+			const rule = take(target);
+			if (rule?.fault === 'drop-before')
+				dmsOf(sandbox.store).insert(org(), {
+					section: 'task',
+					values: { dvs_project_id: projects.audit, name: 'Same title', followers: [] },
+					creatorId: users.alice,
+				});
+			return rule;
+		});
+		try {
+			const { out, error } = await run(TASK, {
+				resource: 'task',
+				operation: 'create',
+				project: id(projects.audit),
+				fields: mapped({ name: 'Same title' }),
+			});
+			expect(error).toBeUndefined();
+			expect(out[0].json).toMatchObject({
+				name: 'Same title',
+				creator: { id: users.demo },
+				outcome: 'applied',
+			});
+			expect(dmsRequests().filter((entry) => entry.action === 'create_document')).toHaveLength(2);
+			const titled = [...org().documents.values()].filter(
+				(doc) => doc.values.name === 'Same title',
+			);
+			expect(titled.map((doc) => doc.creatorId).sort()).toEqual([users.demo, users.alice].sort());
+		} finally {
+			spy.mockRestore();
+		}
+	});
+
+	it('a create the service applies only after the Timeout ended: "may have been applied", never sent again', async () => {
+		const landed = new Promise<void>((resolve) => {
+			const take = sandbox.faults.take.bind(sandbox.faults);
+			const spy = jest.spyOn(sandbox.faults, 'take').mockImplementation((target) => {
+				const rule = take(target);
+				if (rule?.fault === 'slow')
+					void waitForTask('Slow create').then(() => (spy.mockRestore(), resolve()));
+				return rule;
+			});
+		});
+		// Far beyond the Timeout (1 s), its pause and its two looks, whatever the machine's load.
+		sandbox.faults.add([
+			{ match: { path: 'create_document' }, fault: 'slow', delayMs: 20_000, times: 1 },
+		]);
+		const { out, error } = await run(
+			TASK,
+			{
+				resource: 'task',
+				operation: 'create',
+				project: id(projects.audit),
+				fields: mapped({ name: 'Slow create' }),
+				requestOptions: { timeout: 1 },
+			},
+			{ onError: 'continueRegularOutput' },
+		);
+		expect(error).toBeUndefined();
+		expect(String(out[0].json.error)).toMatch(
+			/^The write may have been applied: the task create timed out/,
+		);
+		await landed;
+		expect(dmsRequests().filter((entry) => entry.action === 'create_document')).toHaveLength(1);
+		expect(
+			[...org().documents.values()].filter((doc) => doc.values.name === 'Slow create'),
+		).toHaveLength(1);
+	}, 60_000);
 
 	it('reconciles an update whose answer was lost instead of sending it again', async () => {
 		sandbox.faults.add([{ match: { path: 'update_document' }, fault: 'drop-after', times: 1 }]);

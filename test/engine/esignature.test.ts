@@ -152,6 +152,7 @@ describe('Request signatures', () => {
 			status: 'ok',
 			sent_emails: ['anna@example.com', 'ben@example.org'],
 			next_share_emails: ['carla@example.net'],
+			outcome: 'applied',
 		});
 		const { outbox } = await control('GET', 'outbox');
 		expect(outbox.at(-1)).toMatchObject({

@@ -7,6 +7,7 @@
 import { MAY_HAVE_BEEN_APPLIED } from '../../nodes/shared/errors/outcome';
 import { secondLook } from '../../nodes/shared/transport/second-look';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
+import { takenNames } from '../sandbox/naming';
 import type { FaultTarget } from '../sandbox/faults';
 import {
 	holdNext,
@@ -28,7 +29,8 @@ afterAll(async () => await sandbox?.close());
 beforeEach(() => {
 	sandbox.reset();
 	serviceOffsetMs = -600_000;
-	sandbox.config.dateOffsetMs = 0;
+	sandbox.faults.dateOffsetMs = 0;
+	takenNames.style = 'space-paren';
 });
 afterEach(() => jest.restoreAllMocks());
 
@@ -215,7 +217,7 @@ describe('#35: others write too, clocks disagree, the service is slow', () => {
 
 	it('upload applied, answer lost, the Date five minutes ahead of the stored timestamps: adopted, not uploaded twice', async () => {
 		serviceOffsetMs = 0;
-		sandbox.config.dateOffsetMs = 300_000;
+		sandbox.faults.dateOffsetMs = 300_000;
 		const folder = await createFolder(sandbox);
 		sandbox.faults.add({ match: { path: 'upload_file' }, fault: 'drop-after', times: 1 });
 		const { items } = await upload(folder.folder_hash, 'report.png');
@@ -227,7 +229,7 @@ describe('#35: others write too, clocks disagree, the service is slow', () => {
 		serviceOffsetMs = 0;
 		const folder = await createFolder(sandbox);
 		const older = await uploadOk(sandbox, folder.folder_hash, 'report.png', 'same bytes');
-		sandbox.config.dateOffsetMs = -300_000;
+		sandbox.faults.dateOffsetMs = -300_000;
 		sandbox.faults.add({ match: { path: 'upload_file' }, fault: 'drop-before', times: 1 });
 		const { items } = await upload(folder.folder_hash, 'report.png');
 		expect(items[0].hash).not.toBe(older.file_hash);
@@ -235,7 +237,7 @@ describe('#35: others write too, clocks disagree, the service is slow', () => {
 	});
 
 	it('upload applied, answer lost, the service naming taken names "report_1.png": adopted, not uploaded twice', async () => {
-		sandbox.store.takenNameSuffix = (n) => `_${n}`;
+		takenNames.style = 'underscore';
 		const folder = await createFolder(sandbox);
 		const first = await uploadOk(sandbox, folder.folder_hash, 'report.png', 'other bytes');
 		sandbox.faults.add({ match: { path: 'upload_file' }, fault: 'drop-after', times: 1 });

@@ -13,12 +13,6 @@ export interface SandboxConfig {
 	 * search errors answer `status: error`; 401 (the default) or 200, both with `status: error`.
 	 */
 	searchSessionErrorStatus: 200 | 401;
-	/**
-	 * Milliseconds the `Date` of every answer is set apart from the store's clock (its timestamps): the host
-	 * that answers and the one that dates stored items keep clocks of their own. The documents say nothing of
-	 * either clock, so a client may compare neither.
-	 */
-	dateOffsetMs: number;
 }
 
 export function defaultConfig(): SandboxConfig {
@@ -28,7 +22,6 @@ export function defaultConfig(): SandboxConfig {
 		maxFormBytes: 10 * 1024 * 1024,
 		countryCode: 'lv',
 		searchSessionErrorStatus: 401,
-		dateOffsetMs: 0,
 	};
 }
 

@@ -1,3 +1,4 @@
+import { takenNames } from './naming.ts';
 import { prng } from './prng.ts';
 
 /**
@@ -32,6 +33,10 @@ export interface FaultTarget {
 	method: string;
 	path: string;
 	action: string | null;
+	/** The request's JSON body, when it has one: lets the fault tallies' second client act on what was sent. */
+	json?: unknown;
+	/** The names of the files a multipart request carries, for the same purpose. */
+	fileNames?: string[];
 }
 
 interface ActiveRule extends FaultRule {
@@ -61,6 +66,11 @@ export interface RandomFaults {
 }
 
 export class Faults {
+	/**
+	 * Added to every answer's `Date` header, not to the stored timestamps: a service whose front end and
+	 * storage have different clocks (the fault tallies use ±5 min). 0 = one clock.
+	 */
+	dateOffsetMs = 0;
 	private rules: ActiveRule[] = [];
 	private nextId = 1;
 	private random: { config: RandomFaults; next: () => number; hits: number } | null = null;
@@ -78,6 +88,8 @@ export class Faults {
 	clear(): void {
 		this.rules = [];
 		this.random = null;
+		this.dateOffsetMs = 0;
+		takenNames.style = 'space-paren';
 	}
 
 	list(): (FaultRule & { id: number; hits: number })[] {

@@ -13,25 +13,30 @@ function splitExtension(name: string): [string, string] {
 	return dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
 }
 
-/** The documents' taken-name suffix, " (1)" ("a suffix such as (1)"): other styles are as plausible. */
-export const PARENTHESIZED = (n: number) => ` (${n})`;
+/**
+ * How a taken name is told apart. The documents say only "a suffix such as (1)": ` (1)` is what the service
+ * answers today; the fault tallies also try the other plausible styles (`Faults.clear()` sets it back).
+ */
+export type TakenNameStyle = 'space-paren' | 'paren' | 'underscore';
+export const takenNames: { style: TakenNameStyle } = { style: 'space-paren' };
+
+const SUFFIX: Record<TakenNameStyle, (n: number) => string> = {
+	'space-paren': (n) => ` (${n})`,
+	paren: (n) => `(${n})`,
+	underscore: (n) => `_${n}`,
+};
 
 /**
  * Sibling names collide case-insensitively (as in a MySQL default collation); the first free of
- * `name`, `name (1)`, `name (2)`… wins (or another `suffix` style), and for files the suffix goes before
- * the extension.
+ * `name`, `name (1)`, `name (2)`… wins (or the style `takenNames` sets), and for files the suffix goes
+ * before the extension.
  */
-export function uniqueName(
-	desired: string,
-	siblings: Iterable<string>,
-	isFile: boolean,
-	suffix = PARENTHESIZED,
-): string {
+export function uniqueName(desired: string, siblings: Iterable<string>, isFile: boolean): string {
 	const taken = new Set([...siblings].map((name) => name.toLowerCase()));
 	if (!taken.has(desired.toLowerCase())) return desired;
 	const [stem, extension] = isFile ? splitExtension(desired) : [desired, ''];
 	for (let n = 1; ; n++) {
-		const candidate = `${stem}${suffix(n)}${extension}`;
+		const candidate = `${stem}${SUFFIX[takenNames.style](n)}${extension}`;
 		if (!taken.has(candidate.toLowerCase())) return candidate;
 	}
 }

@@ -34,7 +34,7 @@ export async function handleApiRequest(
 		entry.status = reply.status;
 		// An origin server with a clock dates its answers by that clock (RFC 9110 6.6.1): the service's own,
 		// which a test may set apart from the client's (StoreOptions.now).
-		res.setHeader('Date', new Date(store.now() + config.dateOffsetMs).toUTCString());
+		res.setHeader('Date', new Date(store.now() + faults.dateOffsetMs).toUTCString());
 		await sendReply(res, reply).catch(() => undefined);
 	};
 	const drop = (outcome: LoggedRequest['outcome']) => {
@@ -63,7 +63,13 @@ export async function handleApiRequest(
 		}
 		entry.action = match.route.action?.(req) ?? null;
 
-		const fault = faults.take({ method: req.method, path: req.pathname, action: entry.action });
+		const fault = faults.take({
+			method: req.method,
+			path: req.pathname,
+			action: entry.action,
+			json: req.json,
+			fileNames: req.files.map((file) => file.filename),
+		});
 		entry.fault = fault?.fault ?? null;
 		if (fault?.fault === 'drop-before') return drop('dropped');
 		if (fault?.fault === '429' || fault?.fault === '500' || fault?.fault === '503') {

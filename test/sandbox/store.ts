@@ -5,7 +5,7 @@ import { newAccount, SEEDED_ACCOUNTS, type AccountSeed } from './accounts.ts';
 import { EncryptionVault } from './encryption.ts';
 import { EsignatureBook } from './esignature.ts';
 import { isoDate, randomHash, randomKey, unixSeconds } from './ids.ts';
-import { mimeFromName, PARENTHESIZED, uniqueName } from './naming.ts';
+import { mimeFromName, uniqueName } from './naming.ts';
 import type { AccessType, Account, Folder, StoredFile, TrashMark, Watermark } from './types.ts';
 
 export interface StoreOptions {
@@ -56,8 +56,6 @@ export class Store {
 	readonly blobsDir: string;
 	readonly tmpDir: string;
 	readonly now: () => number;
-	/** How a taken name is made unique: " (1)" as the documents show, or a test's other style ("_1"). */
-	takenNameSuffix: (n: number) => string = PARENTHESIZED;
 	readonly accounts = new Map<number, Account>();
 	readonly folders = new Map<number, Folder>();
 	readonly files = new Map<number, StoredFile>();
@@ -94,7 +92,6 @@ export class Store {
 	}
 
 	reset(): void {
-		this.takenNameSuffix = PARENTHESIZED;
 		this.accounts.clear();
 		this.folders.clear();
 		this.files.clear();
@@ -269,7 +266,7 @@ export class Store {
 		const targets = options.folders === 0 ? [parent] : [];
 		for (let i = 1; i <= options.folders; i++) {
 			const folder = this.insertFolder(owner, parent.id, '', accessType);
-			folder.name = uniqueName(`${folderPrefix}${i}`, taken, false, this.takenNameSuffix);
+			folder.name = uniqueName(`${folderPrefix}${i}`, taken, false);
 			taken.add(folder.name.toLowerCase());
 			folders.push(folder);
 			targets.push(folder);
@@ -278,7 +275,7 @@ export class Store {
 			const existing = new Set(this.siblingFileNames(folder.id, -1).map((n) => n.toLowerCase()));
 			for (let n = 1; n <= options.filesPerFolder; n++) {
 				const id = this.ids.file++;
-				const name = uniqueName(`${filePrefix}${n}.txt`, existing, true, this.takenNameSuffix);
+				const name = uniqueName(`${filePrefix}${n}.txt`, existing, true);
 				existing.add(name.toLowerCase());
 				const content = Buffer.from(`${folder.name}/${name}\n`);
 				const blobPath = path.join(this.blobsDir, String(id));
@@ -307,9 +304,7 @@ export class Store {
 		folder.name = uniqueName(
 			desired,
 			this.siblingFolderNames(parent.id, folder.id),
-			false,
-			this.takenNameSuffix,
-		);
+			false);
 		this.touch(parent);
 		return folder;
 	}
@@ -319,9 +314,7 @@ export class Store {
 		const name = uniqueName(
 			upload.name,
 			this.siblingFileNames(folder.id, id),
-			true,
-			this.takenNameSuffix,
-		);
+			true);
 		const blobPath = path.join(this.blobsDir, String(id));
 		fs.renameSync(upload.tmpPath, blobPath);
 		return this.insertFile(folder, id, name, blobPath, upload);
@@ -368,9 +361,7 @@ export class Store {
 		folder.name = uniqueName(
 			name,
 			this.siblingFolderNames(folder.parentId, folder.id),
-			false,
-			this.takenNameSuffix,
-		);
+			false);
 		this.touch(folder);
 		return folder.name;
 	}
@@ -379,9 +370,7 @@ export class Store {
 		file.name = uniqueName(
 			name,
 			this.siblingFileNames(file.folderId, file.id),
-			true,
-			this.takenNameSuffix,
-		);
+			true);
 		file.mime = mimeFromName(file.name);
 		file.modified = this.unix();
 		return file.name;
@@ -393,9 +382,7 @@ export class Store {
 		file.name = uniqueName(
 			file.name,
 			this.siblingFileNames(target.id, file.id),
-			true,
-			this.takenNameSuffix,
-		);
+			true);
 		this.childFiles.get(file.folderId)?.delete(file.id);
 		// Keep creation (id) order in the target so listings look the same as before the move.
 		const ids = [...this.childSet(this.childFiles, target.id), file.id].sort((a, b) => a - b);

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { guardReruns } from '../../shared/node/rerun-guard';
 import { routeItems, type OperationMap } from '../../shared/node/router';
 import * as addressBook from './addressBook/AddressBook.resource';
 import * as contact from './contact/Contact.resource';
@@ -10,6 +11,9 @@ export const resources = {
 	contact: contact.operations,
 } satisfies OperationMap;
 
+/** Writes are never sent again by n8n's Retry On Fail within one node run (`rerun-guard.ts`). */
+const guarded = guardReruns(resources);
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeItems.call(this, resources);
+	return await routeItems.call(this, guarded);
 }

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
+import { guardReruns } from '../../shared/node/rerun-guard';
 import { routeItems, type OperationMap } from '../../shared/node/router';
 import * as client from './client/Client.resource';
 import * as project from './project/Project.resource';
@@ -12,6 +13,9 @@ export const resources = {
 	client: client.operations,
 } satisfies OperationMap;
 
+/** Writes are never sent again by n8n's Retry On Fail within one node run (`rerun-guard.ts`). */
+const guarded = guardReruns(resources);
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await routeItems.call(this, resources);
+	return await routeItems.call(this, guarded);
 }

@@ -14,6 +14,9 @@ import {
 	type Section,
 } from './types';
 import { runCredentials } from '../transport/run-credentials';
+import { accountInfo } from '../storage/account-info';
+import { withOutcome, type WriteOutcome } from '../errors/outcome';
+import { markedWriteFailure } from '../errors/write-failure';
 
 export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -30,17 +33,30 @@ export async function dmsCall<T>(
 	params: Record<string, unknown> = {},
 	options: CallOptions = {},
 ): Promise<T> {
+	return (await dmsWrite<T>(ctx, section, action, params, options)).body;
+}
+
+/** As `dmsCall`, also telling a write's outcome: applied, or proven applied by a read after its answer was lost. */
+export async function dmsWrite<T>(
+	ctx: DmsContext,
+	section: Section,
+	action: string,
+	params: Record<string, unknown> = {},
+	options: CallOptions = {},
+): Promise<{ body: T; outcome: WriteOutcome }> {
 	const credentials = await runCredentials(ctx, DMS_CREDENTIAL, options.itemIndex ?? 0);
-	const { body } = await apiRequest<T>(ctx, {
+	const { body, reconciled } = await apiRequest<T>(ctx, {
 		api: 'dms',
 		url: joinUrl(String(credentials.baseUrl ?? ''), `api_dvs/${section}/${action}`),
 		method: 'POST',
 		credentialType: DMS_CREDENTIAL,
 		json: { ...params },
 		...options,
+	}).catch((error: unknown) => {
+		throw options.write ? markedWriteFailure(error) : error;
 	});
 	if (body === undefined || body === null || typeof body !== 'object') {
-		throw new NodeApiError(
+		const error = new NodeApiError(
 			ctx.getNode(),
 			{ message: `${action} answered without data` },
 			{
@@ -49,8 +65,10 @@ export async function dmsCall<T>(
 				itemIndex: options.itemIndex,
 			},
 		);
+		// A 2xx to a write is the service's word that it was applied, whatever its body.
+		throw options.write ? withOutcome(error, 'applied') : error;
 	}
-	return body;
+	return { body, outcome: reconciled ? 'applied-after-lost-answer' : 'applied' };
 }
 
 /** Per-run memo: get_fields and get_users answer the same for every item, so each is asked once. */
@@ -218,4 +236,21 @@ export async function listDocuments(
 	return items.filter(
 		(item) => !seen.has(item.dvs_document_id) && (seen.add(item.dvs_document_id), true),
 	);
+}
+
+/**
+ * The id of the credential's user, as the storage authenticator names it (the same id a DMS document's
+ * `creator` carries): what tells this credential's documents from other users'. Asked once per node run.
+ */
+export async function credentialUserId(ctx: IExecuteFunctions, itemIndex: number): Promise<string> {
+	const credentials = await runCredentials(ctx, DMS_CREDENTIAL, itemIndex);
+	const baseUrl = String(credentials.baseUrl ?? '');
+	const { ID } = await accountInfo(
+		ctx,
+		{ credentialType: DMS_CREDENTIAL, baseUrl, webUrl: String(credentials.webUrl || baseUrl) },
+		itemIndex,
+	);
+	if (ID === undefined || ID === null || String(ID) === '')
+		throw new Error('The service did not name the account');
+	return String(ID);
 }

@@ -73,7 +73,7 @@ export function createOperation(
 			fieldsMapper(section, 'create', dependsOn),
 			uncheckedNotice,
 			{
-				displayName: `The service has no idempotency key. If the answer to a create is lost, the node compares the 50 newest ${SECTION_LABEL[section].many}${section === 'task' ? ' of the project' : ''} with those it noted before: exactly one new one with the values sent counts as created; none (also a second later) means it is sent again; anything else is reported as "may have been applied".`,
+				displayName: `The service has no idempotency key. If the answer to a create is lost, the node compares the 50 newest ${SECTION_LABEL[section].many}${section === 'task' ? ' of the project' : ''} with those it noted before: exactly one new one created by this credential's user, dated no earlier than the newest noted, with the values sent, counts as created; none (also a second later) means it is sent again, unless the create timed out; anything else is reported as "may have been applied". Others' ${SECTION_LABEL[section].many} are never taken for it.`,
 				name: 'createProofNotice',
 				type: 'notice',
 				default: '',

@@ -6,12 +6,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapBounded } from '../transport/bounded';
-import { dmsCall, getDocument, getFields, listDocuments } from './client';
+import { dmsWrite, getDocument, getFields, listDocuments } from './client';
 import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';
 import { apiLookup, documentId, logUnchecked, withUncheckedNamed } from './lookup';
-import { claimed } from '../storage/reconcile';
-import { prepareCreateProof } from './create-proof';
+import { claimed, mayHaveBeenApplied } from '../storage/reconcile';
+import { withOutcome } from '../errors/outcome';
+import { checkFailed, prepareCreateProof } from './create-proof';
 import { SECTION_LABEL, type DmsDocument, type Section } from './types';
 
 const toItems = (records: IDataObject[]): INodeExecutionData[] => records.map((json) => ({ json }));
@@ -119,12 +120,12 @@ export async function executeCreate(
 	logUnchecked(ctx, lookup.unchecked, itemIndex);
 	const label = SECTION_LABEL[section].one;
 	const proof = await prepareCreateProof(ctx, section, params, schema, itemIndex);
-	const created = await withUncheckedNamed(
+	const { body: created, outcome } = await withUncheckedNamed(
 		ctx,
 		lookup.unchecked,
 		itemIndex,
 		async () =>
-			await dmsCall<{ dvs_document_id: number }>(
+			await dmsWrite<{ dvs_document_id: number }>(
 				ctx,
 				section,
 				'create_document',
@@ -138,7 +139,14 @@ export async function executeCreate(
 			),
 	);
 	claimed(ctx).add(`dms:${Number(created.dvs_document_id)}`);
-	return toItems([await readBack(ctx, section, Number(created.dvs_document_id), itemIndex)]);
+	return [
+		{
+			json: {
+				...(await readBack(ctx, section, Number(created.dvs_document_id), itemIndex)),
+				outcome,
+			},
+		},
+	];
 }
 
 const idsOf = (value: unknown): unknown => {
@@ -215,12 +223,12 @@ export async function executeUpdate(
 			description: 'Add at least one field with a value, or list fields under Clear Fields.',
 		});
 	}
-	await withUncheckedNamed(
+	const { outcome } = await withUncheckedNamed(
 		ctx,
 		lookup.unchecked,
 		itemIndex,
 		async () =>
-			await dmsCall(
+			await dmsWrite(
 				ctx,
 				section,
 				'update_document',
@@ -229,12 +237,26 @@ export async function executeUpdate(
 					itemIndex,
 					write: true,
 					// The spec: a failed write may have been applied, so look before sending it again.
-					reconcile: async () =>
-						updateApplied(await getDocument(ctx, section, id, itemIndex), params)
-							? { dvs_document_id: id }
-							: undefined,
+					reconcile: async ({ timedOut }) => {
+						const now = await getDocument(ctx, section, id, itemIndex).catch((error: unknown) => {
+							throw checkFailed(ctx, error, SECTION_LABEL[section].one, itemIndex);
+						});
+						if (updateApplied(now, params)) return { dvs_document_id: id };
+						// The service may still be applying it: sent again, it could land after a later change.
+						if (timedOut)
+							throw withOutcome(
+								mayHaveBeenApplied(
+									ctx,
+									itemIndex,
+									`the ${SECTION_LABEL[section].one} update timed out and its values are not there yet: the service may still be applying it`,
+									`Get the ${SECTION_LABEL[section].one} ${id} before running this item again; the node did not send it twice.`,
+								),
+								'unknown',
+							);
+						return undefined;
+					},
 				},
 			),
 	);
-	return toItems([await readBack(ctx, section, id, itemIndex)]);
+	return [{ json: { ...(await readBack(ctx, section, id, itemIndex)), outcome } }];
 }

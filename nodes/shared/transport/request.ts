@@ -89,10 +89,10 @@ export interface ApiRequestOptions {
 	/**
 	 * A write is never repeated after an uncertain outcome (timeout, dropped connection, 5xx) unless
 	 * `reconcile` looked and found it was not applied. `reconcile` returns the applied result, or
-	 * undefined when the write did not happen.
+	 * undefined when the write did not happen; `timedOut` tells it the service may still be applying it.
 	 */
 	write?: boolean;
-	reconcile?: () => Promise<unknown>;
+	reconcile?: (failure: { timedOut: boolean }) => Promise<unknown>;
 	/** Replaces the generic "check before running again" advice of an uncertain-write error (e.g. how to find a created item). */
 	uncertainHint?: string;
 	/** Statuses that mean "outcome unknown, check before retrying" for this call (e.g. 494 partial upload). */
@@ -580,11 +580,13 @@ export async function apiRequest<T = unknown>(
 					: opts.uncertainHint;
 			}
 			if (!opts.reconcile) throw unknownOutcome(step.uncertain);
-			let applied = await proven(opts.reconcile, step.uncertain);
+			const reconcile = opts.reconcile;
+			const timedOut = step.timedOut === true;
+			let applied = await proven(async () => await reconcile({ timedOut }), step.uncertain);
 			if (applied === undefined && step.timedOut) {
 				// The service may still be applying it: look once more, later, and never send it again.
 				await secondLook.wait(secondLookDelayMs(timeoutMs));
-				applied = await proven(opts.reconcile, step.uncertain);
+				applied = await proven(async () => await reconcile({ timedOut }), step.uncertain);
 				if (applied === undefined) throw unknownOutcome(step.uncertain, LOOKED_TWICE);
 			}
 			if (applied !== undefined)

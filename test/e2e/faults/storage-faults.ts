@@ -1,6 +1,14 @@
 // The Storage fault run, shared by the regular-mode and queue-mode tests: 1,000 uploads, then renames, moves
 // and deletes of whatever exists, each stage one workflow with Continue On Fail while the sandbox injects
 // seeded random faults; after each stage the sandbox's state is compared with what was asked.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { FaultTarget } from '../../sandbox/faults';
+import { takenNames } from '../../sandbox/naming';
+import { prng } from '../../sandbox/prng';
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
 import { stateSummary } from '../../sandbox/state';
 import { createServiceCredential } from '../harness/credentials';
@@ -17,14 +25,26 @@ import {
 	since,
 	tally,
 	timeoutErrors,
+	SLOW_WRITE_MS,
+	type Checks,
 	type Tally,
 } from './tally';
+
+/**
+ * The shared world for Storage (issue #35): a second client of the account uploading same-name, same-size
+ * files into the same folder as the node's uploads arrive, a `Date` 5 min off the stored timestamps, writes
+ * applied after the Timeout (`slow`) and taken names suffixed `(n)` without a space. Off until the Storage
+ * proofs of #35 (items 1–7) are merged: `FAULT_SHARED_STORAGE=1` turns it on.
+ */
+export const SHARED_STORAGE = process.env.FAULT_SHARED_STORAGE === '1';
+const NOT_APPLIED = new Set(['drop-before', '429', '500', '503']);
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 
 const pad = (i: number) => String(i).padStart(4, '0');
-/** `name.txt` or the service's collision variants `name (n).txt`. */
-const variants = (base: string) => new RegExp(`^${base}( \\(\\d+\\))?\\.txt$`);
+/** `name.txt` or the service's collision variants `name (n).txt` (or, in the shared world, `name(n)`, `name_n`). */
+const variants = (base: string) => new RegExp(`^${base}( ?\\(\\d+\\)|_\\d+)?\\.txt$`);
 
 function storageNode(parameters: Record<string, unknown>, credential: CredentialRef) {
 	return {
@@ -66,6 +86,11 @@ export async function runStorageFaults(
 		inputCount: number,
 		stageSeed: number,
 		applied: () => number[],
+		shared?: {
+			applies: (target: FaultTarget) => number | undefined;
+			meanwhile: (target: FaultTarget, stopped: boolean) => void;
+			wrong: (outputs: any[]) => Checks['wrong'];
+		},
 	) => {
 		const workflow = await n8n.client.importWorkflow(
 			linearWorkflow(`Faults ${label}: ${name}`, nodes),
@@ -77,35 +102,84 @@ export async function runStorageFaults(
 				.slice(logged)
 				.filter((entry) => entry.fault === 'slow-answer').length;
 		// Every request from here on may draw a fault, the node's own checking reads included.
-		sandbox.faults.setRandom(randomFaults(stageSeed));
+		sandbox.faults.setRandom(randomFaults(stageSeed, { slow: SHARED_STORAGE }));
 		// 429 with Retry-After (the random ones carry none): the first requests of the stage.
 		sandbox.faults.add({ match: {}, fault: '429', retryAfter: 1, times: 2 });
+		const applications = Array.from({ length: inputCount }, () => 0);
+		let spy: jest.SpyInstance | undefined;
+		if (shared) {
+			sandbox.faults.dateOffsetMs = (stageSeed % 2 ? 1 : -1) * 5 * 60_000;
+			takenNames.style = 'paren';
+			const take = sandbox.faults.take.bind(sandbox.faults);
+			spy = jest.spyOn(sandbox.faults, 'take').mockImplementation((target) => {
+				const rule = take(target);
+				const stopped = rule !== undefined && NOT_APPLIED.has(rule.fault);
+				const index = shared.applies(target);
+				if (index !== undefined && !stopped) applications[index]++;
+				shared.meanwhile(target, stopped);
+				return rule;
+			});
+		}
 		const started = Date.now();
 		const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 600_000 });
 		executionIds.push(execution.id);
+		if (shared) await new Promise((resolve) => setTimeout(resolve, SLOW_WRITE_MS + 500));
+		spy?.mockRestore();
 		const injected = `${sandbox.faults.randomState()?.hits ?? 0} random faults injected, ${slowAnswers()} of them slow answers, in ${since(started)}`;
 		sandbox.faults.clear();
 		expect(execution.status).toBe('success');
 		// Errors under faults must not leak the credential either.
 		expect(JSON.stringify(execution.data)).not.toContain(DEMO_ACCOUNT.token);
-		const { reports, errors } = reportsByIndex(execution, 'Storage', inputCount);
-		const result = tally(reports, applied());
+		const { reports, errors, outputs } = reportsByIndex(execution, 'Storage', inputCount);
+		const result = tally(
+			reports,
+			applied(),
+			shared ? { applications, wrong: shared.wrong(outputs) } : {},
+		);
 		printTally(
 			`${label} Storage ${name}`,
 			result,
 			`${injected} · ${timeoutErrors(errors)} timeouts reported`,
 		);
 		expect(errorsAreClear(errors)).toEqual([]);
-		expect({ lost: result.lostIndexes, duplicated: result.duplicatedIndexes }).toEqual({
-			lost: [],
-			duplicated: [],
-		});
+		expect({
+			lost: result.lostIndexes,
+			duplicated: result.duplicatedIndexes,
+			wrongAdopted: result.wrongIndexes,
+			sentAgain: result.sentAgainIndexes,
+		}).toEqual({ lost: [], duplicated: [], wrongAdopted: [], sentAgain: [] });
 		tallies[name] = result;
 		return reports;
 	};
 
 	// Upload: N files named f-XXXX.txt into `from`.
 	const indexes = Array.from({ length: FAULT_ITEMS }, (_, i) => i);
+	const ours = (i: number) => sha256(`item ${i}\n`);
+	const indexOfUpload = (target: FaultTarget) => {
+		const match = /^f-(\d{4})\.txt$/.exec(target.fileNames?.[0] ?? '');
+		return match ? Number(match[1]) : undefined;
+	};
+	// The second client writes the same name and size, other bytes: every upload a fault stops, and a fifth of the others.
+	const secondClient = prng(seed + 77);
+	const blobs = mkdtempSync(join(tmpdir(), 'faults-second-client-'));
+	const uploadShared = {
+		applies: indexOfUpload,
+		meanwhile: (target: FaultTarget, stopped: boolean) => {
+			const i = indexOfUpload(target);
+			if (i === undefined || !(stopped || secondClient() < 0.2)) return;
+			const text = `ITEM ${i}\n`;
+			const tmpPath = join(blobs, `${i}-${Date.now()}`);
+			writeFileSync(tmpPath, text);
+			sandbox.store.addFile(sandbox.store.folder(from.hash)!, {
+				name: `f-${pad(i)}.txt`,
+				tmpPath,
+				size: text.length,
+				sha256: sha256(text),
+			});
+		},
+		wrong: (outputs: any[]) => (i: number) =>
+			sandbox.store.file(outputs[i]?.file_hash)?.sha256 !== ours(i),
+	};
 	await stage(
 		'upload',
 		[
@@ -137,14 +211,21 @@ export async function runStorageFaults(
 			indexes.map(
 				(i) =>
 					live().filter(
-						(f: any) => f.folderHash === from.hash && variants(`f-${pad(i)}`).test(f.name),
+						(f: any) =>
+							f.folderHash === from.hash &&
+							variants(`f-${pad(i)}`).test(f.name) &&
+							f.sha256 === ours(i),
 					).length,
 			),
+		SHARED_STORAGE ? uploadShared : undefined,
 	);
 
 	// Rename every uploaded file f-XXXX → r-XXXX.
 	const uploaded = live()
-		.filter((f: any) => f.folderHash === from.hash)
+		.filter(
+			(f: any) =>
+				f.folderHash === from.hash && f.sha256 === ours(Number(/f-(\d+)/.exec(f.name)![1])),
+		)
 		.map((f: any) => ({ hash: f.hash, index: Number(/f-(\d+)/.exec(f.name)![1]) }));
 	await stage(
 		'rename',

@@ -31,16 +31,22 @@ export const FAULT_KINDS: FaultKind[] = [
 	'slow-answer',
 ];
 
-/** The sandbox's seeded schedule for one stage. */
-export function randomFaults(seed: number): RandomFaults {
+/**
+ * The sandbox's seeded schedule for one stage. `slow: true` adds writes the service applies only after the
+ * node's Timeout ended (the request held back before it is handled), as rare as the slow answers.
+ */
+export function randomFaults(seed: number, options: { slow?: boolean } = {}): RandomFaults {
 	return {
 		rate: 0.06,
 		seed,
-		kinds: FAULT_KINDS,
+		kinds: options.slow ? [...FAULT_KINDS, 'slow'] : FAULT_KINDS,
 		delayMs: SLOW.delayMs,
-		weights: { 'slow-answer': SLOW.weight },
+		weights: { 'slow-answer': SLOW.weight, ...(options.slow ? { slow: SLOW.weight } : {}) },
 	};
 }
+
+/** How long a `slow` write may still be on its way after a stage's workflow ended. */
+export const SLOW_WRITE_MS = SLOW.delayMs;
 
 /** "12.3 s": wall time of a stage, printed with its tally so the cost of a run is visible. */
 export const since = (started: number) => `${((Date.now() - started) / 1000).toFixed(1)} s`;
@@ -86,7 +92,19 @@ export type Tally = {
 	failedButApplied: number;
 	lost: number;
 	duplicated: number;
+	/** Reported ok with another writer's document (or another item's): undefined where a row cannot tell. */
+	wrongAdopted?: number;
+	/** Applied by the service more than once for one item (also where the repeat changes nothing visible). */
+	sentAgain?: number;
 };
+
+/** What a stage can tell beyond the service's final state, per item index. */
+export interface Checks {
+	/** True when item i's ok output names something its write did not make. */
+	wrong?: (index: number) => boolean;
+	/** How many times the service applied item i's write (counted where the write is handled). */
+	applications?: number[];
+}
 
 /**
  * applied[i]: how many times the service shows item i's effect (0, 1, more). Done = reported ok and applied once;
@@ -96,7 +114,19 @@ export type Tally = {
 export function tally(
 	reports: Report[],
 	applied: number[],
-): Tally & { lostIndexes: number[]; duplicatedIndexes: number[] } {
+	checks: Checks = {},
+): Tally & {
+	lostIndexes: number[];
+	duplicatedIndexes: number[];
+	wrongIndexes: number[];
+	sentAgainIndexes: number[];
+} {
+	const wrongIndexes = checks.wrong
+		? reports.flatMap((report, i) => (report === 'ok' && checks.wrong!(i) ? [i] : []))
+		: [];
+	const sentAgainIndexes = checks.applications
+		? reports.flatMap((_, i) => ((checks.applications![i] ?? 0) > 1 ? [i] : []))
+		: [];
 	const result = {
 		asked: reports.length,
 		done: 0,
@@ -104,8 +134,12 @@ export function tally(
 		failedButApplied: 0,
 		lost: 0,
 		duplicated: 0,
+		...(checks.wrong ? { wrongAdopted: wrongIndexes.length } : {}),
+		...(checks.applications ? { sentAgain: sentAgainIndexes.length } : {}),
 		lostIndexes: [] as number[],
 		duplicatedIndexes: [] as number[],
+		wrongIndexes,
+		sentAgainIndexes,
 	};
 	reports.forEach((report, i) => {
 		if (applied[i] > 1) {
@@ -136,10 +170,13 @@ export function printTally(label: string, t: Tally, extra = '') {
 				failedButApplied: t.failedButApplied,
 				lost: t.lost,
 				duplicated: t.duplicated,
+				wrongAdopted: t.wrongAdopted,
+				sentAgain: t.sentAgain,
 			})}\n`,
 		);
+	const measured = (value: number | undefined) => (value === undefined ? 'not measured' : value);
 	console.log(
-		`${label}: asked ${t.asked} · done ${t.done} · reported failed ${t.reportedFailed} (of which applied once: ${t.failedButApplied}) · lost ${t.lost} · duplicated ${t.duplicated}${extra ? ` · ${extra}` : ''}`,
+		`${label}: asked ${t.asked} · done ${t.done} · reported failed ${t.reportedFailed} (of which applied once: ${t.failedButApplied}) · lost ${t.lost} · duplicated ${t.duplicated} · wrong item adopted ${measured(t.wrongAdopted)} · sent again after applied ${measured(t.sentAgain)}${extra ? ` · ${extra}` : ''}`,
 	);
 }
 

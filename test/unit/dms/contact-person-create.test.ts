@@ -4,7 +4,7 @@
  * the values sent is this create; none, also after a pause, means it was not created and it is sent again;
  * several, or one that differs, is "may have been applied" naming their ids, never sent twice.
  */
-import { dmsApi, mapped, runDms, type Sent } from './run-dms';
+import { accountApi, dmsApi, mapped, ours, runDms, type Sent } from './run-dms';
 import { offlineWithNock } from '../offline';
 
 offlineWithNock({ allMocksUsed: true });
@@ -14,8 +14,18 @@ const CONTACT_FIELDS = [
 	{ name: 'email', label: 'Email', type: 'text', required: false, filter: false },
 ];
 const FIELDS: [number, unknown] = [200, { fields: CONTACT_FIELDS }];
-const ADA = { dvs_document_id: 21, name: 'Ada Lovelace', email: 'ada@example.test' };
-const OLDER = { dvs_document_id: 20, name: 'Charles Babbage', email: 'cb@example.test' };
+const ADA = {
+	dvs_document_id: 21,
+	name: 'Ada Lovelace',
+	email: 'ada@example.test',
+	...ours('2026-11-28 10:00:07'),
+};
+const OLDER = {
+	dvs_document_id: 20,
+	name: 'Charles Babbage',
+	email: 'cb@example.test',
+	...ours('2026-11-28 10:00:00'),
+};
 
 /** get_documents' answer: the newest contact persons, newest first. */
 const newest = (...items: object[]): [number, unknown] => [
@@ -35,6 +45,7 @@ const listings = (sent: Sent[]) =>
 	sent.filter((entry) => entry.path === 'contact_person/get_documents');
 
 describe('contact person create after a lost answer', () => {
+	beforeEach(() => accountApi());
 	it('one new contact person holding the values sent: created, not sent twice', async () => {
 		const sent = dmsApi({
 			'contact_person/get_fields': FIELDS,
@@ -45,7 +56,9 @@ describe('contact person create after a lost answer', () => {
 		const { out, error } = await create();
 		expect(error).toBeUndefined();
 		expect(creates(sent)).toHaveLength(1);
-		expect(out.map((item) => item.json)).toEqual([ADA]);
+		expect(out.map((item) => item.json)).toEqual([
+			{ ...ADA, outcome: 'applied-after-lost-answer' },
+		]);
 		// The register has no project: the newest of the account are compared, without a filter.
 		expect(listings(sent)).toHaveLength(2);
 		expect(listings(sent)[0].body.filters).toBeUndefined();
@@ -66,7 +79,7 @@ describe('contact person create after a lost answer', () => {
 		expect(creates(sent)[1].body).toEqual(creates(sent)[0].body);
 		// Noted before, then looked at twice (at once and after the pause) before sending again.
 		expect(listings(sent)).toHaveLength(3);
-		expect(out.map((item) => item.json)).toEqual([ADA]);
+		expect(out.map((item) => item.json)).toEqual([{ ...ADA, outcome: 'applied' }]);
 	});
 
 	it('two new contact persons that fit: "may have been applied", naming both, not sent again', async () => {
@@ -83,11 +96,19 @@ describe('contact person create after a lost answer', () => {
 		expect(error?.message).toMatch(
 			/new contact persons since it was sent \(22, 21\) cannot be told apart: 2 of them hold the values sent/,
 		);
-		expect(error?.description).toMatch(/Another user may have created contact persons meanwhile/);
+		expect(error?.description).toMatch(
+			/Another run with this credential may have created contact persons meanwhile/,
+		);
 	});
 
 	it('one new contact person that differs from what was sent: "may have been applied", naming it', async () => {
-		const other = { dvs_document_id: 23, name: 'Grace Hopper', email: 'grace@example.test' };
+		const other = {
+			...OLDER,
+			dvs_document_id: 23,
+			name: 'Grace Hopper',
+			email: 'grace@example.test',
+			date_created: '2026-11-28 10:00:07',
+		};
 		const sent = dmsApi({
 			'contact_person/get_fields': FIELDS,
 			'contact_person/get_documents': [newest(OLDER), newest(other, OLDER)],

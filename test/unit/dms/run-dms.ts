@@ -89,3 +89,19 @@ export function dmsApi(
 		});
 	return sent;
 }
+
+/** The credential's user as the storage authenticator names it: the `creator` id of this user's documents. */
+export const USER_ID = 1001;
+
+/** Answers the authenticator the create proof asks for the credential's user (only after a lost answer). */
+export function accountApi(userId: number = USER_ID): void {
+	nock(BASE)
+		.post('/api/authenticate_user.php')
+		.reply(200, { Success: true, UserData: { ID: userId, UserName: 'demo' } });
+}
+
+/** What every document this user created carries, `date_created` in the service's stored clock. */
+export const ours = (date_created: string) => ({
+	creator: { id: USER_ID, display_name: 'Demo User' },
+	date_created,
+});

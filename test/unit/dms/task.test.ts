@@ -1,6 +1,6 @@
 import nock from 'nock';
 
-import { dmsApi, id, mapped, runDms, TASK_FIELDS } from './run-dms';
+import { accountApi, BASE, dmsApi, id, mapped, ours, runDms, TASK_FIELDS } from './run-dms';
 import { mapperFields } from '../../../nodes/shared/dms/mapper';
 import type { FieldDescriptor } from '../../../nodes/shared/dms/types';
 import { offlineWithNock } from '../offline';
@@ -74,7 +74,7 @@ describe('task create', () => {
 		expect(sent.find((entry) => entry.path === 'task/get_users')!.body).toMatchObject({
 			dvs_project_id: 3,
 		});
-		expect(out[0].json).toEqual(TASK);
+		expect(out[0].json).toEqual({ ...TASK, outcome: 'applied' });
 	});
 
 	it('takes names in dropdown and user fields when the mapper schema is filled as the editor saves it', async () => {
@@ -160,7 +160,9 @@ describe('task create', () => {
 	});
 
 	describe('after a lost answer, the newest tasks of the project settle it', () => {
-		const older = { ...TASK, dvs_document_id: 4, name: 'Older' };
+		const older = { ...TASK, ...ours('2026-11-28 10:00:00'), dvs_document_id: 4, name: 'Older' };
+		const mine = { ...TASK, ...ours('2026-11-28 10:00:07') };
+		beforeEach(() => accountApi());
 		const create = () =>
 			runDms('cloudStorageDmsTask', {
 				resource: 'task',
@@ -175,14 +177,14 @@ describe('task create', () => {
 			const sent = dmsApi({
 				'task/get_fields': FIELDS,
 				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
-				'task/get_documents': [newest(older), newest(TASK, older)],
+				'task/get_documents': [newest(older), newest(mine, older)],
 				'task/create_document': [500],
-				'task/get_document': [200, TASK],
+				'task/get_document': [200, mine],
 			});
 			const { out, error } = await create();
 			expect(error).toBeUndefined();
 			expect(creates(sent)).toHaveLength(1);
-			expect(out[0].json).toEqual(TASK);
+			expect(out[0].json).toEqual({ ...mine, outcome: 'applied-after-lost-answer' });
 		});
 
 		it('no new task, also after a pause: not created, sent again', async () => {
@@ -191,7 +193,7 @@ describe('task create', () => {
 				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
 				'task/get_documents': newest(older),
 				'task/create_document': [[500], [200, { dvs_document_id: 5 }]],
-				'task/get_document': [200, TASK],
+				'task/get_document': [200, mine],
 			});
 			const { error } = await create();
 			expect(error).toBeUndefined();
@@ -199,16 +201,80 @@ describe('task create', () => {
 		});
 
 		it('two new tasks that fit: "may have been applied", naming them, not sent again', async () => {
-			const twin = { ...TASK, dvs_document_id: 6 };
+			const twin = { ...mine, dvs_document_id: 6 };
 			const sent = dmsApi({
 				'task/get_fields': FIELDS,
 				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
-				'task/get_documents': [newest(older), newest(twin, TASK, older)],
+				'task/get_documents': [newest(older), newest(twin, mine, older)],
 				'task/create_document': [500],
 			});
 			const { error } = await create();
 			expect(creates(sent)).toHaveLength(1);
 			expect(error?.message).toMatch(/may have been applied.*\(6, 5\)/);
+		});
+
+		it("another user's task with the same values, created meanwhile, is never adopted: ours is sent again", async () => {
+			const theirs = {
+				...TASK,
+				dvs_document_id: 6,
+				creator: { id: 2001, display_name: 'Alice Archer' },
+				date_created: '2026-11-28 10:00:07',
+			};
+			const sent = dmsApi({
+				'task/get_fields': FIELDS,
+				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+				'task/get_documents': [newest(older), newest(theirs, older), newest(theirs, older)],
+				'task/create_document': [[500], [200, { dvs_document_id: 7 }]],
+				'task/get_document': [200, { ...mine, dvs_document_id: 7 }],
+			});
+			const { out, error } = await create();
+			expect(error).toBeUndefined();
+			expect(creates(sent)).toHaveLength(2);
+			expect(out[0].json).toMatchObject({ dvs_document_id: 7, outcome: 'applied' });
+		});
+
+		it('a task of this user dated before the write began is not taken for it', async () => {
+			// Not among the newest noted before (it only became visible since), and older than they are.
+			const stale = { ...mine, dvs_document_id: 2, ...ours('2026-11-28 09:59:59') };
+			const sent = dmsApi({
+				'task/get_fields': FIELDS,
+				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+				'task/get_documents': [newest(older), newest(older, stale), newest(older, stale)],
+				'task/create_document': [[500], [200, { dvs_document_id: 5 }]],
+				'task/get_document': [200, mine],
+			});
+			const { error } = await create();
+			expect(error).toBeUndefined();
+			expect(creates(sent)).toHaveLength(2);
+		});
+
+		it('a check read that fails says the create may have been applied, never "nothing was changed"', async () => {
+			const sent = dmsApi({
+				'task/get_fields': FIELDS,
+				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+				'task/get_documents': [newest(older), [403]],
+				'task/create_document': [500],
+			});
+			const { error } = await create();
+			expect(creates(sent)).toHaveLength(1);
+			expect(error?.message).toMatch(
+				/^The write may have been applied: the answer to the task write was lost, and the read that would have settled it failed/,
+			);
+			expect(`${error?.message} ${error?.description}`).not.toMatch(/nothing was changed/i);
+		});
+
+		it('the credential\'s user cannot be read: "may have been applied", not sent again', async () => {
+			nock.cleanAll();
+			nock(BASE).post('/api/authenticate_user.php').reply(403, '');
+			const sent = dmsApi({
+				'task/get_fields': FIELDS,
+				'project_2/get_document': [200, { dvs_document_id: 3, name: 'P' }],
+				'task/get_documents': [newest(older), newest(mine, older)],
+				'task/create_document': [500],
+			});
+			const { error } = await create();
+			expect(creates(sent)).toHaveLength(1);
+			expect(error?.message).toMatch(/may have been applied.*credential's user could not be read/);
 		});
 	});
 
@@ -291,7 +357,7 @@ describe('task create', () => {
 		expect(sent.find((entry) => entry.path === 'task/create_document')!.body.create_params).toEqual(
 			{ dvs_project_id: 3, name: 'T', responsible: 8 },
 		);
-		expect(out[0].json).toEqual(TASK);
+		expect(out[0].json).toEqual({ ...TASK, outcome: 'applied' });
 	});
 
 	it("a user who may write tasks only: the service's 400 names the unchecked project", async () => {
@@ -578,7 +644,9 @@ describe('task comments', () => {
 		expect(sent).toHaveLength(1);
 		expect(lost.error?.description).toMatch(/would post it twice/);
 		// No read can settle it: the message names the task and the comment text.
-		expect(lost.error?.message).toMatch(/^The comment on task 5 may have been applied: "hi"/);
+		expect(lost.error?.message).toMatch(
+			/^The write may have been applied: the comment on task 5, "hi"/,
+		);
 	});
 });
 

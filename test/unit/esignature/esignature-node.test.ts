@@ -103,6 +103,7 @@ describe('Request signatures', () => {
 			status: 'ok',
 			sent_emails: ['anna@example.com', 'ben@example.org'],
 			next_share_emails: ['carla@example.net'],
+			outcome: 'applied',
 		});
 	});
 

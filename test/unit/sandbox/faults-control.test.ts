@@ -302,3 +302,43 @@ describe('bulk creation', () => {
 		).toBe(400);
 	}, 30_000);
 });
+
+describe('a service apart from one client and one clock (the fault tallies)', () => {
+	it('moves the Date header, not the stored timestamps, by dateOffsetMs; reset sets it back', async () => {
+		sandbox.faults.dateOffsetMs = 5 * 60_000;
+		const before = Date.now();
+		const answer = await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'dated' });
+		const dated = Date.parse(answer.headers.get('date')!);
+		expect(dated).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 + 5 * 60_000);
+		const folder = sandbox.store.subfolders(sandbox.store.accountByLogin('demo')!.rootFolderId)[0];
+		expect(folder.created * 1000).toBeLessThan(dated - 4 * 60_000);
+		sandbox.reset();
+		expect(sandbox.faults.dateOffsetMs).toBe(0);
+	});
+
+	it('names a taken folder in the style set for the run; clear() restores " (n)"', async () => {
+		const { takenNames } = await import('../../sandbox/naming.ts');
+		takenNames.style = 'underscore';
+		await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'same' });
+		await v2(sandbox, 'create_folder', { ...DEMO_TOKEN, folder_name: 'same' });
+		expect(folderNames()).toEqual(['same', 'same_1']);
+		sandbox.faults.clear();
+		expect(takenNames.style).toBe('space-paren');
+	});
+
+	it('hands faults.take the JSON body and the file names of a request', async () => {
+		const seen: unknown[] = [];
+		const take = sandbox.faults.take.bind(sandbox.faults);
+		const spy = jest.spyOn(sandbox.faults, 'take').mockImplementation((target) => {
+			seen.push(target.json ?? target.fileNames);
+			return take(target);
+		});
+		await fetch(`${sandbox.baseUrl}/api_dvs/task/get_fields`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ user: 'demo', user_access_token: DEMO_TOKEN.user_access_token }),
+		});
+		spy.mockRestore();
+		expect(seen).toEqual([{ user: 'demo', user_access_token: DEMO_TOKEN.user_access_token }]);
+	});
+});

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { dmsCall } from '../../../shared/dms/client';
+import { dmsWrite } from '../../../shared/dms/client';
+import { MAY_HAVE_BEEN_APPLIED } from '../../../shared/errors/outcome';
 import { toList } from '../../../shared/dms/convert';
 import { documentLocator } from '../../../shared/dms/descriptions';
 import { documentId } from '../../../shared/dms/lookup';
@@ -72,7 +73,7 @@ export async function execute(
 		);
 	// No lookup: mentions reach anyone in the organisation, and no action a task writer may call lists them all.
 	const everyone = [...new Set([...mentioned, ...typed])];
-	await dmsCall(
+	const { outcome } = await dmsWrite(
 		this,
 		'task',
 		'add_comment',
@@ -90,9 +91,9 @@ export async function execute(
 			/may (or may not )?have been applied/.test(error.message)
 		) {
 			const excerpt = comment.length > 200 ? `${comment.slice(0, 200)}…` : comment;
-			error.message = `The comment on task ${taskId} may have been applied: "${excerpt}" (${error.message})`;
+			error.message = `${MAY_HAVE_BEEN_APPLIED}: the comment on task ${taskId}, "${excerpt}" (${error.message})`;
 		}
 		throw error;
 	});
-	return [{ json: { dvs_document_id: taskId, comment, mentioned_user_ids: everyone } }];
+	return [{ json: { dvs_document_id: taskId, comment, mentioned_user_ids: everyone, outcome } }];
 }

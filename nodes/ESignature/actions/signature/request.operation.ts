@@ -5,6 +5,8 @@ import { parseEmails, splitList } from '../../../shared/esignature/input';
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
 import { fileHashParam, locate } from '../../../shared/storage/locator';
 import { fileLocator } from '../../../shared/storage/locator-fields';
+import { withOutcome } from '../../../shared/errors/outcome';
+import { markedWriteFailure } from '../../../shared/errors/write-failure';
 
 const properties: INodeProperties[] = [
 	fileLocator('file', {
@@ -87,15 +89,20 @@ export async function execute(
 			uncertainHint:
 				'The signing request may have been e-mailed already. Ask the recipients before running this item again, or they may get it twice.',
 		},
-	);
+	).catch((error: unknown) => {
+		throw markedWriteFailure(error);
+	});
 	if (body?.status === 'error') {
 		const message = 'The service did not send the signing request (status "error")';
 		const description =
 			'Check that the file can be signed (a document type the signing service accepts) and that e-signing is enabled for the account.';
-		throw new NodeApiError(
-			this.getNode(),
-			{ message, description },
-			{ message, description, itemIndex },
+		throw withOutcome(
+			new NodeApiError(
+				this.getNode(),
+				{ message, description },
+				{ message, description, itemIndex },
+			),
+			'not-applied',
 		);
 	}
 	return [
@@ -105,6 +112,7 @@ export async function execute(
 				status: body?.status ?? null,
 				sent_emails: splitList(body?.sent_emails),
 				next_share_emails: splitList(body?.next_share_emails),
+				outcome: 'applied',
 			},
 		},
 	];
