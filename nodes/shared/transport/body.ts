@@ -26,6 +26,9 @@ export function toUrlEncoded(fields: FormFields): URLSearchParams {
 	return params;
 }
 
+/** An error answer's text is read up to this size (it only words the error), within the Timeout in all. */
+export const ERROR_BODY_BYTES = 16 * 1024;
+
 /** Reads a response stream into memory, refusing bodies above the cap instead of exhausting memory. */
 export async function readCapped(stream: Readable, maxBytes: number): Promise<Buffer> {
 	const chunks: Buffer[] = [];

@@ -1,8 +1,57 @@
-import { Agent, Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
+import { buildConnector, Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
+
+import type { Socket } from 'node:net';
+
+import { failure, handshakeCode } from './failures';
 
 /** undici's own limits are off (they would also cut a connect after 10 s): the node's Timeout is `IdleLimit`'s. */
 const NO_LIMITS = { headersTimeout: 0, bodyTimeout: 0 };
 const NO_CONNECT_LIMIT = { timeout: 0 };
+
+const connector = buildConnector(NO_CONNECT_LIMIT);
+const RESET = new Set(['ECONNRESET', 'EPIPE']);
+
+/**
+ * undici's connector, with a failed TLS handshake named (`handshakeCode`): undici reports a reset during the
+ * handshake as one during the request, though nothing of the request can have left. The sockets still
+ * connecting are kept in `connecting`: undici never closes one whose handshake stalls (there is no connect limit,
+ * the node's Timeout is the transport's), so `retirePool` and `release` do.
+ */
+function connectTracked(connecting: Set<Socket>): buildConnector.connector {
+	return (options, callback) => {
+		const socket = (connector as (...args: unknown[]) => unknown)(
+			options,
+			(...[error, connected]: buildConnector.CallbackArgs) => {
+				connecting.delete(socket);
+				if (!error) return callback(null, connected);
+				const code =
+					handshakeCode(error) ??
+					(options.protocol === 'https:' && RESET.has(String((error as { code?: string }).code))
+						? 'ERR_TLS_HANDSHAKE_RESET'
+						: undefined);
+				callback(code ? failure(code, 'the TLS handshake failed') : error, null);
+			},
+		) as Socket;
+		connecting.add(socket);
+	};
+}
+
+/** A dispatcher and the sockets it is still connecting: closing it closes those too. */
+interface Tracked {
+	dispatcher: Pool | Client;
+	connecting: Set<Socket>;
+}
+
+function tracked(make: (connect: buildConnector.connector) => Pool | Client): Tracked {
+	const connecting = new Set<Socket>();
+	return { dispatcher: make(connectTracked(connecting)), connecting };
+}
+
+function close({ dispatcher, connecting }: Tracked): void {
+	void dispatcher.destroy().catch(() => undefined);
+	for (const socket of connecting) socket.destroy();
+	connecting.clear();
+}
 
 /** Idle connections close after 4 s, or the server's `Keep-Alive: timeout=` less 1 s: before most servers do. */
 const KEPT_ALIVE = {
@@ -11,8 +60,21 @@ const KEPT_ALIVE = {
 	keepAliveTimeoutThreshold: 1000,
 };
 
-/** undici opens as many connections per server as calls run at once: no call waits for another's to end. */
-const direct = new Agent({ ...NO_LIMITS, ...KEPT_ALIVE, connect: NO_CONNECT_LIMIT });
+/**
+ * The reads' kept connections to each server (by origin). undici opens as many per server as calls run at once:
+ * no call waits for another's to end.
+ */
+const direct = new Map<string, Tracked>();
+
+function directPool(origin: string): Dispatcher {
+	let pool = direct.get(origin);
+	if (!pool)
+		direct.set(
+			origin,
+			(pool = tracked((connect) => new Pool(origin, { ...NO_LIMITS, ...KEPT_ALIVE, connect }))),
+		);
+	return pool.dispatcher;
+}
 
 /** The reads' pools through each proxy (by its URL), kept like the direct one. */
 const throughProxy = new Map<string, { agent: ProxyAgent; answered: boolean }>();
@@ -49,23 +111,24 @@ export function dispatcherFor(
 	proxy: string | undefined,
 ): { dispatcher: Dispatcher; release: () => void } {
 	if (pooled) {
-		if (!proxy) return { dispatcher: direct, release: () => undefined };
+		if (!proxy) return { dispatcher: directPool(origin), release: () => undefined };
 		let kept = throughProxy.get(proxy);
 		if (!kept)
 			throughProxy.set(proxy, (kept = { agent: proxyAgent(proxy, true), answered: false }));
 		return { dispatcher: kept.agent, release: () => undefined };
 	}
-	const own = proxy
-		? proxyAgent(proxy, false)
-		: new Client(origin, { ...NO_LIMITS, connect: NO_CONNECT_LIMIT });
-	return { dispatcher: own, release: () => void own.destroy().catch(() => undefined) };
+	if (proxy) {
+		const own = proxyAgent(proxy, false);
+		return { dispatcher: own, release: () => void own.destroy().catch(() => undefined) };
+	}
+	const own = tracked((connect) => new Client(origin, { ...NO_LIMITS, connect }));
+	return { dispatcher: own.dispatcher, release: () => close(own) };
 }
 
 /** Whether a read may have taken a kept connection (undici does not say): one idle here, or a proxy pool that answered. */
 export function mayReuse(origin: string, proxy: string | undefined): boolean {
 	if (proxy) return throughProxy.get(proxy)?.answered ?? false;
-	const kept = direct.stats[origin];
-	return kept !== undefined && 'free' in kept && kept.free > 0;
+	return ((direct.get(origin)?.dispatcher as Pool | undefined)?.stats.free ?? 0) > 0;
 }
 
 /** A read through the proxy's pool was answered: its connection may be kept. */
@@ -75,10 +138,18 @@ export function answeredThrough(proxy: string): void {
 }
 
 /**
- * Drops the reads' pool through `proxy` after a read whose answer never started: undici would queue the next
- * reads behind a CONNECT never answered. Reads still on the old pool end as dropped and are sent again.
+ * Drops the reads' pool to `origin` (directly or through `proxy`) after a read whose answer never started:
+ * undici aborts a request only once a connection took it, so a connection whose handshake (or a proxy's CONNECT)
+ * stalls would stay open, and undici would queue the next reads behind it. Reads still on the old pool end as
+ * dropped and are sent again.
  */
-export function retireProxyPool(proxy: string): void {
+export function retirePool(origin: string, proxy: string | undefined): void {
+	if (!proxy) {
+		const kept = direct.get(origin);
+		direct.delete(origin);
+		if (kept) close(kept);
+		return;
+	}
 	const kept = throughProxy.get(proxy);
 	if (!kept) return;
 	throughProxy.delete(proxy);

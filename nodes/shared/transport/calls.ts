@@ -4,8 +4,8 @@ import type { Dispatcher } from 'undici';
 
 import type { RawAnswer } from './body';
 import { AnswerTimeoutError, IdleLimit, idleWatched } from './timeout';
-import { cancelled, failure } from './failures';
-import { answeredThrough, dispatcherFor, mayReuse, retireProxyPool } from './call-dispatchers';
+import { cancelled, failure, handshakeCode } from './failures';
+import { answeredThrough, dispatcherFor, mayReuse, retirePool } from './call-dispatchers';
 import { proxyFor, proxySpoken } from './proxy';
 import { proxyFailureOf, proxyRefusal } from './proxy-failures';
 
@@ -107,7 +107,7 @@ async function exchange(
 		);
 		const reason = stop.signal.reason as Error;
 		if (!(reason instanceof AnswerTimeoutError)) throw reason;
-		if (proxy && pooled) retireProxyPool(proxy);
+		if (pooled) retirePool(target.origin, proxy);
 		return reason;
 	} finally {
 		waiting.stop();
@@ -128,6 +128,12 @@ async function exchange(
 		() => {
 			job.cancel?.removeEventListener('abort', onCancel);
 			release();
+		},
+		// Dropped before its end (the Timeout, an error's text cut off): the request is aborted and a read's pool
+		// closed, since undici opens a new connection in place of the one a dropped body closes.
+		() => {
+			stop.abort();
+			if (pooled) retirePool(target.origin, proxy);
 		},
 	);
 	return {
@@ -172,6 +178,9 @@ function translated(
 		const refusal = proxyFailureOf(code, caught.message ?? '', proxy, target);
 		if (refusal) return refusal;
 	}
+	// OpenSSL's text quotes its source paths: only the reason goes on, as a code.
+	const handshake = headArrived ? undefined : handshakeCode(caught);
+	if (handshake) return failure(handshake, 'the TLS handshake failed');
 	if (caught.name === 'HTTPParserError') {
 		const reason = /\(([^()]*)\)$/.exec(caught.message ?? '')?.[1];
 		return failure(

@@ -133,6 +133,41 @@ export function certificateError(ctx: ErrorContext, host: string, code: string):
 	);
 }
 
+/** OpenSSL's reasons for a refused handshake, in words; any other is named by its reason in lower case. */
+const HANDSHAKE_CAUSES: Record<string, string> = {
+	ERR_SSL_WRONG_VERSION_NUMBER: 'does not speak TLS',
+	ERR_SSL_PACKET_LENGTH_TOO_LONG: 'does not speak TLS',
+	ERR_SSL_HTTP_REQUEST: 'does not speak TLS',
+	ERR_SSL_UNSUPPORTED_PROTOCOL: 'offers only TLS versions this machine refuses as insecure',
+	ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION: 'accepts none of the TLS versions this machine offers',
+	ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE: 'shares no TLS version or cipher with this machine',
+	ERR_SSL_NO_CIPHERS_AVAILABLE: 'shares no TLS cipher with this machine',
+};
+
+/**
+ * The TLS handshake failed in OpenSSL (`ERR_SSL_<REASON>`), before any byte of the request left: the cause in
+ * words, never OpenSSL's text (it quotes source paths). Repeating cannot help.
+ */
+export function handshakeError(ctx: ErrorContext, hostAndPort: string, code: string): NodeApiError {
+	const nothingSent = 'The connection was refused before anything was sent.';
+	const cause = HANDSHAKE_CAUSES[code];
+	if (cause === 'does not speak TLS')
+		return apiError(
+			ctx,
+			`The server at ${hostAndPort} does not speak TLS (${code})`,
+			`It answered the TLS handshake with something else, most likely plain HTTP: is the URL in the credential http:// rather than https://, or is the port the service's plain-HTTP one? Use the scheme and port the service speaks. ${nothingSent}`,
+		);
+	const reason = code
+		.replace(/^ERR_SSL_/, '')
+		.replace(/_/g, ' ')
+		.toLowerCase();
+	return apiError(
+		ctx,
+		`The TLS handshake with ${hostAndPort} failed: the server ${cause ?? `refused it (${reason})`} (${code})`,
+		`Check that the URL in the credential names the service's TLS port, and have the service (or a proxy or TLS inspection in between) accept TLS 1.2 or 1.3 with current ciphers. ${nothingSent}`,
+	);
+}
+
 /** What an llhttp code (Node's http, undici) says about an answer; the pack's own reader words its own. */
 const PROTOCOL_CAUSES: Record<string, string> = {
 	HPE_HEADER_OVERFLOW: 'has headers larger than the client accepts',
@@ -144,6 +179,8 @@ const PROTOCOL_CAUSES: Record<string, string> = {
 	HPE_INVALID_TRANSFER_ENCODING: 'has an invalid or conflicting Transfer-Encoding',
 	UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'has a body that does not match its Content-Length',
 	HPE_INVALID_CHUNK_SIZE: 'has an invalid chunk size',
+	// Not llhttp's: its code for two Content-Lengths is the one for Transfer-Encoding beside one (`classifyFailure`).
+	HPE_DUPLICATE_CONTENT_LENGTH: 'has more than one Content-Length',
 	HPE_INVALID_HEADER_TOKEN: 'has an invalid header line',
 	HPE_INVALID_VERSION: 'is not HTTP/1.x',
 	HPE_INVALID_CONSTANT: 'is not HTTP/1.x',

@@ -17,6 +17,10 @@ export function expectedBodyBytes(headers: Headers, knownSize?: number): number 
 	if (!/^(?:identity)?$/i.test((first(headers['content-encoding']) ?? '').trim()))
 		return known ?? Number.NaN;
 	const length = first(headers['content-length']);
-	if (length !== undefined && /^\s*\d+\s*$/.test(length)) return Number(length);
+	// The same length repeated ("5, 5", as the pack's parser joins two equal headers) is that length
+	// (RFC 9110 §8.6); differing ones never got past the parser.
+	const lengths = new Set(length?.split(',').map((value) => value.trim()));
+	const [only] = lengths;
+	if (lengths.size === 1 && /^\d+$/.test(only)) return Number(only);
 	return known ?? 'unframed';
 }

@@ -16,6 +16,7 @@ import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
 import { authenticatorOf } from '../auth/authenticators';
 import { keptAlivePath, transferPath } from './binary-mode';
 import {
+	ERROR_BODY_BYTES,
 	readCapped,
 	ResponseTooLargeError,
 	toUrlEncoded,
@@ -24,6 +25,7 @@ import {
 } from './body';
 import {
 	certificateError,
+	handshakeError,
 	protocolError,
 	proxyError,
 	readFailedError,
@@ -41,6 +43,10 @@ import {
 } from './errors';
 import { sendUploadFromDisk, type DiskUpload } from './disk-upload';
 import { classifyFailure, type ProxyFailure } from './failures';
+import { helperFailure, watchingHelper, type HelperRequest } from './helper-requests';
+import { proxyFor } from './proxy';
+import { proxyRefusal } from './proxy-failures';
+import { withOutcome } from '../errors/outcome';
 import {
 	backoffDelay,
 	DEFAULT_RETRY,
@@ -127,7 +133,6 @@ export interface ApiResponse<T = unknown> {
 }
 
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-const ERROR_BODY_BYTES = 64 * 1024;
 
 async function buildBody(
 	opts: ApiRequestOptions,
@@ -233,6 +238,23 @@ async function send(
 			? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
 			: await sendDownloadOnSocket(post, timeoutMs, maxBytes);
 	}
+	// Watched from before the body is built: a request n8n's helper starts from the body's stream events runs
+	// in the context the stream was made in.
+	const seen: HelperRequest[] = [];
+	return await watchingHelper(
+		seen,
+		opts.url,
+		async () => await sendOnHelper(ctx, opts, timeoutMs, seen),
+	);
+}
+
+/** A request n8n's helper sends (or a call on the transport's kept-alive connections, `keptAlive`). */
+async function sendOnHelper(
+	ctx: RequestContext,
+	opts: ApiRequestOptions,
+	timeoutMs: number,
+	seen: HelperRequest[],
+): Promise<RawAnswer | AnswerTimeoutError> {
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
 	const body = await buildBody(opts, headers);
@@ -243,6 +265,7 @@ async function send(
 		timeoutMs > 0 && isStream(body) && !(body instanceof Readable)
 			? answerDeadline(body, timeoutMs)
 			: undefined;
+	const stop = new AbortController();
 	const request: IHttpRequestOptions = {
 		url: opts.url,
 		method: (opts.method ?? 'POST') as IHttpRequestMethods,
@@ -259,9 +282,10 @@ async function send(
 		sendCredentialsOnCrossOriginRedirect: false,
 		timeout: deadline ? 0 : timeoutMs,
 	};
-	const pending = (
+	abortable(request, stop.signal);
+	const pending = (async () =>
 		opts.credentialType
-			? ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request, {
+			? ((await ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request, {
 					// Read once per node run: n8n would otherwise look it up and decrypt it again for every request.
 					credentialsDecrypted: {
 						id: '',
@@ -269,30 +293,63 @@ async function send(
 						type: opts.credentialType,
 						data: await runCredentials(ctx, opts.credentialType, opts.itemIndex),
 					},
-				})
-			: ctx.helpers.httpRequest(request)
-	) as Promise<RawAnswer>;
-	if (!deadline) return watched(await pending, timeoutMs);
+				})) as RawAnswer)
+			: ((await ctx.helpers.httpRequest(request)) as RawAnswer))().catch((error: unknown) => {
+		throw helperFailure(seen, error);
+	});
+	// Given up on (the Timeout, a body dropped unread): the request is aborted and its socket closed.
+	const abandon = () => {
+		stop.abort();
+		for (const sent of seen) sent.close();
+	};
+	const answered = (raw: RawAnswer) => watched(raw, timeoutMs, seen, abandon);
+	if (!deadline) return answered(await pending);
 	try {
-		const outcome = await Promise.race([
-			pending.then((raw) => watched(raw, timeoutMs)),
-			deadline.expired,
-		]);
-		// Given up on: an answer that still comes is discarded, which also frees its connection.
-		if (outcome instanceof AnswerTimeoutError)
+		const outcome = await Promise.race([pending.then(answered), deadline.expired]);
+		if (outcome instanceof AnswerTimeoutError) {
+			abandon();
 			pending.then(
 				(late) => late.body.destroy(),
 				() => undefined,
 			);
+			// A handshake that never completed sent nothing: not a write left in doubt.
+			const notSent = helperFailure(seen, outcome);
+			if (notSent !== outcome) throw notSent;
+		}
 		return outcome;
 	} finally {
 		deadline.settle();
 	}
 }
 
-/** n8n's helper bounds only the wait for the head: the answer's body gets the node's Timeout as a limit on silence. */
-function watched(raw: RawAnswer, timeoutMs: number): RawAnswer {
-	return { ...raw, body: idleWatched(raw.body, timeoutMs) };
+/**
+ * n8n's helper bounds only the wait for the head: the answer's body gets the node's Timeout as a limit on silence.
+ * A body given up on before its end aborts the request (`abandon`): n8n's helper hides its socket behind the body.
+ */
+function watched(
+	raw: RawAnswer,
+	timeoutMs: number,
+	seen: HelperRequest[],
+	abandon: () => void,
+): RawAnswer {
+	const failed = (error: unknown) => helperFailure(seen, error) as Error;
+	return { ...raw, body: idleWatched(raw.body, timeoutMs, failed, undefined, abandon) };
+}
+
+/**
+ * Hands n8n's helper the transport's abort signal. n8n sets its own (the execution's cancel signal) on an
+ * authenticated request: then both abort it.
+ */
+function abortable(request: IHttpRequestOptions, own: AbortSignal): void {
+	let signal = own;
+	Object.defineProperty(request, 'abortSignal', {
+		enumerable: true,
+		configurable: true,
+		get: () => signal,
+		set: (other?: AbortSignal) => {
+			signal = other && other !== own ? AbortSignal.any([own, other]) : own;
+		},
+	});
 }
 
 /**
@@ -359,12 +416,19 @@ function header(raw: RawAnswer, name: string): string | undefined {
 	return Array.isArray(value) ? value[0] : value;
 }
 
-async function readErrorBody(raw: RawAnswer): Promise<string> {
+/**
+ * An error answer's text, for its message: at most `ERROR_BODY_BYTES`, within the Timeout in all (an answer that
+ * trickles would otherwise hold the item, since every byte restarts the silence limit). Otherwise none.
+ */
+async function readErrorBody(raw: RawAnswer, timeoutMs: number): Promise<string> {
+	const deadline = timeoutMs > 0 ? setTimeout(() => raw.body.destroy(), timeoutMs) : undefined;
 	try {
 		return (await readCapped(raw.body, ERROR_BODY_BYTES)).toString('utf8');
 	} catch {
 		raw.body.destroy();
 		return '';
+	} finally {
+		clearTimeout(deadline);
 	}
 }
 
@@ -419,17 +483,26 @@ async function attempt<T>(
 	}
 
 	const status = raw.statusCode;
+	// n8n's helper hands on a proxy's 407 as the answer; only a proxy asks for its credentials.
+	const proxy = status === 407 ? proxyFor(opts.url) : undefined;
+	if (proxy) {
+		raw.body.destroy();
+		throw notSent(
+			opts,
+			proxyError(errorCtx, proxyRefusal(proxy, new URL(opts.url), 407) as ProxyFailure),
+		);
+	}
 	const accepted = (opts.acceptStatuses ?? []).includes(status);
 	if (!accepted && (status === 429 || (opts.retryStatuses ?? []).includes(status))) {
-		const body = await readErrorBody(raw);
+		const body = await readErrorBody(raw, timeoutMs);
 		const hintMs = parseRetryAfter(header(raw, 'retry-after')) ?? retrySecondsInText(body);
 		return { retry: statusError(errorCtx, status, body), hintMs };
 	}
 	if (!accepted && (opts.uncertainStatuses ?? []).includes(status)) {
-		return { uncertain: statusError(errorCtx, status, await readErrorBody(raw)) };
+		return { uncertain: statusError(errorCtx, status, await readErrorBody(raw, timeoutMs)) };
 	}
 	if (!accepted && status >= 500) {
-		const body = await readErrorBody(raw);
+		const body = await readErrorBody(raw, timeoutMs);
 		if (opts.write)
 			return { uncertain: uncertainWriteError(errorCtx, `the service answered ${status}`, status) };
 		return {
@@ -437,7 +510,8 @@ async function attempt<T>(
 			repeatKey: status === 500 ? `${status} ${body}` : undefined,
 		};
 	}
-	if (!accepted && status >= 400) throw statusError(errorCtx, status, await readErrorBody(raw));
+	if (!accepted && status >= 400)
+		throw statusError(errorCtx, status, await readErrorBody(raw, timeoutMs));
 	if (!accepted && status >= 300 && status !== 304) {
 		raw.body.destroy();
 		throw redirectError(
@@ -477,15 +551,21 @@ function afterTransportFailure<T>(
 ): Step<T> {
 	const failure = classifyFailure(error);
 	if (failure.kind === 'http') throw statusError(errorCtx, failure.status ?? 0);
+	const target = new URL(opts.url);
 	if (failure.kind === 'aborted' || failure.kind === 'other') throw scrubbed(error);
 	if (failure.kind === 'proxy') {
 		// Nothing reached the service, so even a write may go again when trying again can help.
-		const refused = proxyError(errorCtx, error as ProxyFailure);
+		const refused = notSent(opts, proxyError(errorCtx, error as ProxyFailure));
 		if ((error as ProxyFailure).retry) return { retry: refused };
 		throw refused;
 	}
 	if (failure.kind === 'certificate')
-		throw certificateError(errorCtx, new URL(opts.url).hostname, failure.code);
+		throw notSent(
+			opts,
+			failure.code.startsWith('ERR_SSL_')
+				? handshakeError(errorCtx, target.host, failure.code)
+				: certificateError(errorCtx, target.hostname, failure.code),
+		);
 	if (failure.kind === 'protocol') {
 		const refused = protocolError(errorCtx, failure.code, (error as Error).message ?? '');
 		// Sent, and its answer unreadable: a write may have been applied.
@@ -510,7 +590,7 @@ function afterTransportFailure<T>(
 				: 'dropped',
 	);
 	// Nothing reached the service when the connection was refused, so even a write may be repeated.
-	if (!opts.write || failure.kind === 'unreachable') return { retry: unreachable };
+	if (!opts.write || failure.kind === 'unreachable') return { retry: notSent(opts, unreachable) };
 	const reason = statusReceived
 		? failure.kind === 'timeout'
 			? 'its answer stalled while it was read'
@@ -539,6 +619,11 @@ function hashesNamed(opts: ApiRequestOptions): string | undefined {
 		.map(([field, label]) => `${label} "${String(fields[field])}"`)
 		.join(', ');
 	return named || undefined;
+}
+
+/** A write refused before any byte of it left: marked as not applied (`WriteOutcome`). */
+function notSent<E extends Error>(opts: ApiRequestOptions, error: E): E {
+	return opts.write ? withOutcome(error, 'not-applied') : error;
 }
 
 /** The one function through which every node talks HTTP: status first, then body; retries by the rules of the spec. */

@@ -6,9 +6,9 @@ import { crc32 } from 'node:zlib';
 
 import { ResponseFormatError, ResponseParser } from './http1-response';
 import { ReadRegions } from './read-regions';
-import type { RawAnswer } from './body';
+import { ERROR_BODY_BYTES, type RawAnswer } from './body';
 import { AnswerTimeoutError, IdleLimit, idleFailure } from './timeout';
-import { cancelled, failure } from './failures';
+import { cancelled, failure, handshakeCode } from './failures';
 
 /** A POST the transport sends on its own socket, authenticated (`authenticated` in request.ts). */
 export interface OwnPost {
@@ -295,17 +295,32 @@ export async function exchangeOnSocket(
 		: netConnect({ host, port, onread });
 	socket.setNoDelay(true);
 
+	// Until the handshake completes no byte of the request has left (Node holds the writes back).
+	let secured = !https;
+	if (https) socket.once('secureConnect', () => (secured = true));
+
 	return await new Promise<RawAnswer | AnswerTimeoutError>((resolve, reject) => {
 		let answered: SocketBody | Buffer[] | undefined;
 		let paused = false;
 		let wholeBytes = 0;
+		let maxWholeBytes = maxResponseBytes;
 		// Silence for the Timeout ends it: before the answer (a timeout the transport may retry: a server that stops
 		// reading an upload, so no write completes, or that does not answer) or in its body.
 		const idle = new IdleLimit(timeoutMs, () => {
 			socket.destroy();
 			if (answered instanceof SocketBody) answered.finish(idleFailure(timeoutMs));
+			else if (!secured)
+				settle(failure('ERR_TLS_HANDSHAKE_TIMEOUT', 'the TLS handshake did not complete'));
 			else settle(new AnswerTimeoutError(timeoutMs));
 		});
+		// Bytes that keep trickling restart the silence limit: the head (1xx answers included) and an error's text
+		// must each arrive within the Timeout in all. Started by the first byte of each, so a slow server's wait
+		// for an upload to arrive still counts as silence only.
+		let deadline: ReturnType<typeof setTimeout> | undefined;
+		const within = (onExpiry: () => void) => {
+			clearTimeout(deadline);
+			deadline = timeoutMs > 0 ? setTimeout(onExpiry, timeoutMs) : undefined;
+		};
 		const onCancel = () => {
 			idle.stop();
 			socket.destroy();
@@ -317,6 +332,7 @@ export async function exchangeOnSocket(
 		function settle(outcome: RawAnswer | AnswerTimeoutError | Error): void {
 			if (settled) return;
 			settled = true;
+			clearTimeout(deadline);
 			// A 2xx body is still to come: its silence stays limited until it ends.
 			if (!(answered instanceof SocketBody)) idle.stop();
 			if (!(answered instanceof SocketBody)) cancel?.removeEventListener('abort', onCancel);
@@ -330,8 +346,13 @@ export async function exchangeOnSocket(
 				body: Readable.from([Buffer.concat(chunks)]),
 			});
 		const broken = (error: unknown) => {
+			// Before the handshake completed nothing was sent: named for what it is, never a dropped connection.
 			const code =
-				(error as NodeJS.ErrnoException).code ??
+				(!secured && handshakeCode(error as Error)) ||
+				(!secured && ['ECONNRESET', 'EPIPE'].includes(String((error as NodeJS.ErrnoException).code))
+					? 'ERR_TLS_HANDSHAKE_RESET'
+					: undefined) ||
+				(error as NodeJS.ErrnoException).code ||
 				(error instanceof ResponseFormatError ? error.code : 'ECONNRESET');
 			// Only the code: Node's messages may quote the address. n8n would replace a message that names
 			// ECONNRESET with its generic one, which no longer says that this transfer failed.
@@ -345,6 +366,7 @@ export async function exchangeOnSocket(
 			);
 			socket.destroy();
 			idle.stop();
+			clearTimeout(deadline);
 			if (answered instanceof SocketBody) answered.finish(failed);
 			// An error status stands with what arrived of its text; a cut 2xx (an upload's) must not pass for whole.
 			else if (answered && parser.head!.status >= 300) whole(answered);
@@ -360,9 +382,13 @@ export async function exchangeOnSocket(
 				broken(error);
 				return false;
 			}
-			if (!parser.head) return true;
+			if (!parser.head) {
+				if (!deadline) within(() => idle.expire());
+				return true;
+			}
 			if (!answered) {
 				const { status, headers: answerHeaders } = parser.head;
+				clearTimeout(deadline);
 				const encoding = String(answerHeaders['content-encoding'] ?? '').trim();
 				if (status >= 200 && status < 300 && !/^(?:identity)?$/i.test(encoding)) {
 					broken(failure('HPE_UNREQUESTED_CONTENT_ENCODING', 'compressed answer'));
@@ -382,16 +408,27 @@ export async function exchangeOnSocket(
 						cancel?.removeEventListener('abort', onCancel);
 					});
 					settle({ statusCode: status, headers: answerHeaders, body: answered });
-				} else answered = [];
+				} else {
+					answered = [];
+					// An error's text only words the error: a little of it, within the Timeout, then what arrived stands.
+					if (status >= 300) {
+						maxWholeBytes = Math.min(maxResponseBytes, ERROR_BODY_BYTES);
+						const text = answered;
+						within(() => {
+							socket.destroy();
+							whole(text);
+						});
+					}
+				}
 			}
 			if (Array.isArray(answered)) {
 				// One byte over the cap is enough for the transport to call the answer too large.
 				for (const slice of slices) {
-					const kept = slice.subarray(0, maxResponseBytes + 1 - wholeBytes);
+					const kept = slice.subarray(0, maxWholeBytes + 1 - wholeBytes);
 					wholeBytes += kept.length;
 					answered.push(Buffer.from(kept));
 				}
-				if (parser.done || wholeBytes > maxResponseBytes) {
+				if (parser.done || wholeBytes > maxWholeBytes) {
 					socket.destroy();
 					whole(answered);
 				}

@@ -103,6 +103,13 @@ export class IdleLimit {
 			}, this.ms);
 	}
 
+	/** Ends the wait now, as if the limit had run out: a deadline of the caller's passed. */
+	expire(): void {
+		if (this.ended) return;
+		this.stop();
+		this.onIdle();
+	}
+
 	hold(): void {
 		clearTimeout(this.timer);
 		this.timer = undefined;
@@ -121,13 +128,14 @@ export const idleFailure = (ms: number) =>
 /**
  * An answer's body that fails with `idleFailure` once nothing arrived for `timeoutMs` (never while data flows):
  * n8n's helper bounds only the wait for the head, and undici's own limits are off. `failed` words the source's
- * failures; `onClose` runs once the body was read or dropped.
+ * failures; `onClose` runs once the body was read or dropped; `abandon` first, if it was dropped before its end.
  */
 export function idleWatched(
 	source: Readable,
 	timeoutMs: number,
 	failed: (error: unknown) => Error = (error) => error as Error,
 	onClose: () => void = () => undefined,
+	abandon: () => void = () => undefined,
 ): Readable {
 	const relay = new Transform({
 		transform(chunk: Buffer, _encoding, done) {
@@ -144,7 +152,10 @@ export function idleWatched(
 	relay.on('error', () => undefined);
 	relay.once('close', () => {
 		limit.stop();
-		if (!source.readableEnded) source.destroy();
+		if (!source.readableEnded) {
+			abandon();
+			source.destroy();
+		}
 		onClose();
 	});
 	return source.pipe(relay);

@@ -17,3 +17,9 @@ it('refuses a body that ends with the connection unless the size is known before
 	expect(expectedBodyBytes({}, Number.NaN)).toBe('unframed');
 	expect(expectedBodyBytes({}, 7)).toBe(7);
 });
+
+it('reads the same Content-Length sent twice (joined "5, 5", as the parser accepts it) as that length', () => {
+	expect(expectedBodyBytes({ 'content-length': '5, 5' })).toBe(5);
+	expect(expectedBodyBytes({ 'content-length': '5,5' }, 5)).toBe(5);
+	expect(expectedBodyBytes({ 'content-length': '5, 2' })).toBe('unframed');
+});

@@ -1,0 +1,95 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { subscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
+import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+
+import { classifyFailure, failure } from './failures';
+
+/**
+ * A request n8n's helper sent for the transport, as Node's http reports it (`http.client.request.start`): n8n hands
+ * on neither the request's socket nor its own errors, so without this a handshake cut short looks like a dropped
+ * request, an answer that broke HTTP/1.1 mid-body like a dropped connection ("aborted"), and a request given up
+ * on keeps its socket open.
+ */
+export interface HelperRequest {
+	/** Before the TLS handshake completed no byte of the request left (plain http: taken as sent). */
+	sent: boolean;
+	/** The request's own failure (llhttp's code for an answer that broke HTTP/1.1). */
+	failed?: Error;
+	close(): void;
+}
+
+const sending = new AsyncLocalStorage<HelperRequest[]>();
+/** The sends under way per target (`host` + path): for a request started where the async context was lost. */
+const byTarget = new Map<string, Set<HelperRequest[]>>();
+let listening = false;
+
+const targetOf = (host: string, path: string) => `${host}${path.replace(/\?.*$/, '')}`;
+
+/** A TLS client has sent its Finished message only once its handshake completed. */
+function secured(socket: Socket): boolean {
+	return !(socket instanceof TLSSocket) || socket.getFinished() !== undefined;
+}
+
+function started({ request }: { request: ClientRequest }): void {
+	// A request started from a stream's event (form-data's) may run in the stream's context: then the one send
+	// under way to its target, if only one is.
+	const alike = byTarget.get(targetOf(request.host, request.path));
+	const seen = sending.getStore() ?? (alike?.size === 1 ? [...alike][0] : undefined);
+	if (!seen) return;
+	const entry: HelperRequest = {
+		sent: request.protocol !== 'https:',
+		close: () => request.destroy(),
+	};
+	seen.push(entry);
+	const watch = (socket: Socket) => {
+		entry.sent ||= secured(socket);
+		if (!entry.sent) socket.once('secureConnect', () => (entry.sent = true));
+	};
+	// Node may have given it its socket already (an https request's, created at once).
+	if (request.socket) watch(request.socket);
+	else request.once('socket', watch);
+	request.once('error', (error) => (entry.failed ??= error));
+}
+
+/** Runs `send` (a call of n8n's helper), noting in `seen` every request Node's http starts for it. */
+export async function watchingHelper<T>(
+	seen: HelperRequest[],
+	url: string,
+	send: () => Promise<T>,
+): Promise<T> {
+	if (!listening) {
+		listening = true;
+		subscribe('http.client.request.start', started as (message: unknown) => void);
+	}
+	const { hostname, pathname } = new URL(url);
+	const target = targetOf(hostname, pathname);
+	const alike = byTarget.get(target) ?? new Set();
+	byTarget.set(target, alike.add(seen));
+	try {
+		return await sending.run(seen, send);
+	} finally {
+		alike.delete(seen);
+		if (alike.size === 0) byTarget.delete(target);
+	}
+}
+
+const code = (error: unknown) => String((error as { code?: unknown })?.code ?? '');
+
+/**
+ * The failure n8n's helper reported, made precise by what its request saw: the answer's breach of HTTP/1.1, or a
+ * handshake that never completed (nothing was sent).
+ */
+export function helperFailure(seen: HelperRequest[], error: unknown): unknown {
+	const request = seen.at(-1);
+	if (!request) return error;
+	if (request.failed && code(request.failed).startsWith('HPE_')) return request.failed;
+	if (request.sent) return error;
+	const kind = classifyFailure(error).kind;
+	if (kind === 'dropped')
+		return failure('ERR_TLS_HANDSHAKE_RESET', 'the connection closed during the TLS handshake');
+	if (kind === 'timeout')
+		return failure('ERR_TLS_HANDSHAKE_TIMEOUT', 'the TLS handshake did not complete');
+	return error;
+}
