@@ -46,7 +46,6 @@ import { classifyFailure, type ProxyFailure } from './failures';
 import { helperFailure, watchingHelper, type HelperRequest } from './helper-requests';
 import { proxyFor } from './proxy';
 import { proxyRefusal } from './proxy-failures';
-import { withOutcome } from '../errors/outcome';
 import {
 	backoffDelay,
 	DEFAULT_RETRY,
