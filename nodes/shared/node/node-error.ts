@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { outcomeOf, withOutcome } from '../errors/outcome';
 import { packErrorOf } from '../errors/pack-error';
 
 /**
@@ -13,6 +14,13 @@ export function toNodeError(
 	error: unknown,
 	itemIndex?: number,
 ): NodeApiError | NodeOperationError {
+	const converted = convert(node, error, itemIndex);
+	// The write outcome an error was marked with stays with the n8n error that replaces it.
+	const outcome = outcomeOf(error);
+	return outcome && converted !== error ? withOutcome(converted, outcome) : converted;
+}
+
+function convert(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const packError = packErrorOf(error);
 	if (packError) {
