@@ -263,7 +263,8 @@ async function patchSettled(
 		reconcile: async () => {
 			const found = await proving(write, url, () => probeCollection(client, url, kind));
 			if (found === 'absent') throw unsettled(write, url, 'nothing: the collection is gone');
-			if (found === 'other') throw unsettled(write, url, `something that is not ${LABEL[kind].the}`);
+			if (found === 'other')
+				throw unsettled(write, url, `something that is not ${LABEL[kind].the}`);
 			return compareWithStored(props, found, []).length === 0 ? { patched: true } : undefined;
 		},
 	});

@@ -73,7 +73,8 @@ function kindOf(resource: DavResource): ResourceKind {
 export async function readResourceKind(client: DavClient, url: string): Promise<ResourceInfo> {
 	const found = await propfindZero(client, url);
 	if (found.resource) return { kind: kindOf(found.resource), url };
-	const root = hrefKey(url) === hrefKey(client.rootUrl) ? found : await propfindZero(client, client.rootUrl);
+	const root =
+		hrefKey(url) === hrefKey(client.rootUrl) ? found : await propfindZero(client, client.rootUrl);
 	if (!root.resource) return { kind: 'not-dav', url, status: found.status };
 	return { kind: 'missing', url, status: found.status };
 }

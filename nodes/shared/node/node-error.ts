@@ -20,7 +20,11 @@ export function toNodeError(
 	return outcome && converted !== error ? withOutcome(converted, outcome) : converted;
 }
 
-function convert(node: INode, error: unknown, itemIndex?: number): NodeApiError | NodeOperationError {
+function convert(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
 	const packError = packErrorOf(error);
 	if (packError) {

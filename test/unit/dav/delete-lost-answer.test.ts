@@ -57,7 +57,13 @@ describe('Calendar event Delete after a lost answer', () => {
 		expect(error).toBeUndefined();
 		expect(repeat.isDone()).toBe(true);
 		expect(json).toEqual([
-			{ deleted: true, url: `${DAV}${EVENT_PATH}`, etag: '"v1"', goneAfterLostAnswer: true, outcome: 'applied-after-lost-answer' },
+			{
+				deleted: true,
+				url: `${DAV}${EVENT_PATH}`,
+				etag: '"v1"',
+				goneAfterLostAnswer: true,
+				outcome: 'applied-after-lost-answer',
+			},
 		]);
 	});
 
@@ -137,7 +143,13 @@ describe('Calendar event Delete after a lost answer', () => {
 		const { json, error } = await remove('cloudStorageCalendar');
 		expect(error).toBeUndefined();
 		expect(json).toEqual([
-			{ deleted: true, url: `${DAV}${EVENT_PATH}`, etag: '"now"', goneAfterLostAnswer: true, outcome: 'applied-after-lost-answer' },
+			{
+				deleted: true,
+				url: `${DAV}${EVENT_PATH}`,
+				etag: '"now"',
+				goneAfterLostAnswer: true,
+				outcome: 'applied-after-lost-answer',
+			},
 		]);
 	});
 
@@ -170,7 +182,13 @@ describe('Contacts contact Delete after a lost answer', () => {
 		const { json, error } = await remove('cloudStorageContacts', { etag: '"c1"' });
 		expect(error).toBeUndefined();
 		expect(json).toEqual([
-			{ deleted: true, url: `${DAV}${CONTACT_PATH}`, etag: '"c1"', goneAfterLostAnswer: true, outcome: 'applied-after-lost-answer' },
+			{
+				deleted: true,
+				url: `${DAV}${CONTACT_PATH}`,
+				etag: '"c1"',
+				goneAfterLostAnswer: true,
+				outcome: 'applied-after-lost-answer',
+			},
 		]);
 	});
 
