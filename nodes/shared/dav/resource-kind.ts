@@ -125,7 +125,9 @@ export async function describeResource(client: DavClient, info: ResourceInfo): P
 		case 'object':
 			return 'a single object (an event or a contact), not a collection';
 		case 'missing':
-			return `not found on the DAV server (${info.status ?? 404})`;
+			return info.status === 403
+				? 'not readable with this credential (403)'
+				: `not found on the DAV server (${info.status ?? 404})`;
 		case 'not-dav':
 			return `not on a CalDAV/CardDAV server: the server answers no WebDAV PROPFIND there or at the credential's DAV URL (${info.status ?? 'no multistatus'})`;
 		default: {
@@ -146,6 +148,8 @@ export async function describeResource(client: DavClient, info: ResourceInfo): P
 function pickInstead(operation: string, want: Target, info: ResourceInfo): string {
 	if (info.kind === 'not-dav')
 		return "Check the DAV URL in the credential: it must be the server's CalDAV/CardDAV address (the one a calendar app would use).";
+	if (info.kind === 'missing' && info.status === 403)
+		return 'Use a credential of the account that owns it, or pick one from the list (Get Many shows every URL).';
 	if (info.kind === 'missing')
 		return want === 'object'
 			? 'It was deleted already, or the URL is wrong. Get Many lists the URLs that exist.'
@@ -206,7 +210,7 @@ export async function requireKind(
 ): Promise<ResourceInfo> {
 	const info = await readResourceKind(client, url);
 	if (info.kind === check.want) return info;
-	if (check.want === 'object' && info.kind === 'missing') {
+	if (check.want === 'object' && info.kind === 'missing' && info.status !== 403) {
 		throw withOutcome(
 			new DavError(
 				`The ${client.objectLabel} does not exist (${info.status ?? 404})`,

@@ -285,3 +285,21 @@ describe('errors name what the URL is (issue 38)', () => {
 		expect(error?.description).toMatch(/^Nothing was read\. Pick an address book from the list/);
 	});
 });
+
+it('a collection this credential may not read (403) is named so, not as "not found"; nothing is deleted', async () => {
+	nock(DAV).intercept('/bob/work/', 'PROPFIND').reply(403, '');
+	nock(DAV)
+		.intercept('/', 'PROPFIND')
+		.reply(207, ms(one('/', '<D:resourcetype><D:collection/></D:resourcetype>')));
+	const { error } = await run('cloudStorageCalendar', {
+		resource: 'calendar',
+		operation: 'delete',
+		calendar: byUrl(`${DAV}/bob/work/`),
+	});
+	expect(error?.message).toBe(
+		`Delete Calendar refused: ${DAV}/bob/work/ is not readable with this credential (403), not a calendar`,
+	);
+	expect(error?.description).toMatch(
+		/^Nothing was deleted\. Use a credential of the account that owns it/,
+	);
+});
