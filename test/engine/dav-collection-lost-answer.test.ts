@@ -7,6 +7,7 @@
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { IDataObject } from 'n8n-workflow';
 
 import { byUrl, CALENDAR, CONTACTS, runDavNode } from '../dav/engine';
 import { DAV_SERVERS, type DavServer } from '../dav/servers';
@@ -68,7 +69,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 		await proxy?.close();
 		await dav?.stop();
 	});
-	const run = (type: string, parameters: Record<string, unknown>) =>
+	const run = (type: string, parameters: IDataObject) =>
 		runDavNode({ ...dav, url: proxy.url }, type, parameters);
 	const direct = (url: string) => url.replace(proxy.url, dav.url);
 	const displayNameAt = async (url: string) => {
