@@ -30,7 +30,13 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			});
 			expect(deleted.error).toBeUndefined();
 			expect(deleted.json).toEqual([
-				{ deleted: true, url: doomed, shared: false, result: 'calendarDeleted' },
+				{
+					deleted: true,
+					url: doomed,
+					shared: false,
+					result: 'calendarDeleted',
+					outcome: 'applied',
+				},
 			]);
 			// Radicale answers 404; Xandikos a 207 whose only response is an inner 404.
 			const after = await radicale.send('PROPFIND', doomed, { headers: { Depth: '0' } });
@@ -248,6 +254,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 						summary: 'Re-applied',
 						etag: reapplied.json[0].etag,
 					}),
+					outcome: 'applied',
 				},
 			]);
 			const gone = await run({

@@ -60,7 +60,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			addressBook: byUrl(url),
 		});
 		expect(deleted.error).toBeUndefined();
-		expect(deleted.json).toEqual([{ deleted: true, url }]);
+		expect(deleted.json).toEqual([{ deleted: true, url, outcome: 'applied' }]);
 		const listed = await run({ resource: 'addressBook', operation: 'getAll' });
 		expect(listed.json.map((item) => item.url)).not.toContain(url);
 	});

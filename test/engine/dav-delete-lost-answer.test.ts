@@ -113,7 +113,13 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 		const { json, error } = await remove(event.viaProxy, event.etag);
 		expect(error).toBeUndefined();
 		expect(json).toEqual([
-			{ deleted: true, url: event.viaProxy, etag: event.etag, goneAfterLostAnswer: true },
+			{
+				deleted: true,
+				url: event.viaProxy,
+				etag: event.etag,
+				goneAfterLostAnswer: true,
+				outcome: 'applied-after-lost-answer',
+			},
 		]);
 		expect(proxy.deletes()).toEqual([
 			{ method: 'DELETE', ifMatch: event.etag },
@@ -127,7 +133,14 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 		proxy.dropNextDelete('before-sent');
 		const { json, error } = await remove(event.viaProxy, event.etag);
 		expect(error).toBeUndefined();
-		expect(json).toEqual([{ deleted: true, url: event.viaProxy, etag: event.etag }]);
+		expect(json).toEqual([
+			{
+				deleted: true,
+				url: event.viaProxy,
+				etag: event.etag,
+				outcome: 'applied-after-lost-answer',
+			},
+		]);
 		expect((await dav.send('GET', event.direct)).status).toBe(404);
 	});
 

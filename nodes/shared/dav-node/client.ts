@@ -2,6 +2,7 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DavClient } from '../dav/client';
+import { outcomeOf, withOutcome, type WriteOutcome } from '../errors/outcome';
 import type { DavHttp } from '../dav/http';
 import { apiRequest } from '../transport/request';
 import { runCredentials } from '../transport/run-credentials';
@@ -11,9 +12,40 @@ export type DavContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFuncti
 export const DAV_CREDENTIAL = 'cloudStorageDavApi';
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
+/** Whether any write of one item's client lost its answer on the way (its `reconcile` ran). */
+interface WriteTracker {
+	answerLost: boolean;
+}
+
+const trackers = new WeakMap<DavClient, WriteTracker>();
+
+/**
+ * The outcome of an item's writes that succeeded: `applied-after-lost-answer` when an answer was lost on
+ * the way and a read (or the answer to a repeat that cannot apply twice) proved the write applied.
+ */
+export function successOutcome(client: DavClient): WriteOutcome {
+	return trackers.get(client)?.answerLost ? 'applied-after-lost-answer' : 'applied';
+}
+
+/**
+ * A write's failure says what it left: after a lost answer it may have been applied (unknown) unless the
+ * protocol layer proved otherwise; a 4xx refusal of a write whose answer came is not-applied.
+ */
+function markOutcome(error: unknown, tracker: WriteTracker): unknown {
+	if (typeof error !== 'object' || error === null || outcomeOf(error) !== undefined) return error;
+	if (tracker.answerLost) return withOutcome(error, 'unknown');
+	const status = Number((error as { httpCode?: unknown }).httpCode);
+	return status >= 400 && status < 500 ? withOutcome(error, 'not-applied') : error;
+}
+
 /** The protocol layer's HTTP function, implemented with the shared transport (credential, retries, status errors). */
-export function davHttp(ctx: DavContext, itemIndex?: number): DavHttp {
+export function davHttp(
+	ctx: DavContext,
+	itemIndex?: number,
+	tracker: WriteTracker = { answerLost: false },
+): DavHttp {
 	return async (request) => {
+		const reconcile = request.reconcile;
 		const response = await apiRequest<string>(ctx, {
 			api: 'dav',
 			url: request.url,
@@ -25,9 +57,16 @@ export function davHttp(ctx: DavContext, itemIndex?: number): DavHttp {
 			acceptStatuses: request.accept,
 			retryStatuses: [503],
 			write: request.write,
-			reconcile: request.reconcile,
+			reconcile: reconcile
+				? async () => {
+						tracker.answerLost = true;
+						return await reconcile();
+					}
+				: undefined,
 			itemIndex,
 			maxResponseBytes: MAX_RESPONSE_BYTES,
+		}).catch((error: unknown) => {
+			throw request.write ? markOutcome(error, tracker) : error;
 		});
 		return {
 			status: response.status,
@@ -50,11 +89,14 @@ export async function davClient(
 			itemIndex,
 			description: "Enter the server's CalDAV/CardDAV URL in the credential.",
 		});
-	return new DavClient(
-		davHttp(ctx, itemIndex),
+	const tracker: WriteTracker = { answerLost: false };
+	const client = new DavClient(
+		davHttp(ctx, itemIndex, tracker),
 		root.endsWith('/') ? root : `${root}/`,
 		objectLabel,
 	);
+	trackers.set(client, tracker);
+	return client;
 }
 
 /**

@@ -1,8 +1,16 @@
 import type { DavClient } from './client';
 import { DavError } from './errors';
-import { hrefKey, prop, propHref, propText, type DavResource } from './multistatus';
+import {
+	hrefKey,
+	parseMultistatus,
+	prop,
+	propHref,
+	propText,
+	type DavResource,
+} from './multistatus';
 import { NS, qname } from './namespaces';
-import type { DataKind } from './requests';
+import { propfindBody, type DataKind } from './requests';
+import { NOT_DAV_STATUSES, notDavServerError } from './resource-kind';
 import { children, child, textOf } from './xml';
 
 export interface DavCollection {
@@ -34,12 +42,17 @@ const LABEL: Record<DataKind, string> = { calendar: 'Calendar', addressbook: 'Ad
 
 /** current-user-principal → calendar-home-set / addressbook-home-set, as the spec prescribes; nothing is guessed. */
 export async function discoverHome(client: DavClient, kind: DataKind): Promise<string> {
-	const root = await client.propfind(
-		client.rootUrl,
-		'0',
-		[qname(NS.DAV, 'current-user-principal')],
-		`${LABEL[kind]} discovery`,
-	);
+	const answer = await client.http({
+		method: 'PROPFIND',
+		url: client.rootUrl,
+		headers: { Depth: '0', 'Content-Type': 'application/xml; charset=utf-8' },
+		body: propfindBody([qname(NS.DAV, 'current-user-principal')]),
+		// A server that is not DAV answers these (or a web page): say so, not "the object no longer exists".
+		accept: [207, ...NOT_DAV_STATUSES],
+	});
+	if (answer.status !== 207 || !/multistatus/.test(answer.body))
+		throw notDavServerError(client.rootUrl, answer.status);
+	const root = parseMultistatus(answer.body, client.rootUrl);
 	const principal = root.responses
 		.map((resource) => propHref(resource, NS.DAV, 'current-user-principal', client.rootUrl))
 		.find(Boolean);
@@ -174,4 +187,36 @@ export async function readCollection(
 		);
 	}
 	return collectionFrom(resource, kind);
+}
+
+/**
+ * A collection's state after a write whose answer was lost (Depth 0): 'absent' when the server has nothing
+ * there (404/410, or a 207 whose only response is a 404), 'other' when something not of this kind is there.
+ * A failed read throws: the caller then cannot tell.
+ */
+export async function probeCollection(
+	client: DavClient,
+	url: string,
+	kind: DataKind,
+): Promise<DavCollection | 'absent' | 'other'> {
+	const answer = await client.http({
+		method: 'PROPFIND',
+		url,
+		headers: { Depth: '0', 'Content-Type': 'application/xml; charset=utf-8' },
+		body: propfindBody(COLLECTION_PROPS),
+		accept: [207, 404, 410],
+	});
+	if (answer.status === 404 || answer.status === 410) return 'absent';
+	const self = hrefKey(url);
+	const responses = parseMultistatus(answer.body, url).responses;
+	const resource = responses.find((entry) => entry.key === self) ?? responses[0];
+	if (!resource || (resource.status !== undefined && resource.status >= 400)) {
+		if (!resource || resource.status === 404 || resource.status === 410) return 'absent';
+		throw new DavError(
+			`Reading ${url} failed (${resource.status})`,
+			'The server refused to show the collection.',
+			resource.status,
+		);
+	}
+	return isKind(resource, kind) ? collectionFrom(resource, kind) : 'other';
 }

@@ -5,6 +5,7 @@ import { DavChangedBeforeDelete, DavError, DavPreconditionFailed } from './error
 import { hrefKey, propText, type Multistatus } from './multistatus';
 import { NS, qname } from './namespaces';
 import { addressbookQueryBody, DATA_PROP, multigetBody, type DataKind } from './requests';
+import { requireKind } from './resource-kind';
 
 export const CONTENT_TYPE: Record<DataKind, string> = {
 	calendar: 'text/calendar; charset=utf-8',
@@ -231,6 +232,12 @@ export async function deleteObject(
 	changed?: StoredObject;
 	goneAfterLostAnswer?: true;
 }> {
+	// A collection has an ETag too on some servers: without this, its URL would delete every object in it.
+	await requireKind(client, url, {
+		operation: `Delete ${client.objectLabel[0].toUpperCase()}${client.objectLabel.slice(1)}`,
+		want: 'object',
+		nothing: 'Nothing was deleted.',
+	});
 	const etag = options.expectedEtag ?? (await client.currentEtag(url));
 	if (etag === undefined)
 		throw new DavError(

@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { outcomeOf, withOutcome } from '../errors/outcome';
 import { packErrorOf } from '../errors/pack-error';
 
 /**
@@ -9,6 +10,17 @@ import { packErrorOf } from '../errors/pack-error';
  * (triggers), `supplyData` (sub-nodes) and the list-search methods.
  */
 export function toNodeError(
+	node: INode,
+	error: unknown,
+	itemIndex?: number,
+): NodeApiError | NodeOperationError {
+	const converted = convert(node, error, itemIndex);
+	// The write outcome an error was marked with stays with the n8n error that replaces it.
+	const outcome = outcomeOf(error);
+	return outcome && converted !== error ? withOutcome(converted, outcome) : converted;
+}
+
+function convert(
 	node: INode,
 	error: unknown,
 	itemIndex?: number,

@@ -241,10 +241,18 @@ export async function runNewOperations(context: NewOperationsContext): Promise<v
 			expect.objectContaining({ url: book.url, displayName: 'E2E book (renamed)' }),
 		]),
 	);
-	expect(json('Delete Address Book')).toEqual([{ deleted: true, url: book.url }]);
+	expect(json('Delete Address Book')).toEqual([
+		{ deleted: true, url: book.url, outcome: 'applied' },
+	]);
 	expect((await raw(String(book.url))).status).toBe(404);
 	expect(json('Delete Calendar')).toEqual([
-		{ deleted: true, url: doomedCalendarUrl, shared: false, result: 'calendarDeleted' },
+		{
+			deleted: true,
+			url: doomedCalendarUrl,
+			shared: false,
+			result: 'calendarDeleted',
+			outcome: 'applied',
+		},
 	]);
 	// Radicale answers 404; Xandikos a 207 whose only response is an inner 404.
 	const goneCalendar = await server.send('PROPFIND', new URL(doomedCalendarPath, server.url).href, {

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
 import { offlineWithNock } from '../offline';
+import { kindIs } from './resource-kinds';
 
 const DAV = 'https://dav.example.test';
 const credentials = {
@@ -162,6 +163,7 @@ it('a MKCALENDAR refused as a whole (403 with its mkcalendar-response) names the
 describe('update', () => {
 	const path = '/user/calendars/team/';
 	it('a property answered 200 but not kept (Xandikos calendar-order) is listed as not applied', async () => {
+		kindIs(DAV, path, 'calendar');
 		nock(DAV)
 			.intercept(path, 'PROPPATCH')
 			.reply(207, ms(response(path, [200, '<ns0:displayname /><ns1:calendar-order />'])));
@@ -181,6 +183,7 @@ describe('update', () => {
 	});
 
 	it('a partial PROPPATCH (one property 200, one 409) fails naming the refused one and what was applied nonetheless', async () => {
+		kindIs(DAV, path, 'calendar');
 		nock(DAV)
 			.intercept(path, 'PROPPATCH')
 			.reply(
@@ -282,6 +285,7 @@ describe('address books', () => {
 	});
 
 	it('delete: a server that keeps its address books answers 405, and the error says so', async () => {
+		kindIs(DAV, '/user/contacts/main/', 'addressbook');
 		nock(DAV).delete('/user/contacts/main/').reply(405, 'Method Not Allowed');
 		const { error } = await contacts({
 			resource: 'addressBook',
@@ -296,6 +300,7 @@ describe('address books', () => {
 describe('Delete Calendar', () => {
 	it("deletes one of the account's own calendars", async () => {
 		let sent: { method?: string; headers?: Record<string, unknown> } = {};
+		kindIs(DAV, `${HOME}work/`, 'calendar');
 		nock(DAV)
 			.delete(`${HOME}work/`)
 			.reply(function () {
@@ -310,11 +315,18 @@ describe('Delete Calendar', () => {
 		expect(error).toBeUndefined();
 		expect(sent.method).toBe('DELETE');
 		expect(json).toEqual([
-			{ deleted: true, url: `${DAV}${HOME}work/`, shared: false, result: 'calendarDeleted' },
+			{
+				deleted: true,
+				url: `${DAV}${HOME}work/`,
+				shared: false,
+				result: 'calendarDeleted',
+				outcome: 'applied',
+			},
 		]);
 	});
 
 	it('a member deleting a calendar shared with them (shared-<calendarId>) ends the membership: the output says so', async () => {
+		kindIs(DAV, `${HOME}shared-42/`, 'calendar');
 		nock(DAV).delete(`${HOME}shared-42/`).reply(204, '');
 		const { error, json } = await run({
 			resource: 'calendar',
@@ -323,11 +335,18 @@ describe('Delete Calendar', () => {
 		});
 		expect(error).toBeUndefined();
 		expect(json).toEqual([
-			{ deleted: true, url: `${DAV}${HOME}shared-42/`, shared: true, result: 'membershipRemoved' },
+			{
+				deleted: true,
+				url: `${DAV}${HOME}shared-42/`,
+				shared: true,
+				result: 'membershipRemoved',
+				outcome: 'applied',
+			},
 		]);
 	});
 
 	it('a server that keeps its calendars answers 403, and the error says nothing was deleted', async () => {
+		kindIs(DAV, `${HOME}fixed/`, 'calendar');
 		nock(DAV).delete(`${HOME}fixed/`).reply(403, 'Forbidden');
 		const { error } = await run({
 			resource: 'calendar',

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
 import { offlineWithNock } from '../offline';
+import { kindIs } from './resource-kinds';
 
 const DAV = 'https://dav.example.test';
 const credentials = {
@@ -32,6 +33,7 @@ async function remove(
 		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
 		{ name: 'DAV', type: `${PACKAGE_NAME}.${node}`, parameters: parameters as never },
 	];
+	kindIs(DAV, node === 'cloudStorageCalendar' ? EVENT_PATH : CONTACT_PATH, 'object');
 	const result = await runWorkflow(
 		{ nodes, connections: chain('Start', 'DAV') },
 		{ credentials: credentials as never },
@@ -55,7 +57,13 @@ describe('Calendar event Delete after a lost answer', () => {
 		expect(error).toBeUndefined();
 		expect(repeat.isDone()).toBe(true);
 		expect(json).toEqual([
-			{ deleted: true, url: `${DAV}${EVENT_PATH}`, etag: '"v1"', goneAfterLostAnswer: true },
+			{
+				deleted: true,
+				url: `${DAV}${EVENT_PATH}`,
+				etag: '"v1"',
+				goneAfterLostAnswer: true,
+				outcome: 'applied-after-lost-answer',
+			},
 		]);
 	});
 
@@ -72,7 +80,14 @@ describe('Calendar event Delete after a lost answer', () => {
 		nock(DAV).delete(EVENT_PATH).matchHeader('if-match', '"v1"').reply(204, '');
 		const { json, error } = await remove('cloudStorageCalendar', { etag: '"v1"' });
 		expect(error).toBeUndefined();
-		expect(json).toEqual([{ deleted: true, url: `${DAV}${EVENT_PATH}`, etag: '"v1"' }]);
+		expect(json).toEqual([
+			{
+				deleted: true,
+				url: `${DAV}${EVENT_PATH}`,
+				etag: '"v1"',
+				outcome: 'applied-after-lost-answer',
+			},
+		]);
 	});
 
 	it('the repeat answers 412 and nothing is there (RFC 9110: If-Match fails on a missing object): gone, deleted', async () => {
@@ -116,6 +131,7 @@ describe('Calendar event Delete after a lost answer', () => {
 					summary: 'Changed elsewhere',
 					etag: '"v9"',
 				}),
+				outcome: 'applied-after-lost-answer',
 			},
 		]);
 	});
@@ -127,7 +143,13 @@ describe('Calendar event Delete after a lost answer', () => {
 		const { json, error } = await remove('cloudStorageCalendar');
 		expect(error).toBeUndefined();
 		expect(json).toEqual([
-			{ deleted: true, url: `${DAV}${EVENT_PATH}`, etag: '"now"', goneAfterLostAnswer: true },
+			{
+				deleted: true,
+				url: `${DAV}${EVENT_PATH}`,
+				etag: '"now"',
+				goneAfterLostAnswer: true,
+				outcome: 'applied-after-lost-answer',
+			},
 		]);
 	});
 
@@ -160,7 +182,13 @@ describe('Contacts contact Delete after a lost answer', () => {
 		const { json, error } = await remove('cloudStorageContacts', { etag: '"c1"' });
 		expect(error).toBeUndefined();
 		expect(json).toEqual([
-			{ deleted: true, url: `${DAV}${CONTACT_PATH}`, etag: '"c1"', goneAfterLostAnswer: true },
+			{
+				deleted: true,
+				url: `${DAV}${CONTACT_PATH}`,
+				etag: '"c1"',
+				goneAfterLostAnswer: true,
+				outcome: 'applied-after-lost-answer',
+			},
 		]);
 	});
 

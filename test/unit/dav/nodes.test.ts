@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
 import { offlineWithNock } from '../offline';
+import { kindIs } from './resource-kinds';
 
 const DAV = 'https://dav.example.test';
 const credentials = {
@@ -240,6 +241,7 @@ describe('update after a lost answer: the conditional PUT is repeated, a 412 set
 });
 
 it('deletes with If-Match and accepts 200 with a body', async () => {
+	kindIs(DAV, '/cal/work/e1.ics', 'object');
 	nock(DAV)
 		.delete('/cal/work/e1.ics')
 		.matchHeader('if-match', '"v1"')
@@ -251,7 +253,9 @@ it('deletes with If-Match and accepts 200 with a body', async () => {
 		options: { etag: '"v1"' },
 	});
 	expect(error).toBeUndefined();
-	expect(json).toEqual([{ deleted: true, url: `${DAV}/cal/work/e1.ics`, etag: '"v1"' }]);
+	expect(json).toEqual([
+		{ deleted: true, url: `${DAV}/cal/work/e1.ics`, etag: '"v1"', outcome: 'applied' },
+	]);
 });
 
 it('retries a 503 on a read and then succeeds', async () => {

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
 import { DAV } from './poll-context';
 import { offlineWithNock } from '../offline';
+import { kindIs } from './resource-kinds';
 
 const credentials = {
 	cloudStorageDavApi: { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' },
@@ -153,6 +154,7 @@ describe('Delete after a 412', () => {
 				} as never,
 			},
 		];
+		kindIs(DAV, url, 'object');
 		const result = await runWorkflow(
 			{ nodes, connections: chain('Start', 'DAV') },
 			{ credentials: credentials as never },
@@ -188,6 +190,7 @@ describe('Delete after a 412', () => {
 					summary: 'Changed elsewhere',
 					etag: '"new"',
 				}),
+				outcome: 'applied',
 			},
 		]);
 	});
@@ -221,6 +224,7 @@ describe('Delete expects the version the input item carries', () => {
 				} as never,
 			},
 		];
+		kindIs(DAV, url, 'object');
 		const result = await runWorkflow(
 			{ nodes, connections: chain('Start', 'Read', 'DAV') },
 			{ credentials: credentials as never },

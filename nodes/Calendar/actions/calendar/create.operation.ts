@@ -6,6 +6,7 @@ import { createCollection } from '../../../shared/dav/collections';
 import { discoverHome } from '../../../shared/dav/discovery';
 import { DavError } from '../../../shared/dav/errors';
 import { eventClient } from '../common';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
 import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
@@ -64,5 +65,5 @@ export async function execute(
 		this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error'
 	)
 		throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
-	return [{ json: { ...calendarItem(collection), notApplied } }];
+	return [{ json: { ...calendarItem(collection), notApplied, outcome: successOutcome(client) } }];
 }

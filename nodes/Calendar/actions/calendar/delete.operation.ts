@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteCollection } from '../../../shared/dav/collections';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient } from '../common';
 
@@ -34,7 +35,7 @@ export async function execute(
 	const client = await eventClient(this, itemIndex);
 	const url = calendarUrlParam(this, client, itemIndex);
 	const shared = isSharedCollection(url);
-	await deleteCollection(client, 'calendar', url);
+	const deleted = await deleteCollection(client, 'calendar', url);
 	return [
 		{
 			json: {
@@ -43,6 +44,9 @@ export async function execute(
 				shared,
 				// The documents: deleting a member's shared-<calendarId> collection removes the membership.
 				result: shared ? 'membershipRemoved' : 'calendarDeleted',
+				// Gone when the lost answer was settled: by this delete or another client's, no read can tell.
+				...(deleted.goneAfterLostAnswer ? { goneAfterLostAnswer: true } : {}),
+				outcome: successOutcome(client),
 			},
 		},
 	];

@@ -5,6 +5,7 @@ import { updateCollection } from '../../../shared/dav/collections';
 import { DavError } from '../../../shared/dav/errors';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient } from '../common';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
 import { calendarItem, calendarPropertyFields, calendarProps } from './fields';
 
@@ -50,5 +51,5 @@ export async function execute(
 		this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error'
 	)
 		throw new DavError(...notAppliedError('calendar', collection.url, notApplied));
-	return [{ json: { ...calendarItem(collection), notApplied } }];
+	return [{ json: { ...calendarItem(collection), notApplied, outcome: successOutcome(client) } }];
 }

@@ -4,6 +4,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { readCollection } from '../../../shared/dav/discovery';
 import { createEventData, normaliseRawCalendar } from '../../../shared/dav/icalendar';
 import { createObject } from '../../../shared/dav/objects';
+import { explainingKind } from '../../../shared/dav/resource-kind';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem } from '../common';
 import { additionalEventFields, eventFieldsFrom, includeRawOption, timeFields } from './fields';
@@ -62,6 +64,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+const CREATE_CHECK = {
+	operation: 'Create Event',
+	want: 'calendar',
+	nothing: 'Nothing was stored.',
+} as const;
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['event'], operation: ['create'] } },
 	properties,
@@ -116,6 +124,10 @@ export async function execute(
 			);
 		}
 	}
-	const created = await createObject(client, calendarUrl, 'calendar', build);
-	return [{ json: { ...eventItem(created, includeRaw), calendarUrl } }];
+	const created = await explainingKind(client, calendarUrl, CREATE_CHECK, () =>
+		createObject(client, calendarUrl, 'calendar', build),
+	);
+	return [
+		{ json: { ...eventItem(created, includeRaw), calendarUrl, outcome: successOutcome(client) } },
+	];
 }

@@ -3,6 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { cancelOccurrence } from '../../../shared/dav/recurrence';
 import { deleteObject, updateObject } from '../../../shared/dav/objects';
+import { requireKind } from '../../../shared/dav/resource-kind';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { inputEtag } from '../../../shared/dav-node/input-etag';
 import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam } from '../common';
@@ -44,6 +46,11 @@ export async function execute(
 	const url = eventUrlParam(this, client, itemIndex);
 	const occurrence = (this.getNodeParameter('options.occurrence', itemIndex, '') as string).trim();
 	if (occurrence) {
+		await requireKind(client, url, {
+			operation: 'Delete Event',
+			want: 'object',
+			nothing: 'Nothing was deleted.',
+		});
 		// One occurrence is cancelled by changing the series (EXDATE), never by deleting the object.
 		const cancelled = await updateObject(
 			client,
@@ -53,7 +60,15 @@ export async function execute(
 			{ expectedEtag: options.etag?.trim() || undefined },
 		);
 		return [
-			{ json: { cancelled: true, url, recurrenceId: occurrence, etag: cancelled.etag ?? null } },
+			{
+				json: {
+					cancelled: true,
+					url,
+					recurrenceId: occurrence,
+					etag: cancelled.etag ?? null,
+					outcome: successOutcome(client),
+				},
+			},
 		];
 	}
 	const deleted = await deleteObject(client, url, {
@@ -71,6 +86,7 @@ export async function execute(
 				// Gone when the lost answer was settled: by this delete or another client's, no read can tell.
 				...(deleted.goneAfterLostAnswer ? { goneAfterLostAnswer: true } : {}),
 				...(deleted.changed ? { changedByOtherClient: eventItem(deleted.changed, false) } : {}),
+				outcome: successOutcome(client),
 			},
 		},
 	];

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { findEventByUid } from '../../../shared/dav/by-uid';
+import { explainingKind } from '../../../shared/dav/resource-kind';
 import { collectionLocator, objectUrlField } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem, eventUrlParam } from '../common';
 import { includeRawOption } from './fields';
@@ -56,12 +57,23 @@ export async function execute(
 	const client = await eventClient(this, itemIndex);
 	if (runParameter(this, 'getBy', itemIndex, 'url') === 'url') {
 		const url = eventUrlParam(this, client, itemIndex);
-		return [{ json: eventItem(await client.get(url), includeRaw) }];
+		const object = await explainingKind(
+			client,
+			url,
+			{ operation: 'Get Event', want: 'object', nothing: 'Nothing was read.' },
+			() => client.get(url),
+		);
+		return [{ json: eventItem(object, includeRaw) }];
 	}
 	const uid = (this.getNodeParameter('uid', itemIndex, '') as string).trim();
 	if (!uid) throw new NodeOperationError(this.getNode(), 'No UID given', { itemIndex });
 	const calendarUrl = calendarUrlParam(this, client, itemIndex);
-	const found = await findEventByUid(client, calendarUrl, uid);
+	const found = await explainingKind(
+		client,
+		calendarUrl,
+		{ operation: 'Get Event', want: 'calendar', nothing: 'Nothing was read.' },
+		() => findEventByUid(client, calendarUrl, uid),
+	);
 	if (!found) {
 		throw new NodeOperationError(this.getNode(), `No event with UID "${uid}" in this calendar`, {
 			itemIndex,

@@ -8,6 +8,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { expandCalendarData } from '../../../shared/dav/event-view';
 import { eventsInRange } from '../../../shared/dav/range-query';
+import { explainingKind } from '../../../shared/dav/resource-kind';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { calendarUrlParam, eventClient, eventItem } from '../common';
 import { includeRawOption } from './fields';
@@ -84,7 +85,12 @@ export async function execute(
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await eventClient(this, itemIndex);
 	const calendarUrl = calendarUrlParam(this, client, itemIndex);
-	const objects = await eventsInRange(client, calendarUrl, { start, end }, 'Querying events');
+	const objects = await explainingKind(
+		client,
+		calendarUrl,
+		{ operation: 'Get Many Events', want: 'calendar', nothing: 'Nothing was read.' },
+		() => eventsInRange(client, calendarUrl, { start, end }, 'Querying events'),
+	);
 	const items: IDataObject[] = [];
 	for (const object of objects) {
 		if (!expand) {

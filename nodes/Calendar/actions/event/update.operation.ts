@@ -5,6 +5,8 @@ import { patchEventData } from '../../../shared/dav/icalendar';
 import { updateOccurrence } from '../../../shared/dav/recurrence';
 import { updateObject } from '../../../shared/dav/objects';
 import { splitSeriesObject } from '../../../shared/dav/series';
+import { explainingKind } from '../../../shared/dav/resource-kind';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam, occurrenceItem } from '../common';
 import {
@@ -83,28 +85,38 @@ export async function execute(
 				json: {
 					...eventItem(series, options.includeRaw ?? false),
 					following: eventItem(following, options.includeRaw ?? false),
+					outcome: successOutcome(client),
 				},
 			},
 		];
 	}
-	const updated = await updateObject(
+	const updated = await explainingKind(
 		client,
 		url,
-		'calendar',
-		(data) =>
-			occurrence
-				? updateOccurrence(data, occurrence, fields, defaultZone)
-				: patchEventData(data, fields, defaultZone),
-		{
-			expectedEtag: options.etag?.trim() || undefined,
-			reapplyOnConflict: options.reapplyOnConflict,
-		},
+		{ operation: 'Update Event', want: 'object' },
+		() =>
+			updateObject(
+				client,
+				url,
+				'calendar',
+				(data) =>
+					occurrence
+						? updateOccurrence(data, occurrence, fields, defaultZone)
+						: patchEventData(data, fields, defaultZone),
+				{
+					expectedEtag: options.etag?.trim() || undefined,
+					reapplyOnConflict: options.reapplyOnConflict,
+				},
+			),
 	);
 	return [
 		{
-			json: occurrence
-				? occurrenceItem(updated, occurrence, options.includeRaw ?? false)
-				: eventItem(updated, options.includeRaw ?? false),
+			json: {
+				...(occurrence
+					? occurrenceItem(updated, occurrence, options.includeRaw ?? false)
+					: eventItem(updated, options.includeRaw ?? false)),
+				outcome: successOutcome(client),
+			},
 		},
 	];
 }

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createCollection } from '../../../shared/dav/collections';
 import { discoverHome } from '../../../shared/dav/discovery';
 import { DavError } from '../../../shared/dav/errors';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
 import { contactClient } from '../common';
 import { bookItem, bookProps, descriptionField } from './fields';
@@ -52,5 +53,5 @@ export async function execute(
 		this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error'
 	)
 		throw new DavError(...notAppliedError('address book', collection.url, notApplied));
-	return [{ json: { ...bookItem(collection), notApplied } }];
+	return [{ json: { ...bookItem(collection), notApplied, outcome: successOutcome(client) } }];
 }

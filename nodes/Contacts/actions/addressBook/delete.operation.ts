@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteCollection } from '../../../shared/dav/collections';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { addressBookUrlParam, contactClient } from '../common';
 
@@ -27,6 +28,15 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	await deleteCollection(client, 'addressbook', url);
-	return [{ json: { deleted: true, url } }];
+	const deleted = await deleteCollection(client, 'addressbook', url);
+	return [
+		{
+			json: {
+				deleted: true,
+				url,
+				...(deleted.goneAfterLostAnswer ? { goneAfterLostAnswer: true } : {}),
+				outcome: successOutcome(client),
+			},
+		},
+	];
 }

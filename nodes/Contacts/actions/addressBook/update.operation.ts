@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { updateCollection } from '../../../shared/dav/collections';
 import { DavError } from '../../../shared/dav/errors';
 import { collectionLocator } from '../../../shared/dav-node/locators';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { notAppliedError, notAppliedOption } from '../../../shared/dav-node/not-applied';
 import { addressBookUrlParam, contactClient } from '../common';
 import { bookItem, bookProps, descriptionField } from './fields';
@@ -57,5 +58,5 @@ export async function execute(
 		this.getNodeParameter('options.ifNotApplied', itemIndex, 'output') === 'error'
 	)
 		throw new DavError(...notAppliedError('address book', collection.url, notApplied));
-	return [{ json: { ...bookItem(collection), notApplied } }];
+	return [{ json: { ...bookItem(collection), notApplied, outcome: successOutcome(client) } }];
 }

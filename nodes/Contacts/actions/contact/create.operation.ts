@@ -3,6 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { createObject } from '../../../shared/dav/objects';
 import { createContactData, normaliseRawVcard } from '../../../shared/dav/vcard';
+import { explainingKind } from '../../../shared/dav/resource-kind';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import { addressBookUrlParam, contactClient, contactItem, includeRawOption } from '../common';
 import { contactFieldCollection, contactFieldsFrom } from './fields';
@@ -60,6 +62,12 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+const CREATE_CHECK = {
+	operation: 'Create Contact',
+	want: 'addressbook',
+	nothing: 'Nothing was stored.',
+} as const;
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['create'] } },
 	properties,
@@ -88,6 +96,16 @@ export async function execute(
 	}
 	const client = await contactClient(this, itemIndex);
 	const addressBookUrl = addressBookUrlParam(this, client, itemIndex);
-	const created = await createObject(client, addressBookUrl, 'addressbook', build);
-	return [{ json: { ...contactItem(created, includeRaw), addressBookUrl } }];
+	const created = await explainingKind(client, addressBookUrl, CREATE_CHECK, () =>
+		createObject(client, addressBookUrl, 'addressbook', build),
+	);
+	return [
+		{
+			json: {
+				...contactItem(created, includeRaw),
+				addressBookUrl,
+				outcome: successOutcome(client),
+			},
+		},
+	];
 }

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { deleteObject } from '../../../shared/dav/objects';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { inputEtag } from '../../../shared/dav-node/input-etag';
 import { deleteOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { contactClient, contactItem, contactUrlParam } from '../common';
@@ -48,6 +49,7 @@ export async function execute(
 				// Gone when the lost answer was settled: by this delete or another client's, no read can tell.
 				...(deleted.goneAfterLostAnswer ? { goneAfterLostAnswer: true } : {}),
 				...(deleted.changed ? { changedByOtherClient: contactItem(deleted.changed, false) } : {}),
+				outcome: successOutcome(client),
 			},
 		},
 	];

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+import { explainingKind } from '../../../shared/dav/resource-kind';
 import { objectUrlField } from '../../../shared/dav-node/locators';
 import { contactClient, contactItem, contactUrlParam, includeRawOption } from '../common';
 
@@ -28,5 +29,11 @@ export async function execute(
 	const includeRaw = this.getNodeParameter('options.includeRaw', itemIndex, false) as boolean;
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
-	return [{ json: contactItem(await client.get(url), includeRaw) }];
+	const object = await explainingKind(
+		client,
+		url,
+		{ operation: 'Get Contact', want: 'object', nothing: 'Nothing was read.' },
+		() => client.get(url),
+	);
+	return [{ json: contactItem(object, includeRaw) }];
 }

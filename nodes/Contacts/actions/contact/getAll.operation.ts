@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { fetchObjects, listMembers } from '../../../shared/dav/objects';
+import { explainingKind } from '../../../shared/dav/resource-kind';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import {
 	addressBookUrlParam,
@@ -40,7 +41,14 @@ export async function execute(
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
 	// PROPFIND lists members (the collection itself skipped); their data comes in multiget batches when advertised.
-	const members = (await listMembers(client, url)).slice(0, limit);
+	const members = (
+		await explainingKind(
+			client,
+			url,
+			{ operation: 'Get Many Contacts', want: 'addressbook', nothing: 'Nothing was read.' },
+			() => listMembers(client, url),
+		)
+	).slice(0, limit);
 	const objects = await fetchObjects(
 		client,
 		url,

@@ -3,6 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { searchContactsByName } from '../../../shared/dav/objects';
 import { describeVcard } from '../../../shared/dav/vcard';
+import { explainingKind } from '../../../shared/dav/resource-kind';
 import { collectionLocator } from '../../../shared/dav-node/locators';
 import {
 	addressBookUrlParam,
@@ -51,12 +52,18 @@ export async function execute(
 	const limit = returnAll ? Infinity : (this.getNodeParameter('limit', itemIndex, 50) as number);
 	const client = await contactClient(this, itemIndex);
 	const url = addressBookUrlParam(this, client, itemIndex);
-	const { objects } = await searchContactsByName(
+	const { objects } = await explainingKind(
 		client,
 		url,
-		query,
-		(data) => describeVcard(data).fullName,
-		async () => await supportsMultiget(client, url),
+		{ operation: 'Search Contacts', want: 'addressbook', nothing: 'Nothing was read.' },
+		() =>
+			searchContactsByName(
+				client,
+				url,
+				query,
+				(data) => describeVcard(data).fullName,
+				async () => await supportsMultiget(client, url),
+			),
 	);
 	return objects.slice(0, limit).map((object) => ({ json: contactItem(object, includeRaw) }));
 }

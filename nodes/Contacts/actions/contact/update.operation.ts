@@ -3,6 +3,8 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { updateObject } from '../../../shared/dav/objects';
 import { patchContactData } from '../../../shared/dav/vcard';
+import { explainingKind } from '../../../shared/dav/resource-kind';
+import { successOutcome } from '../../../shared/dav-node/client';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { contactClient, contactItem, contactUrlParam, includeRawOption } from '../common';
 import { contactFieldCollection, contactFieldsFrom } from './fields';
@@ -44,15 +46,22 @@ export async function execute(
 	};
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
-	const updated = await updateObject(
+	const updated = await explainingKind(
 		client,
 		url,
-		'addressbook',
-		(data) => patchContactData(data, fields),
-		{
-			expectedEtag: options.etag?.trim() || undefined,
-			reapplyOnConflict: options.reapplyOnConflict,
-		},
+		{ operation: 'Update Contact', want: 'object' },
+		() =>
+			updateObject(client, url, 'addressbook', (data) => patchContactData(data, fields), {
+				expectedEtag: options.etag?.trim() || undefined,
+				reapplyOnConflict: options.reapplyOnConflict,
+			}),
 	);
-	return [{ json: contactItem(updated, options.includeRaw ?? false) }];
+	return [
+		{
+			json: {
+				...contactItem(updated, options.includeRaw ?? false),
+				outcome: successOutcome(client),
+			},
+		},
+	];
 }
