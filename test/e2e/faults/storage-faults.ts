@@ -33,10 +33,9 @@ import {
 /**
  * The shared world for Storage (issue #35): a second client of the account uploading same-name, same-size
  * files into the same folder as the node's uploads arrive, a `Date` 5 min off the stored timestamps, writes
- * applied after the Timeout (`slow`) and taken names suffixed `(n)` without a space. Off until the Storage
- * proofs of #35 (items 1–7) are merged: `FAULT_SHARED_STORAGE=1` turns it on.
+ * applied after the Timeout (`slow`) and taken names suffixed `(n)` without a space.
  */
-export const SHARED_STORAGE = process.env.FAULT_SHARED_STORAGE === '1';
+const SHARED_STORAGE = true;
 const NOT_APPLIED = new Set(['drop-before', '429', '500', '503']);
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
