@@ -301,20 +301,14 @@ export class Store {
 	): Folder {
 		const folder = this.insertFolder(owner, parent.id, '', accessType);
 		const desired = name || `${isoDate(folder.created)}_${folder.hash}`;
-		folder.name = uniqueName(
-			desired,
-			this.siblingFolderNames(parent.id, folder.id),
-			false);
+		folder.name = uniqueName(desired, this.siblingFolderNames(parent.id, folder.id), false);
 		this.touch(parent);
 		return folder;
 	}
 
 	addFile(folder: Folder, upload: NewFile): StoredFile {
 		const id = this.ids.file++;
-		const name = uniqueName(
-			upload.name,
-			this.siblingFileNames(folder.id, id),
-			true);
+		const name = uniqueName(upload.name, this.siblingFileNames(folder.id, id), true);
 		const blobPath = path.join(this.blobsDir, String(id));
 		fs.renameSync(upload.tmpPath, blobPath);
 		return this.insertFile(folder, id, name, blobPath, upload);
@@ -358,19 +352,13 @@ export class Store {
 	}
 
 	renameFolder(folder: Folder, name: string): string {
-		folder.name = uniqueName(
-			name,
-			this.siblingFolderNames(folder.parentId, folder.id),
-			false);
+		folder.name = uniqueName(name, this.siblingFolderNames(folder.parentId, folder.id), false);
 		this.touch(folder);
 		return folder.name;
 	}
 
 	renameFile(file: StoredFile, name: string): string {
-		file.name = uniqueName(
-			name,
-			this.siblingFileNames(file.folderId, file.id),
-			true);
+		file.name = uniqueName(name, this.siblingFileNames(file.folderId, file.id), true);
 		file.mime = mimeFromName(file.name);
 		file.modified = this.unix();
 		return file.name;
@@ -379,10 +367,7 @@ export class Store {
 	moveFile(file: StoredFile, target: Folder): void {
 		if (file.folderId === target.id) return;
 		const source = this.folders.get(file.folderId);
-		file.name = uniqueName(
-			file.name,
-			this.siblingFileNames(target.id, file.id),
-			true);
+		file.name = uniqueName(file.name, this.siblingFileNames(target.id, file.id), true);
 		this.childFiles.get(file.folderId)?.delete(file.id);
 		// Keep creation (id) order in the target so listings look the same as before the move.
 		const ids = [...this.childSet(this.childFiles, target.id), file.id].sort((a, b) => a - b);
