@@ -78,8 +78,9 @@ const outcomeOfOutput = (output: INodeExecutionData[]): unknown =>
 	output.find((item) => item.json?.outcome !== undefined)?.json.outcome;
 
 function guarded(module: OperationModule): OperationModule {
-	// Modules that declare concurrency only read; their items may run again.
-	const write = module.concurrency === undefined;
+	// A module that says it writes does; one that says nothing is taken as a write unless it declares
+	// concurrency (only reads run several items at once); reads may run again.
+	const write = module.write ?? module.concurrency === undefined;
 	const execute = module.execute;
 	return {
 		...module,
