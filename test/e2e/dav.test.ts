@@ -280,6 +280,9 @@ describe('412 conflict on Update in n8n', () => {
 				{
 					error: 'The event changed on the server since it was read (412)',
 					description: expect.stringContaining(`Its current ETag is ${eventEtagAfterFirst}.`),
+					// Refused by the server: nothing was written (README, "How requests behave").
+					httpCode: 412,
+					outcome: 'not-applied',
 				},
 			]);
 			expect(json('Update Event (Re-Apply)')).toEqual([
@@ -290,6 +293,9 @@ describe('412 conflict on Update in n8n', () => {
 				{
 					error: 'The contact changed on the server since it was read (412)',
 					description: expect.stringContaining(`Its current ETag is ${contactEtagAfterFirst}.`),
+					// Refused by the server: nothing was written (README, "How requests behave").
+					httpCode: 412,
+					outcome: 'not-applied',
 				},
 			]);
 			expect(json('Update Contact (Re-Apply)')).toEqual([

@@ -370,7 +370,7 @@ describe('Parallel Requests in a real n8n', () => {
 			parallelWorkflow('Parallel Get File Info, strict', hashes, credential.id, false),
 		);
 		const failed = await n8n.client.runWorkflow(strict.id);
-		expect(describeErrors(failed)).toMatch(/^Get Info: .*\(405\)/);
+		expect(describeErrors(failed)).toMatch(/^Get Info: .*\(405, item \d+\)/);
 		expect(infoRequests()).toBeGreaterThanOrEqual(6);
 		expect(infoRequests()).toBeLessThanOrEqual(hashes.length);
 	});

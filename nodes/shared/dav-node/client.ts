@@ -23,8 +23,14 @@ const trackers = new WeakMap<DavClient, WriteTracker>();
  * The outcome of an item's writes that succeeded: `applied-after-lost-answer` when an answer was lost on
  * the way and a read (or the answer to a repeat that cannot apply twice) proved the write applied.
  */
-export function successOutcome(client: DavClient): WriteOutcome {
-	return trackers.get(client)?.answerLost ? 'applied-after-lost-answer' : 'applied';
+export function successOutcome(
+	client: DavClient,
+	written?: { outcome?: WriteOutcome },
+): WriteOutcome {
+	// The protocol layer's own proof counts too: a retried 503 whose repeat got 412 was settled by a read.
+	return trackers.get(client)?.answerLost || written?.outcome === 'applied-after-lost-answer'
+		? 'applied-after-lost-answer'
+		: 'applied';
 }
 
 /**

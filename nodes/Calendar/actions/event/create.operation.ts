@@ -128,6 +128,12 @@ export async function execute(
 		createObject(client, calendarUrl, 'calendar', build),
 	);
 	return [
-		{ json: { ...eventItem(created, includeRaw), calendarUrl, outcome: successOutcome(client) } },
+		{
+			json: {
+				...eventItem(created, includeRaw),
+				calendarUrl,
+				outcome: successOutcome(client, created),
+			},
+		},
 	];
 }

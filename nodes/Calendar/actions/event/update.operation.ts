@@ -115,7 +115,7 @@ export async function execute(
 				...(occurrence
 					? occurrenceItem(updated, occurrence, options.includeRaw ?? false)
 					: eventItem(updated, options.includeRaw ?? false)),
-				outcome: successOutcome(client),
+				outcome: successOutcome(client, updated),
 			},
 		},
 	];

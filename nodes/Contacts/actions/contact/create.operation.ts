@@ -104,7 +104,7 @@ export async function execute(
 			json: {
 				...contactItem(created, includeRaw),
 				addressBookUrl,
-				outcome: successOutcome(client),
+				outcome: successOutcome(client, created),
 			},
 		},
 	];

@@ -60,7 +60,7 @@ export async function execute(
 		{
 			json: {
 				...contactItem(updated, options.includeRaw ?? false),
-				outcome: successOutcome(client),
+				outcome: successOutcome(client, updated),
 			},
 		},
 	];
