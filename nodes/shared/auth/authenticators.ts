@@ -10,15 +10,23 @@ type Authenticate = (
 	request: IHttpRequestOptions,
 ) => Promise<IHttpRequestOptions>;
 
-const credentials = [
-	new CloudStorageTokenApi(),
-	new CloudStoragePasswordApi(),
-	new CloudStorageBearerApi(),
-	new CloudStorageDavApi(),
-];
-const byType = new Map<string, Authenticate>(
-	credentials.map((credential) => [credential.name, credential.authenticate.bind(credential)]),
-);
+// Built on first use: the credentials import the transport's face, which imports this module, so a credential
+// loaded first would otherwise meet its own class still undefined here.
+let byType: Map<string, Authenticate> | undefined;
+
+function authenticators(): Map<string, Authenticate> {
+	if (byType) return byType;
+	const credentials = [
+		new CloudStorageTokenApi(),
+		new CloudStoragePasswordApi(),
+		new CloudStorageBearerApi(),
+		new CloudStorageDavApi(),
+	];
+	byType = new Map<string, Authenticate>(
+		credentials.map((credential) => [credential.name, credential.authenticate.bind(credential)]),
+	);
+	return byType;
+}
 
 /**
  * The `authenticate` function of one of the pack's credential types, for requests the transport sends itself:
@@ -26,5 +34,5 @@ const byType = new Map<string, Authenticate>(
  * type, whose requests stay with n8n's helper.
  */
 export function authenticatorOf(credentialType: string): Authenticate | undefined {
-	return byType.get(credentialType);
+	return authenticators().get(credentialType);
 }

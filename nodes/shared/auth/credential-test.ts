@@ -9,11 +9,16 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import type { RawAnswer } from '../transport/body';
-import { RAISE_TIMEOUT, unexpectedBodyError, type ErrorContext } from '../transport/errors';
-import { apiRequest, type RequestContext } from '../transport/request';
-import { secondsText } from '../transport/timeout';
-import { displayUrl } from '../transport/urls';
+import {
+	apiRequest,
+	displayUrl,
+	type ErrorContext,
+	RAISE_TIMEOUT,
+	type RawAnswer,
+	type RequestContext,
+	secondsText,
+	unexpectedBodyError,
+} from '../transport';
 import { authenticatorOf } from './authenticators';
 import { CREDENTIAL_CHECKS, type TestedCredential } from './credential-checks';
 

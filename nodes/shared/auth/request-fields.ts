@@ -1,7 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { MODE_MARKER_HEADER, type AuthMode } from '../transport/auth-mode';
-import { insecureUrlProblem } from '../transport/urls';
+import { type AuthMode, insecureUrlProblem, MODE_MARKER_HEADER } from '../transport';
 
 interface AppendableForm {
 	append(name: string, value: string): void;

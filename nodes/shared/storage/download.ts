@@ -4,12 +4,17 @@ import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflo
 import { NodeApiError } from 'n8n-workflow';
 
 import { v2, type StorageAccount } from './client';
-import { countingStream } from '../transport/binary';
-import { binaryStoreMode, binaryStoreProblem, transferPath } from '../transport/binary-mode';
+import {
+	binaryStoreMode,
+	binaryStoreProblem,
+	countingStream,
+	expectedBodyBytes,
+	SocketBody,
+	transferFailureDescription,
+	transferPath,
+	unframedDownloadError,
+} from '../transport';
 import { LongerThanAnnouncedError, readWhole } from './download-whole';
-import { transferFailureDescription, unframedDownloadError } from '../transport/errors';
-import { expectedBodyBytes } from '../transport/framing';
-import { SocketBody } from '../transport/socket-exchange';
 
 export function nameFromDisposition(header: unknown): string | undefined {
 	const value = Array.isArray(header) ? header[0] : header;
