@@ -35,7 +35,7 @@ export { binarySource, multipartWithFile, type BinarySource } from './binary';
 export { countingStream } from './binary';
 export { binaryStoreMode, binaryStoreProblem, transferPath } from './binary-mode';
 export { expectedBodyBytes } from './framing';
-export { SocketBody } from './socket-exchange';
+export { SocketBody } from './socket-body';
 export { transferFailureDescription, unframedDownloadError } from './errors';
 
 // Errors and their wording, for callers that word a failure of their own around the transport's.
