@@ -162,7 +162,7 @@ async function runCheck(
 		);
 		if ('ok' in verdict) return { status: 'OK', message: withStop(verdict.ok) };
 		if ('unexpected' in verdict) {
-			const errorCtx: ErrorContext = { node: TEST_NODE, api: options.api };
+			const errorCtx: ErrorContext = { api: options.api };
 			return {
 				status: 'Error',
 				message: wording(unexpectedBodyError(errorCtx, verdict.unexpected)),

@@ -32,13 +32,12 @@ export { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from './retry';
 
 // Transfers between the service and n8n's binary store.
 export { binarySource, multipartWithFile, type BinarySource } from './binary';
-export { countingStream } from './binary';
-export { binaryStoreMode, binaryStoreProblem, transferPath } from './binary-mode';
-export { expectedBodyBytes } from './framing';
-export { SocketBody } from './socket-body';
-export { transferFailureDescription, unframedDownloadError } from './errors';
+export { downloadIntoStore, type StoreDownload, type StoredDownload } from './transfer';
+export { readWhole } from './read-whole';
 
-// Errors and their wording, for callers that word a failure of their own around the transport's.
+// Errors: every failure below the node layer is a PackError; the transport's carry a stable code.
+export { TransportError, type TransportErrorCode } from './transport-error';
+// Wording, for callers that word a failure of their own around the transport's.
 export { RAISE_TIMEOUT, unexpectedBodyError, type ErrorContext } from './errors';
 export { secondsText } from './timeout';
 

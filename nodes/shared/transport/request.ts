@@ -9,7 +9,7 @@ import type {
 	IPollFunctions,
 	ISupplyDataFunctions,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
@@ -66,6 +66,7 @@ import { MAY_HAVE_BEEN_APPLIED, outcomeOf, withOutcome } from '../errors/outcome
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendDownloadOnSocket } from './socket-exchange';
 import { sendCall } from './calls';
+import { TransportError } from './transport-error';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -631,16 +632,16 @@ export async function apiRequest<T = unknown>(
 	opts: ApiRequestOptions,
 ): Promise<ApiResponse<T>> {
 	const errorCtx: ErrorContext = {
-		// n8n deep-copies the node on every getNode(): only an error needs it.
-		get node() {
-			return ctx.getNode();
-		},
 		api: opts.api,
 		itemIndex: opts.itemIndex,
 		subject: hashesNamed(opts),
 	};
 	const problem = insecureUrlProblem(opts.url);
-	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex: opts.itemIndex });
+	if (problem)
+		throw new TransportError('CS_INSECURE_URL', problem, {
+			kind: 'input',
+			itemIndex: opts.itemIndex,
+		});
 
 	const timeoutMs =
 		opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
@@ -658,7 +659,7 @@ export async function apiRequest<T = unknown>(
 		let failure: Error;
 		let hintMs: number | undefined;
 		if ('uncertain' in step) {
-			if (opts.uncertainHint && step.uncertain instanceof NodeApiError) {
+			if (opts.uncertainHint && step.uncertain instanceof TransportError) {
 				step.uncertain.description = step.timedOut
 					? `${opts.uncertainHint} ${RAISE_TIMEOUT}`
 					: opts.uncertainHint;
@@ -716,7 +717,7 @@ function settledWrite(error: unknown): unknown {
 function unknownOutcome(error: Error, why?: string): Error {
 	if (!error.message.startsWith(MAY_HAVE_BEEN_APPLIED))
 		error.message = `${MAY_HAVE_BEEN_APPLIED}: ${error.message}`;
-	if (why && error instanceof NodeApiError)
+	if (why && error instanceof TransportError)
 		error.description = `${why} ${error.description ?? ''}`.trim();
 	return withOutcome(error, 'unknown');
 }
