@@ -9,12 +9,10 @@ import type {
 	IPollFunctions,
 	ISupplyDataFunctions,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import type { ApiKind } from './api-kinds';
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
 import { authenticatorOf } from '../auth/authenticators';
-import { keptAlivePath, transferPath } from './binary-mode';
 import {
 	ERROR_BODY_BYTES,
 	readCapped,
@@ -30,7 +28,6 @@ import {
 	proxyError,
 	readFailedError,
 	redirectError,
-	repeatedFailure,
 	statusError,
 	timeoutError,
 	tooLargeError,
@@ -38,7 +35,6 @@ import {
 	uncertainWriteError,
 	unexpectedBodyError,
 	unreachableError,
-	RAISE_TIMEOUT,
 	type ErrorContext,
 } from './errors';
 import { sendUploadFromDisk, type DiskUpload } from './disk-upload';
@@ -46,13 +42,7 @@ import { classifyFailure, type ProxyFailure } from './failures';
 import { helperFailure, watchingHelper, type HelperRequest } from './helper-requests';
 import { proxyFor } from './proxy';
 import { proxyRefusal } from './proxy-failures';
-import {
-	backoffDelay,
-	DEFAULT_RETRY,
-	parseRetryAfter,
-	retrySecondsInText,
-	type RetryPolicy,
-} from './retry';
+import { DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
 import {
 	AnswerTimeoutError,
 	answerDeadline,
@@ -61,12 +51,13 @@ import {
 	idleWatched,
 } from './timeout';
 import { runCredentials } from './run-credentials';
-import { secondLook, secondLookDelayMs } from './second-look';
-import { MAY_HAVE_BEEN_APPLIED, outcomeOf, withOutcome } from '../errors/outcome';
+import { withOutcome } from '../errors/outcome';
 import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
 import { sendDownloadOnSocket } from './socket-exchange';
 import { sendCall } from './calls';
 import { TransportError } from './transport-error';
+import { reconciling, retrying, settledWrite, type Step } from './around-send';
+import { pathFor } from './routing';
 
 export type RequestContext =
 	| IExecuteFunctions
@@ -203,41 +194,18 @@ async function authenticated(
 	};
 }
 
-/** Whether a transfer goes on the transport's own socket: as `transferPath` says, with a credential it can apply. */
-function ownTransfer(opts: ApiRequestOptions): boolean {
-	if (opts.credentialType && !authenticatorOf(opts.credentialType)) return false;
-	return (
-		opts.diskDownload === true ||
-		(opts.diskUpload !== undefined && transferPath('upload') !== 'helper')
-	);
-}
-
-/** The answer, or the timeout error when a streamed body's answer did not start in time. */
+/**
+ * One request on the path `pathFor` picks, each the same `send -> answer`: the answer, or the timeout error when
+ * a streamed body's answer did not start in time.
+ */
 async function send(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
 	timeoutMs: number,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	if (ownTransfer(opts)) {
-		const upload = opts.diskUpload;
-		// Left out as the multipart path leaves them out (`multipartWithFile`): undefined and empty upload fields.
-		const form = upload
-			? new URLSearchParams(
-					Object.entries(upload.fields).filter((entry) => entry[1]) as Array<[string, string]>,
-				)
-			: toUrlEncoded(opts.form ?? {});
-		const { url, headers, body, cancel } = await authenticated(
-			ctx,
-			opts,
-			{ ...NAMED, ...opts.headers },
-			form,
-		);
-		const post = { url, headers, form: body instanceof URLSearchParams ? body : form, cancel };
-		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-		return upload
-			? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
-			: await sendDownloadOnSocket(post, timeoutMs, maxBytes);
-	}
+	const path = pathFor(opts);
+	if (path === 'own socket') return await sendOnOwnSocket(ctx, opts, timeoutMs);
+	if (path === 'undici') return await sendOnKeptAlive(ctx, opts, timeoutMs);
 	// Watched from before the body is built: a request n8n's helper starts from the body's stream events runs
 	// in the context the stream was made in.
 	const seen: HelperRequest[] = [];
@@ -248,7 +216,33 @@ async function send(
 	);
 }
 
-/** A request n8n's helper sends (or a call on the transport's kept-alive connections, `keptAlive`). */
+/** A file transfer on the transport's own socket: an upload of a file on disk, or a download into n8n's store. */
+async function sendOnOwnSocket(
+	ctx: RequestContext,
+	opts: ApiRequestOptions,
+	timeoutMs: number,
+): Promise<RawAnswer | AnswerTimeoutError> {
+	const upload = opts.diskUpload;
+	// Left out as the multipart path leaves them out (`multipartWithFile`): undefined and empty upload fields.
+	const form = upload
+		? new URLSearchParams(
+				Object.entries(upload.fields).filter((entry) => entry[1]) as Array<[string, string]>,
+			)
+		: toUrlEncoded(opts.form ?? {});
+	const { url, headers, body, cancel } = await authenticated(
+		ctx,
+		opts,
+		{ ...NAMED, ...opts.headers },
+		form,
+	);
+	const post = { url, headers, form: body instanceof URLSearchParams ? body : form, cancel };
+	const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+	return upload
+		? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
+		: await sendDownloadOnSocket(post, timeoutMs, maxBytes);
+}
+
+/** A request n8n's helper sends. */
 async function sendOnHelper(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
@@ -258,7 +252,6 @@ async function sendOnHelper(
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
 	const body = await buildBody(opts, headers);
-	if (keptAlive(opts, body)) return await sendOnKeptAlive(ctx, opts, headers, body, timeoutMs);
 	// n8n's timeout runs from the start of the request: a streamed body gets a limit of its own instead. Only
 	// form-data's (legacy) stream is watched: a 'data' listener would start a modern stream flowing.
 	const deadline =
@@ -352,32 +345,21 @@ function abortable(request: IHttpRequestOptions, own: AbortSignal): void {
 	});
 }
 
-/**
- * Whether this call goes over the transport's own kept-alive connections (`calls.ts`): a body in memory, an answer
- * read whole, and if authenticated, by one of the pack's credentials. A session call stays with n8n's helper,
- * which renews an expired session; streamed bodies and answers have paths of their own.
- */
-function keptAlive(opts: ApiRequestOptions, body: IHttpRequestOptions['body']): boolean {
-	if (keptAlivePath(process.env, opts.url) !== 'own connections') return false;
-	if (opts.responseType === 'stream' || opts.multipart || isStream(body)) return false;
-	if (opts.credentialType === undefined) return true;
-	return opts.authMode !== 'session' && authenticatorOf(opts.credentialType) !== undefined;
-}
-
 const DEFAULT_HEADERS: Record<string, string> = {
 	accept: 'application/json, text/plain, */*',
 	'accept-encoding': 'gzip, deflate, br',
 	...NAMED,
 };
 
+/** A call on the transport's kept-alive connections (undici, `calls.ts`). */
 async function sendOnKeptAlive(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
-	headers: Record<string, string>,
-	body: IHttpRequestOptions['body'],
 	timeoutMs: number,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	const request = await authenticated(ctx, opts, headers, body);
+	const headers: Record<string, string> = { ...opts.headers };
+	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
+	const request = await authenticated(ctx, opts, headers, await buildBody(opts, headers));
 	const sent = request.headers;
 	for (const [name, value] of Object.entries(DEFAULT_HEADERS)) sent[name] ??= value;
 	let payload: string | Buffer | undefined;
@@ -456,15 +438,6 @@ async function decode(
 	).toString('utf8');
 	return opts.responseType === 'text' ? text : parseJson(ctx, raw, text);
 }
-
-type Step<T> =
-	| { done: ApiResponse<T> }
-	| {
-			retry: Error;
-			hintMs?: number;
-			/** A 500 answer: status and body, to notice the same failure repeated. */ repeatKey?: string;
-	  }
-	| { uncertain: Error; timedOut?: boolean };
 
 async function attempt<T>(
 	ctx: RequestContext,
@@ -646,98 +619,10 @@ export async function apiRequest<T = unknown>(
 	const timeoutMs =
 		opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
-	let waitedMs = 0;
-	let lastRepeatKey: string | undefined;
-	for (let attemptNo = 1; ; attemptNo++) {
-		let step: Step<T>;
-		try {
-			step = await attempt<T>(ctx, opts, errorCtx, timeoutMs);
-		} catch (error) {
-			throw opts.write ? settledWrite(error) : error;
-		}
-		if ('done' in step) return step.done;
-		let failure: Error;
-		let hintMs: number | undefined;
-		if ('uncertain' in step) {
-			if (opts.uncertainHint && step.uncertain instanceof TransportError) {
-				step.uncertain.description = step.timedOut
-					? `${opts.uncertainHint} ${RAISE_TIMEOUT}`
-					: opts.uncertainHint;
-			}
-			if (!opts.reconcile) throw unknownOutcome(step.uncertain);
-			const reconcile = opts.reconcile;
-			const timedOut = step.timedOut === true;
-			let applied = await proven(async () => await reconcile({ timedOut }), step.uncertain);
-			if (applied === undefined && step.timedOut) {
-				// The service may still be applying it: look once more, later, and never send it again.
-				await secondLook.wait(secondLookDelayMs(timeoutMs));
-				applied = await proven(async () => await reconcile({ timedOut }), step.uncertain);
-				if (applied === undefined) throw unknownOutcome(step.uncertain, LOOKED_TWICE);
-			}
-			if (applied !== undefined)
-				return { status: 200, headers: {}, body: applied as T, reconciled: true };
-			failure = step.uncertain;
-		} else {
-			failure = step.retry;
-			hintMs = step.hintMs;
-			// A 500 answered twice word for word is the server failing this request every time, not a passing
-			// hiccup (502/503/504 are): more attempts would only delay the error.
-			if (step.repeatKey !== undefined && step.repeatKey === lastRepeatKey)
-				throw repeatedFailure(failure);
-			lastRepeatKey = step.repeatKey;
-		}
-		const delay = backoffDelay(policy, attemptNo, hintMs);
-		if (attemptNo >= policy.maxAttempts || waitedMs + delay > policy.maxTotalWaitMs)
-			// A write retried only when nothing reached the service (a 429, a refused connection): not applied.
-			throw !opts.write
-				? failure
-				: 'uncertain' in step
-					? unknownOutcome(failure)
-					: withOutcome(failure, 'not-applied');
-		waitedMs += delay;
-		await sleep(delay);
-	}
-}
-
-const LOOKED_TWICE =
-	'The service did not answer within the Timeout and may still have been applying it: a read found nothing, and again after waiting. The node did not send it again.';
-
-/**
- * The outcome of a write that ended with an error the transport raised: a refusal by status (4xx) changed
- * nothing; anything else (a redirect, a broken answer, a retried write that failed again) may have been
- * applied. Errors already marked keep their outcome.
- */
-function settledWrite(error: unknown): unknown {
-	if (typeof error !== 'object' || error === null || outcomeOf(error)) return error;
-	const status = Number((error as { httpCode?: unknown }).httpCode);
-	return withOutcome(error, status >= 400 && status < 500 ? 'not-applied' : 'unknown');
-}
-
-/** An uncertain write no read settled: its message opens with the one wording, its outcome is unknown. */
-function unknownOutcome(error: Error, why?: string): Error {
-	if (!error.message.startsWith(MAY_HAVE_BEEN_APPLIED))
-		error.message = `${MAY_HAVE_BEEN_APPLIED}: ${error.message}`;
-	if (why && error instanceof TransportError)
-		error.description = `${why} ${error.description ?? ''}`.trim();
-	return withOutcome(error, 'unknown');
-}
-
-/**
- * The caller's read that proves a lost write's outcome. When that read fails too (a 500, a 405, a timeout),
- * nothing is proven: the write's own uncertainty is reported, naming the read's failure, never the read's
- * "nothing was changed". A read that settled the question itself (an error already marked) stands.
- */
-async function proven(reconcile: () => Promise<unknown>, uncertain: Error): Promise<unknown> {
+	const once = async () => await attempt<T>(ctx, opts, errorCtx, timeoutMs);
 	try {
-		return await reconcile();
+		return await retrying(reconciling(once, opts, timeoutMs), policy, Boolean(opts.write));
 	} catch (error) {
-		// Already settled by the read itself (its own "may have been applied"): passed on as it is.
-		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
-		if (outcomeOf(error)) throw error;
-		const reason = error instanceof Error ? error.message : String(error);
-		throw unknownOutcome(
-			uncertain,
-			`The read that was to check it failed too (${reason}), so the node could not tell whether it was applied and did not send it again.`,
-		);
+		throw opts.write ? settledWrite(error) : error;
 	}
 }
