@@ -10,23 +10,15 @@ type Authenticate = (
 	request: IHttpRequestOptions,
 ) => Promise<IHttpRequestOptions>;
 
-// Built on first use: the credentials import the transport's face, which imports this module, so a credential
-// loaded first would otherwise meet its own class still undefined here.
-let byType: Map<string, Authenticate> | undefined;
-
-function authenticators(): Map<string, Authenticate> {
-	if (byType) return byType;
-	const credentials = [
-		new CloudStorageTokenApi(),
-		new CloudStoragePasswordApi(),
-		new CloudStorageBearerApi(),
-		new CloudStorageDavApi(),
-	];
-	byType = new Map<string, Authenticate>(
-		credentials.map((credential) => [credential.name, credential.authenticate.bind(credential)]),
-	);
-	return byType;
-}
+const credentials = [
+	new CloudStorageTokenApi(),
+	new CloudStoragePasswordApi(),
+	new CloudStorageBearerApi(),
+	new CloudStorageDavApi(),
+];
+const byType = new Map<string, Authenticate>(
+	credentials.map((credential) => [credential.name, credential.authenticate.bind(credential)]),
+);
 
 /**
  * The `authenticate` function of one of the pack's credential types, for requests the transport sends itself:
@@ -34,5 +26,5 @@ function authenticators(): Map<string, Authenticate> {
  * type, whose requests stay with n8n's helper.
  */
 export function authenticatorOf(credentialType: string): Authenticate | undefined {
-	return authenticators().get(credentialType);
+	return byType.get(credentialType);
 }

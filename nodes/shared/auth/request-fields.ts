@@ -1,6 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { type AuthMode, insecureUrlProblem, MODE_MARKER_HEADER } from '../transport';
+import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
+import { insecureUrlProblem } from '../urls';
 
 interface AppendableForm {
 	append(name: string, value: string): void;

@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { RAISE_TIMEOUT, repeatedFailure } from './errors';
-import type { ApiRequestOptions, ApiResponse } from './request';
+import type { ApiRequestOptions, ApiResponse } from './request-types';
 import { backoffDelay, type RetryPolicy } from './retry';
 import { secondLook, secondLookDelayMs } from './second-look';
 import { TransportError } from './transport-error';

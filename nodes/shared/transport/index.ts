@@ -5,16 +5,11 @@
  */
 
 // Requests: the one way to talk to the service, and what comes back.
-export {
-	apiRequest,
-	type ApiRequestOptions,
-	type ApiResponse,
-	type HttpMethod,
-	type RequestContext,
-} from './request';
+export { apiRequest } from './request';
+export type { ApiRequestOptions, ApiResponse, HttpMethod, RequestContext } from './request-types';
 export type { FormFields, FormValue, RawAnswer } from './body';
 export { runCredentials } from './run-credentials';
-export { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
+export { MODE_MARKER_HEADER, type AuthMode } from '../auth/auth-mode';
 
 // Addresses.
 export {
@@ -23,7 +18,7 @@ export {
 	isLoopbackHost,
 	joinUrl,
 	withoutQueryStrings,
-} from './urls';
+} from '../urls';
 
 // Paging, bounded concurrency and back-off for callers that loop over the service themselves.
 export { collectByOffsetTotal, collectByPageNumber, collectByRawOffset } from './paging';

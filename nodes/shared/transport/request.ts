@@ -1,24 +1,13 @@
-import type FormData from 'form-data';
 import { Readable } from 'node:stream';
-import type {
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	ISupplyDataFunctions,
-} from 'n8n-workflow';
+import type { IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { ApiKind } from './api-kinds';
-import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
+import { MODE_MARKER_HEADER } from '../auth/auth-mode';
 import { authenticatorOf } from '../auth/authenticators';
 import {
 	ERROR_BODY_BYTES,
 	readCapped,
 	ResponseTooLargeError,
 	toUrlEncoded,
-	type FormFields,
 	type RawAnswer,
 } from './body';
 import {
@@ -37,7 +26,7 @@ import {
 	unreachableError,
 	type ErrorContext,
 } from './errors';
-import { sendUploadFromDisk, type DiskUpload } from './disk-upload';
+import { sendUploadFromDisk } from './disk-upload';
 import { classifyFailure, type ProxyFailure } from './failures';
 import { helperFailure, watchingHelper, type HelperRequest } from './helper-requests';
 import { proxyFor } from './proxy';
@@ -52,76 +41,15 @@ import {
 } from './timeout';
 import { runCredentials } from './run-credentials';
 import { withOutcome } from '../errors/outcome';
-import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
+import { displayUrl, insecureUrlProblem, withoutQueryStrings } from '../urls';
 import { sendDownloadOnSocket } from './socket-exchange';
 import { sendCall } from './calls';
 import { TransportError } from './transport-error';
 import { reconciling, retrying, settledWrite, type Step } from './around-send';
 import { pathFor } from './routing';
+import type { ApiRequestOptions, ApiResponse, RequestContext } from './request-types';
 
-export type RequestContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| IHookFunctions
-	| ISupplyDataFunctions;
-
-export type HttpMethod = IHttpRequestMethods | 'MKCALENDAR' | 'PROPPATCH';
-
-export interface ApiRequestOptions {
-	api: ApiKind;
-	url: string;
-	method?: HttpMethod;
-	/** Omit for anonymous calls (LINK downloads, upload by key, public MCP tools). */
-	credentialType?: string;
-	authMode?: AuthMode;
-	form?: FormFields;
-	json?: unknown;
-	/** A factory, so that a retried upload reads its content again from the start. */
-	multipart?: () => FormData | Promise<FormData>;
-	body?: string | Buffer;
-	headers?: Record<string, string>;
-	qs?: Record<string, string | number | boolean>;
-	responseType?: 'json' | 'text' | 'stream';
-	/**
-	 * A write is never repeated after an uncertain outcome (timeout, dropped connection, 5xx) unless
-	 * `reconcile` looked and found it was not applied. `reconcile` returns the applied result, or
-	 * undefined when the write did not happen; `timedOut` tells it the service may still be applying it.
-	 */
-	write?: boolean;
-	reconcile?: (failure: { timedOut: boolean }) => Promise<unknown>;
-	/** Replaces the generic "check before running again" advice of an uncertain-write error (e.g. how to find a created item). */
-	uncertainHint?: string;
-	/** Statuses that mean "outcome unknown, check before retrying" for this call (e.g. 494 partial upload). */
-	uncertainStatuses?: number[];
-	/** Statuses handed back to the caller instead of raising (e.g. DAV 207, 404 on sync). */
-	acceptStatuses?: number[];
-	/** Statuses worth retrying with back-off besides 429 (DAV and MCP 503). */
-	retryStatuses?: number[];
-	itemIndex?: number;
-	/** The longest silence in either direction (`IdleLimit`); 0 = none. Omitted: the node's "Timeout", else 120 s. */
-	timeoutMs?: number;
-	retry?: Partial<RetryPolicy>;
-	maxResponseBytes?: number;
-	/**
-	 * The same multipart upload with its file on disk (n8n's filesystem binary mode): sent as
-	 * `transferPath('upload')` says, from the main thread through reused buffers or through n8n's helper.
-	 */
-	diskUpload?: DiskUpload;
-	/**
-	 * Send this form-encoded download without n8n's helper (n8n's filesystem binary mode): read on the main
-	 * thread into reused buffers (the body is then a `SocketBody`). Needs `responseType: 'stream'`.
-	 */
-	diskDownload?: boolean;
-}
-
-export interface ApiResponse<T = unknown> {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: T;
-	/** True when the answer was lost and the result came from the caller's reconciling read. */
-	reconciled?: boolean;
-}
+export type { ApiRequestOptions, ApiResponse, HttpMethod, RequestContext } from './request-types';
 
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 

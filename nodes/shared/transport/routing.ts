@@ -1,6 +1,6 @@
 import { authenticatorOf } from '../auth/authenticators';
 import { keptAlivePath, transferPath } from './binary-mode';
-import type { ApiRequestOptions } from './request';
+import type { ApiRequestOptions } from './request-types';
 
 /** The three ways a request can go, each the same `send -> answer` (request.ts). */
 export type TransportPath = 'own socket' | 'undici' | 'helper';

@@ -7,7 +7,7 @@ import { binaryStoreMode, binaryStoreProblem, transferPath } from './binary-mode
 import { transferFailureDescription, unframedDownloadError } from './errors';
 import { expectedBodyBytes } from './framing';
 import { LongerThanAnnouncedError, readWhole } from './read-whole';
-import type { ApiResponse } from './request';
+import type { ApiResponse } from './request-types';
 import { SocketBody } from './socket-body';
 import { TransportError } from './transport-error';
 

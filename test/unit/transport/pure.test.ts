@@ -16,7 +16,7 @@ import {
 	retrySecondsInText,
 } from '../../../nodes/shared/transport/retry';
 import { explainStatus } from '../../../nodes/shared/transport/status-messages';
-import { displayUrl, insecureUrlProblem, joinUrl } from '../../../nodes/shared/transport/urls';
+import { displayUrl, insecureUrlProblem, joinUrl } from '../../../nodes/shared/transport';
 import { fileLink, folderLink, parseLink } from '../../../nodes/shared/storage/links';
 
 describe('URLs', () => {
