@@ -6,7 +6,13 @@
 
 // Requests: the one way to talk to the service, and what comes back.
 export { apiRequest } from './request';
-export type { ApiRequestOptions, ApiResponse, HttpMethod, RequestContext } from './request-types';
+export type {
+	ApiRequestOptions,
+	ApiResponse,
+	HttpMethod,
+	RequestBody,
+	RequestContext,
+} from './request-types';
 export type { FormFields, FormValue, RawAnswer } from './body';
 export { runCredentials } from './run-credentials';
 export { MODE_MARKER_HEADER, type AuthMode } from '../auth/auth-mode';

@@ -77,3 +77,28 @@ export interface ApiResponse<T = unknown> {
 	/** True when the answer was lost and the result came from the caller's reconciling read. */
 	reconciled?: boolean;
 }
+
+/**
+ * A request's body, one kind at a time (undici's shape): what `ApiRequestOptions` says in several optional fields
+ * (`form`, `json`, `body`, `multipart` with `diskUpload`), read once by `bodyOf`; the paths read only this.
+ */
+export type RequestBody =
+	| { kind: 'none' }
+	| { kind: 'form'; fields: FormFields }
+	/** Left as a value so a token credential can add its body fields; serialised on the way out. */
+	| { kind: 'json'; value: unknown }
+	| { kind: 'raw'; bytes: string | Buffer }
+	/**
+	 * A file from n8n's binary store, as multipart: `multipart` builds it (again for each attempt); `onDisk`, in
+	 * n8n's filesystem store, lets the own socket send the same body from the file (one of them at least).
+	 */
+	| { kind: 'file'; multipart?: () => FormData | Promise<FormData>; onDisk?: DiskUpload };
+
+export function bodyOf(opts: ApiRequestOptions): RequestBody {
+	if (opts.multipart || opts.diskUpload)
+		return { kind: 'file', multipart: opts.multipart, onDisk: opts.diskUpload };
+	if (opts.form) return { kind: 'form', fields: opts.form };
+	if (opts.json !== undefined) return { kind: 'json', value: opts.json };
+	if (opts.body !== undefined) return { kind: 'raw', bytes: opts.body };
+	return { kind: 'none' };
+}

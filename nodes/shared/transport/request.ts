@@ -47,24 +47,36 @@ import { sendCall } from './calls';
 import { TransportError } from './transport-error';
 import { reconciling, retrying, settledWrite, type Step } from './around-send';
 import { pathFor } from './routing';
-import type { ApiRequestOptions, ApiResponse, RequestContext } from './request-types';
+import {
+	bodyOf,
+	type ApiRequestOptions,
+	type ApiResponse,
+	type RequestBody,
+	type RequestContext,
+} from './request-types';
 
 export type { ApiRequestOptions, ApiResponse, HttpMethod, RequestContext } from './request-types';
 
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 async function buildBody(
-	opts: ApiRequestOptions,
+	body: RequestBody,
 	headers: Record<string, string>,
 ): Promise<IHttpRequestOptions['body']> {
-	if (opts.multipart) return await opts.multipart();
-	if (opts.form) return toUrlEncoded(opts.form);
-	if (opts.json !== undefined) {
-		headers['content-type'] ??= 'application/json';
-		// Left as an object so a token credential can add its body fields; n8n serialises it.
-		return opts.json as IHttpRequestOptions['body'];
+	switch (body.kind) {
+		case 'file':
+			return body.multipart ? await body.multipart() : undefined;
+		case 'form':
+			return toUrlEncoded(body.fields);
+		case 'json':
+			headers['content-type'] ??= 'application/json';
+			// Left as an object so a token credential can add its body fields; n8n serialises it.
+			return body.value as IHttpRequestOptions['body'];
+		case 'raw':
+			return body.bytes;
+		case 'none':
+			return undefined;
 	}
-	return opts.body;
 }
 
 function isStream(body: unknown): body is NodeJS.ReadableStream {
@@ -150,20 +162,22 @@ async function sendOnOwnSocket(
 	opts: ApiRequestOptions,
 	timeoutMs: number,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	const upload = opts.diskUpload;
+	const body = bodyOf(opts);
+	const upload = body.kind === 'file' ? body.onDisk : undefined;
 	// Left out as the multipart path leaves them out (`multipartWithFile`): undefined and empty upload fields.
 	const form = upload
 		? new URLSearchParams(
 				Object.entries(upload.fields).filter((entry) => entry[1]) as Array<[string, string]>,
 			)
-		: toUrlEncoded(opts.form ?? {});
-	const { url, headers, body, cancel } = await authenticated(
-		ctx,
-		opts,
-		{ ...NAMED, ...opts.headers },
-		form,
-	);
-	const post = { url, headers, form: body instanceof URLSearchParams ? body : form, cancel };
+		: toUrlEncoded(body.kind === 'form' ? body.fields : {});
+	const signed = await authenticated(ctx, opts, { ...NAMED, ...opts.headers }, form);
+	const { url, headers, cancel } = signed;
+	const post = {
+		url,
+		headers,
+		form: signed.body instanceof URLSearchParams ? signed.body : form,
+		cancel,
+	};
 	const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 	return upload
 		? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
@@ -179,7 +193,7 @@ async function sendOnHelper(
 ): Promise<RawAnswer | AnswerTimeoutError> {
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
-	const body = await buildBody(opts, headers);
+	const body = await buildBody(bodyOf(opts), headers);
 	// n8n's timeout runs from the start of the request: a streamed body gets a limit of its own instead. Only
 	// form-data's (legacy) stream is watched: a 'data' listener would start a modern stream flowing.
 	const deadline =
@@ -287,7 +301,7 @@ async function sendOnKeptAlive(
 ): Promise<RawAnswer | AnswerTimeoutError> {
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
-	const request = await authenticated(ctx, opts, headers, await buildBody(opts, headers));
+	const request = await authenticated(ctx, opts, headers, await buildBody(bodyOf(opts), headers));
 	const sent = request.headers;
 	for (const [name, value] of Object.entries(DEFAULT_HEADERS)) sent[name] ??= value;
 	let payload: string | Buffer | undefined;

@@ -1,6 +1,6 @@
 import { authenticatorOf } from '../auth/authenticators';
 import { keptAlivePath, transferPath } from './binary-mode';
-import type { ApiRequestOptions } from './request-types';
+import { bodyOf, type ApiRequestOptions } from './request-types';
 
 /** The three ways a request can go, each the same `send -> answer` (request.ts). */
 export type TransportPath = 'own socket' | 'undici' | 'helper';
@@ -16,15 +16,16 @@ export type TransportPath = 'own socket' | 'undici' | 'helper';
  *   protection, CLOUD_STORAGE_KEEP_ALIVE=false).
  */
 export function pathFor(opts: ApiRequestOptions): TransportPath {
+	const body = bodyOf(opts);
 	const applicable = opts.credentialType === undefined || !!authenticatorOf(opts.credentialType);
+	const fromDisk = body.kind === 'file' && body.onDisk !== undefined;
 	if (
 		applicable &&
-		(opts.diskDownload === true ||
-			(opts.diskUpload !== undefined && transferPath('upload') !== 'helper'))
+		(opts.diskDownload === true || (fromDisk && transferPath('upload') !== 'helper'))
 	)
 		return 'own socket';
 	if (keptAlivePath(process.env, opts.url) !== 'own connections') return 'helper';
-	if (opts.responseType === 'stream' || opts.multipart) return 'helper';
+	if (opts.responseType === 'stream' || body.kind === 'file') return 'helper';
 	if (opts.credentialType === undefined) return 'undici';
 	return opts.authMode !== 'session' && applicable ? 'undici' : 'helper';
 }
