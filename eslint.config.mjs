@@ -19,6 +19,26 @@ export default [
 		rules: { '@n8n/community-nodes/no-runtime-dependencies': 'off' },
 	},
 	{
+		// The transport has one public face (nodes/shared/transport/index.ts): nothing outside the folder reaches
+		// past it to an inner module, so paths, parser and wrappers can change without touching their callers.
+		files: ['nodes/**/*.ts', 'credentials/**/*.ts', 'test/**/*.ts', 'scripts/**/*.ts'],
+		ignores: ['nodes/shared/transport/**', 'test/unit/transport/**'],
+		rules: {
+			'no-restricted-imports': [
+				'error',
+				{
+					patterns: [
+						{
+							regex: '(^|/)shared/transport/.+|^\\.\\./transport/.+',
+							message:
+								"Import the transport from its face ('…/shared/transport'), not an inner module.",
+						},
+					],
+				},
+			],
+		},
+	},
+	{
 		// Test code and scripts: TypeScript's and ESLint's recommended rules, tuned for code that prints,
 		// spawns processes and handles exported workflow JSON.
 		files: ['test/**/*.ts', 'scripts/**/*.ts'],

@@ -19,7 +19,7 @@ import { requireAccount, storageAccount, v2, type StorageAccount } from '../shar
 import { downloadFile } from '../shared/storage/download';
 import { fileLink, parseLink } from '../shared/storage/links';
 import { listScope } from '../shared/storage/scope-listing';
-import { mapBounded } from '../shared/transport/bounded';
+import { mapBounded } from '../shared/transport';
 import { DEFAULT_MAX_DOWNLOAD_MB, DEFAULT_MAX_FILES } from './properties';
 
 /** Items a manual "Fetch Test Event" returns. */

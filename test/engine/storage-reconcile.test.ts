@@ -5,7 +5,7 @@
  * Each write ends applied exactly once, or is sent again only when it did not land.
  */
 import { MAY_HAVE_BEEN_APPLIED } from '../../nodes/shared/errors/outcome';
-import { secondLook } from '../../nodes/shared/transport/second-look';
+import { secondLook } from '../../nodes/shared/transport';
 import { DEMO_ACCOUNT, startSandbox } from '../sandbox/server';
 import { takenNames } from '../sandbox/naming';
 import type { FaultTarget } from '../sandbox/faults';

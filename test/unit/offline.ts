@@ -10,7 +10,7 @@ import { request as httpsRequest } from 'node:https';
 import nock from 'nock';
 import { Dispatcher } from 'undici';
 
-import { routeCallsThrough } from '../../nodes/shared/transport/calls';
+import { routeCallsThrough } from '../../nodes/shared/transport';
 
 /** The handler undici's `request()` hands a dispatcher (its callback interface). */
 interface RequestCallbacks {

@@ -2,13 +2,11 @@ import type { Readable } from 'node:stream';
 import type { IExecuteFunctions, ILoadOptionsFunctions, ISupplyDataFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../transport/request';
-import { joinUrl } from '../transport/urls';
+import { apiRequest, joinUrl, runCredentials } from '../transport';
 import { PackError, packErrorOf } from '../errors/pack-error';
 import { parseModelListing, type ListedModel } from './models';
 import { readNdjson } from './ndjson';
 import { AnswerAccumulator, resultOfAnswer, type AiResult } from './protocol';
-import { runCredentials } from '../transport/run-credentials';
 
 export type AiContext = IExecuteFunctions | ISupplyDataFunctions;
 

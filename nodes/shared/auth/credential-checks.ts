@@ -1,7 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import type { ApiRequestOptions } from '../transport/request';
-import { displayUrl, joinUrl } from '../transport/urls';
+import { type ApiRequestOptions, displayUrl, joinUrl } from '../transport';
 import { TWO_FACTOR_FIX } from './session';
 
 export type TestedCredential =

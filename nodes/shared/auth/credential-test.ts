@@ -9,11 +9,16 @@ import type {
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 
-import type { RawAnswer } from '../transport/body';
-import { RAISE_TIMEOUT, unexpectedBodyError, type ErrorContext } from '../transport/errors';
-import { apiRequest, type RequestContext } from '../transport/request';
-import { secondsText } from '../transport/timeout';
-import { displayUrl } from '../transport/urls';
+import {
+	apiRequest,
+	displayUrl,
+	type ErrorContext,
+	RAISE_TIMEOUT,
+	type RawAnswer,
+	type RequestContext,
+	secondsText,
+	unexpectedBodyError,
+} from '../transport';
 import { authenticatorOf } from './authenticators';
 import { CREDENTIAL_CHECKS, type TestedCredential } from './credential-checks';
 
@@ -157,7 +162,7 @@ async function runCheck(
 		);
 		if ('ok' in verdict) return { status: 'OK', message: withStop(verdict.ok) };
 		if ('unexpected' in verdict) {
-			const errorCtx: ErrorContext = { node: TEST_NODE, api: options.api };
+			const errorCtx: ErrorContext = { api: options.api };
 			return {
 				status: 'Error',
 				message: wording(unexpectedBodyError(errorCtx, verdict.unexpected)),

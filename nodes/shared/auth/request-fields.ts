@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { MODE_MARKER_HEADER, type AuthMode } from '../transport/auth-mode';
-import { insecureUrlProblem } from '../transport/urls';
+import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
+import { insecureUrlProblem } from '../urls';
 
 interface AppendableForm {
 	append(name: string, value: string): void;

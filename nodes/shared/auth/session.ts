@@ -1,6 +1,6 @@
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
-import { displayUrl, insecureUrlProblem, joinUrl } from '../transport/urls';
+import { displayUrl, insecureUrlProblem, joinUrl } from '../urls';
 
 interface AuthenticatorAnswer {
 	Success?: boolean;

@@ -4,8 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DavClient } from '../dav/client';
 import { outcomeOf, withOutcome, type WriteOutcome } from '../errors/outcome';
 import type { DavHttp } from '../dav/http';
-import { apiRequest } from '../transport/request';
-import { runCredentials } from '../transport/run-credentials';
+import { apiRequest, runCredentials } from '../transport';
 
 export type DavContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 

@@ -1,9 +1,13 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { collectByOffsetTotal } from '../transport/paging';
-import { apiRequest, type ApiRequestOptions } from '../transport/request';
-import { joinUrl } from '../transport/urls';
+import {
+	apiRequest,
+	type ApiRequestOptions,
+	collectByOffsetTotal,
+	joinUrl,
+	runCredentials,
+} from '../transport';
 import {
 	MAX_PAGE_SIZE,
 	SECTION_LABEL,
@@ -13,7 +17,6 @@ import {
 	type Reference,
 	type Section,
 } from './types';
-import { runCredentials } from '../transport/run-credentials';
 import { accountInfo } from '../storage/account-info';
 import { withOutcome, type WriteOutcome } from '../errors/outcome';
 import { markedWriteFailure } from '../errors/write-failure';

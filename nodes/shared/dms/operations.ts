@@ -5,7 +5,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mapBounded } from '../transport/bounded';
+import { mapBounded } from '../transport';
 import { dmsWrite, getDocument, getFields, listDocuments } from './client';
 import { convertValues, isEmptyInput, toList } from './convert';
 import { buildFilters, type FilterCondition } from './filters';

@@ -7,7 +7,7 @@
  * No n8n here: the HTTP function comes from the caller.
  */
 import { PackError, type PackErrorSource } from '../errors/pack-error';
-import { backoffDelay, DEFAULT_RETRY } from '../transport/retry';
+import { backoffDelay, DEFAULT_RETRY } from '../transport';
 
 export const MODERN_VERSION = '2026-07-28';
 export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;

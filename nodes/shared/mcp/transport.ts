@@ -1,15 +1,13 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest } from '../transport/request';
-import { joinUrl } from '../transport/urls';
+import { apiRequest, joinUrl, runCredentials } from '../transport';
 import {
 	DEFAULT_MAX_RATE_LIMIT_WAIT_S,
 	McpClient,
 	waitingOutRateLimits,
 	type McpHttp,
 } from './protocol';
-import { runCredentials } from '../transport/run-credentials';
 
 export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
 

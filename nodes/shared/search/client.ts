@@ -3,11 +3,13 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { requireAccount, type StorageAccount } from '../storage/client';
 import { fileLink, folderLink } from '../storage/links';
-import type { FormFields } from '../transport/body';
-import { collectByPageNumber } from '../transport/paging';
-import { apiRequest } from '../transport/request';
-import { runCredentials } from '../transport/run-credentials';
-import { joinUrl } from '../transport/urls';
+import {
+	apiRequest,
+	collectByPageNumber,
+	type FormFields,
+	joinUrl,
+	runCredentials,
+} from '../transport';
 
 /** The JSON-format answer of `{web_url}/ajax/search.php`. */
 interface SearchAnswer {

@@ -1,10 +1,14 @@
 import type { IExecuteFunctions, ILoadOptionsFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FormFields } from '../transport/body';
-import { apiRequest, type ApiRequestOptions, type ApiResponse } from '../transport/request';
-import { joinUrl } from '../transport/urls';
-import { runCredentials } from '../transport/run-credentials';
+import {
+	apiRequest,
+	type ApiRequestOptions,
+	type ApiResponse,
+	type FormFields,
+	joinUrl,
+	runCredentials,
+} from '../transport';
 import { runParameter } from '../node/run-parameters';
 
 export type StorageContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;

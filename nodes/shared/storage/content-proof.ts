@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { BinarySource } from '../transport/binary';
+import type { BinarySource } from '../transport';
 import { v2, type StorageAccount } from './client';
 
 /** Size and CRC-32 of some bytes: what a lost write's proof compares (`contentOf`, `storedContent`). */

@@ -7,7 +7,7 @@ import {
 	type OutcomeCandidate,
 	type WriteOutcome,
 } from '../errors/outcome';
-import type { ApiResponse } from '../transport/request';
+import type { ApiResponse } from '../transport';
 
 /**
  * Helpers for proving the outcome of a write whose answer was lost. The documents offer no idempotency key

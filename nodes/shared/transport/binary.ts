@@ -3,7 +3,9 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
-import { BINARY_ENCODING, NodeOperationError } from 'n8n-workflow';
+import { BINARY_ENCODING } from 'n8n-workflow';
+
+import { TransportError } from './transport-error';
 
 const STREAM_CHUNK_BYTES = 256 * 1024;
 
@@ -39,10 +41,11 @@ export async function binarySource(
 	const item = ctx.getInputData()[itemIndex];
 	if (!item?.binary?.[propertyName]) {
 		const available = Object.keys(item?.binary ?? {});
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw new TransportError(
+			'CS_NO_BINARY',
 			`No binary property "${propertyName}" on the input item`,
 			{
+				kind: 'input',
 				itemIndex,
 				description: available.length
 					? `The item has binary properties: ${available.join(', ')}. Set "Input Binary Field" to one of them.`

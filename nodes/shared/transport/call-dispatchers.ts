@@ -109,7 +109,12 @@ export function dispatcherFor(
 	origin: string,
 	pooled: boolean,
 	proxy: string | undefined,
-): { dispatcher: Dispatcher; release: () => void } {
+): {
+	dispatcher: Dispatcher;
+	release: () => void;
+	/** A connection of its own still connecting (TLS: in its handshake): nothing of the request has left. */
+	connecting?: () => boolean;
+} {
 	if (pooled) {
 		if (!proxy) return { dispatcher: directPool(origin), release: () => undefined };
 		let kept = throughProxy.get(proxy);
@@ -122,7 +127,11 @@ export function dispatcherFor(
 		return { dispatcher: own, release: () => void own.destroy().catch(() => undefined) };
 	}
 	const own = tracked((connect) => new Client(origin, { ...NO_LIMITS, connect }));
-	return { dispatcher: own.dispatcher, release: () => close(own) };
+	return {
+		dispatcher: own.dispatcher,
+		release: () => close(own),
+		connecting: () => own.connecting.size > 0,
+	};
 }
 
 /** Whether a read may have taken a kept connection (undici does not say): one idle here, or a proxy pool that answered. */

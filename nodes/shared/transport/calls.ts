@@ -66,8 +66,8 @@ async function exchange(
 	pooled: boolean,
 	proxy: string | undefined,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	const { dispatcher, release } = replaced
-		? { dispatcher: replaced, release: () => undefined }
+	const { dispatcher, release, connecting } = replaced
+		? { dispatcher: replaced, release: () => undefined, connecting: undefined }
 		: dispatcherFor(target.origin, pooled, proxy);
 	const stop = new AbortController();
 	const onCancel = () => stop.abort(cancelled());
@@ -97,6 +97,8 @@ async function exchange(
 	try {
 		answer = await Promise.race([sent, abandoned]);
 	} catch (error) {
+		// Asked before `release` closes it: a connection still in its TLS handshake sent nothing.
+		const handshaking = target.protocol === 'https:' && connecting?.() === true;
 		job.cancel?.removeEventListener('abort', onCancel);
 		release();
 		if (!stop.signal.aborted) throw translated(error, false, proxy, target);
@@ -107,6 +109,8 @@ async function exchange(
 		);
 		const reason = stop.signal.reason as Error;
 		if (!(reason instanceof AnswerTimeoutError)) throw reason;
+		if (handshaking)
+			throw failure('ERR_TLS_HANDSHAKE_TIMEOUT', 'the TLS handshake did not complete');
 		if (pooled) retirePool(target.origin, proxy);
 		return reason;
 	} finally {

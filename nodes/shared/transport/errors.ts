@@ -1,14 +1,13 @@
-import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { JsonObject } from 'n8n-workflow';
 
 import { API_LABEL, type ApiKind } from './api-kinds';
 import { UNREACHABLE, type ProxyFailure } from './failures';
 import { explainStatus } from './status-messages';
 import { secondsText } from './timeout';
 import { MAY_HAVE_BEEN_APPLIED } from '../errors/outcome';
+import { TransportError, type TransportErrorCode } from './transport-error';
 
 export interface ErrorContext {
-	node: INode;
 	api: ApiKind;
 	itemIndex?: number;
 	/** What the request named (`file "…"`, `folder "…"`): a 405 says which of the user's hashes was refused. */
@@ -17,18 +16,12 @@ export interface ErrorContext {
 
 function apiError(
 	ctx: ErrorContext,
+	code: TransportErrorCode,
 	message: string,
 	description: string,
 	httpCode?: number,
-): NodeApiError {
-	const response: JsonObject = { message, description };
-	if (httpCode !== undefined) response.httpCode = String(httpCode);
-	return new NodeApiError(ctx.node, response, {
-		message,
-		description,
-		httpCode: httpCode === undefined ? undefined : String(httpCode),
-		itemIndex: ctx.itemIndex,
-	});
+): TransportError {
+	return new TransportError(code, message, { description, httpCode, itemIndex: ctx.itemIndex });
 }
 
 /** The service's own words, when it sent any, appended to the fix; bounded so no page dump reaches the user. */
@@ -55,20 +48,22 @@ function refusedWhat(ctx: ErrorContext, cause: string, status: number): string {
 	return cause.replace(/ \(405\)$/, `${on} (405${item})`);
 }
 
-export function statusError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
+export function statusError(ctx: ErrorContext, status: number, body = ''): TransportError {
 	const { cause, fix } = explainStatus(ctx.api, status, body);
 	const said = serviceText(body);
 	return apiError(
 		ctx,
+		'CS_STATUS',
 		refusedWhat(ctx, cause, status),
 		said ? `${fix} The ${API_LABEL[ctx.api]} said: "${said}"` : fix,
 		status,
 	);
 }
 
-export function unexpectedBodyError(ctx: ErrorContext, what: string): NodeApiError {
+export function unexpectedBodyError(ctx: ErrorContext, what: string): TransportError {
 	return apiError(
 		ctx,
+		'CS_UNEXPECTED_BODY',
 		`The ${API_LABEL[ctx.api]} answered with ${what} where JSON was expected`,
 		"Check that the URL in the credential points at the service's API (not a web page, proxy or login portal).",
 		200,
@@ -87,15 +82,17 @@ export function unreachableError(
 	host: string,
 	code: string,
 	midAnswer?: 'dropped' | 'stalled',
-): NodeApiError {
+): TransportError {
 	if (midAnswer === 'stalled')
 		return apiError(
 			ctx,
+			'CS_ANSWER_STALLED',
 			`The answer from ${host} stalled: no data arrived for longer than the node's Timeout`,
 			`The service or the network stopped sending; the node asked again where it could. ${RAISE_TIMEOUT}`,
 		);
 	return apiError(
 		ctx,
+		midAnswer === 'dropped' ? 'CS_CONNECTION_DROPPED' : 'CS_UNREACHABLE',
 		midAnswer === 'dropped'
 			? `The connection to ${host} broke while its answer was read`
 			: `Could not reach ${host}: ${UNREACHABLE_CAUSES[code] ?? 'the connection failed'}`,
@@ -104,30 +101,33 @@ export function unreachableError(
 }
 
 /** A proxy in the way failed or refused the request: its cause and fix name the proxy (`proxy-failures.ts`). */
-export function proxyError(ctx: ErrorContext, { message, fix }: ProxyFailure): NodeApiError {
-	return apiError(ctx, message, fix);
+export function proxyError(ctx: ErrorContext, { message, fix }: ProxyFailure): TransportError {
+	return apiError(ctx, 'CS_PROXY', message, fix);
 }
 
 /**
  * The TLS certificate the server showed was refused in the handshake, before any byte of the request left:
  * nothing was sent, so even a write is not in doubt, and repeating cannot help.
  */
-export function certificateError(ctx: ErrorContext, host: string, code: string): NodeApiError {
+export function certificateError(ctx: ErrorContext, host: string, code: string): TransportError {
 	const nothingSent = 'The connection was refused before anything was sent.';
 	if (code === 'ERR_TLS_CERT_ALTNAME_INVALID')
 		return apiError(
 			ctx,
+			'CS_CERTIFICATE',
 			`The TLS certificate of ${host} is issued for other names than ${host} (${code})`,
 			`Use the host name the certificate names in the credential's URL, or have the service's certificate fixed. If a proxy or TLS inspection between n8n and the service presents its own certificate, have it issue one for this host. ${nothingSent}`,
 		);
 	if (code === 'CERT_HAS_EXPIRED' || code === 'CERT_NOT_YET_VALID')
 		return apiError(
 			ctx,
+			'CS_CERTIFICATE',
 			`The TLS certificate of ${host} is ${code === 'CERT_HAS_EXPIRED' ? 'expired' : 'not valid yet'} (${code})`,
 			`Have the service's certificate renewed, and check that this machine's clock is right. ${nothingSent}`,
 		);
 	return apiError(
 		ctx,
+		'CS_CERTIFICATE',
 		`The TLS certificate of ${host} is not trusted by this machine (${code})`,
 		`If the service uses a private certificate authority, or a proxy or TLS inspection re-signs connections, give n8n that authority's certificate (NODE_EXTRA_CA_CERTS, then restart n8n); otherwise have the service's certificate fixed. ${nothingSent}`,
 	);
@@ -148,12 +148,17 @@ const HANDSHAKE_CAUSES: Record<string, string> = {
  * The TLS handshake failed in OpenSSL (`ERR_SSL_<REASON>`), before any byte of the request left: the cause in
  * words, never OpenSSL's text (it quotes source paths). Repeating cannot help.
  */
-export function handshakeError(ctx: ErrorContext, hostAndPort: string, code: string): NodeApiError {
+export function handshakeError(
+	ctx: ErrorContext,
+	hostAndPort: string,
+	code: string,
+): TransportError {
 	const nothingSent = 'The connection was refused before anything was sent.';
 	const cause = HANDSHAKE_CAUSES[code];
 	if (cause === 'does not speak TLS')
 		return apiError(
 			ctx,
+			'CS_TLS_HANDSHAKE',
 			`The server at ${hostAndPort} does not speak TLS (${code})`,
 			`It answered the TLS handshake with something else, most likely plain HTTP: is the URL in the credential http:// rather than https://, or is the port the service's plain-HTTP one? Use the scheme and port the service speaks. ${nothingSent}`,
 		);
@@ -163,6 +168,7 @@ export function handshakeError(ctx: ErrorContext, hostAndPort: string, code: str
 		.toLowerCase();
 	return apiError(
 		ctx,
+		'CS_TLS_HANDSHAKE',
 		`The TLS handshake with ${hostAndPort} failed: the server ${cause ?? `refused it (${reason})`} (${code})`,
 		`Check that the URL in the credential names the service's TLS port, and have the service (or a proxy or TLS inspection in between) accept TLS 1.2 or 1.3 with current ciphers. ${nothingSent}`,
 	);
@@ -203,12 +209,13 @@ const UNREQUESTED_CONTINUE_FIX =
  * The service's answer broke HTTP/1.1 (RFC 9112): refused, never guessed at. The cause as the pack's HTTP/1.1
  * reader words it, else named after llhttp's code.
  */
-export function protocolError(ctx: ErrorContext, code: string, message: string): NodeApiError {
+export function protocolError(ctx: ErrorContext, code: string, message: string): TransportError {
 	const cause = /^The answer /.test(message)
 		? message.slice('The answer '.length)
 		: `${PROTOCOL_CAUSES[code] ?? 'broke HTTP/1.1'} (${code})`;
 	return apiError(
 		ctx,
+		'CS_PROTOCOL',
 		`The ${API_LABEL[ctx.api]}'s answer ${cause}`,
 		code === 'HPE_UNREQUESTED_CONTINUE' ? UNREQUESTED_CONTINUE_FIX : PROTOCOL_FIX,
 	);
@@ -218,9 +225,10 @@ export function uncertainWriteError(
 	ctx: ErrorContext,
 	reason: string,
 	httpCode?: number,
-): NodeApiError {
+): TransportError {
 	return apiError(
 		ctx,
+		'CS_UNCERTAIN_WRITE',
 		`${MAY_HAVE_BEEN_APPLIED}: ${reason} before the ${API_LABEL[ctx.api]} confirmed it`,
 		'The service offers no idempotency key, so the node did not repeat the request. Check the current state (for example with a Get or List operation) before running this item again.',
 		httpCode,
@@ -230,26 +238,29 @@ export function uncertainWriteError(
 export const RAISE_TIMEOUT =
 	'If the service is only slow (a large folder, a busy hour), raise "Timeout" under Request Options.';
 
-export function timeoutError(ctx: ErrorContext, timeoutMs: number): NodeApiError {
+export function timeoutError(ctx: ErrorContext, timeoutMs: number): TransportError {
 	return apiError(
 		ctx,
+		'CS_TIMEOUT',
 		`The ${API_LABEL[ctx.api]} did not answer within the timeout of ${secondsText(timeoutMs)}`,
 		`${RAISE_TIMEOUT} Otherwise check that the service is running and reachable from n8n.`,
 	);
 }
 
 /** A write whose answer did not come in time: the service may still be applying it, so it is not sent again. */
-export function uncertainTimeoutError(ctx: ErrorContext, timeoutMs: number): NodeApiError {
+export function uncertainTimeoutError(ctx: ErrorContext, timeoutMs: number): TransportError {
 	return apiError(
 		ctx,
+		'CS_UNCERTAIN_TIMEOUT',
 		`${MAY_HAVE_BEEN_APPLIED}: the ${API_LABEL[ctx.api]} did not answer within the timeout of ${secondsText(timeoutMs)}`,
 		`The node did not repeat it, so nothing is done twice. Check the current state (for example with a Get or List operation) before running this item again. ${RAISE_TIMEOUT}`,
 	);
 }
 
-export function tooLargeError(ctx: ErrorContext, maxBytes: number): NodeApiError {
+export function tooLargeError(ctx: ErrorContext, maxBytes: number): TransportError {
 	return apiError(
 		ctx,
+		'CS_TOO_LARGE',
 		`The ${API_LABEL[ctx.api]} sent a response larger than ${Math.round(maxBytes / 1048576)} MiB`,
 		"The node refuses oversized responses to protect n8n's memory. Narrow the request (fewer items per page, a smaller time range).",
 	);
@@ -261,13 +272,14 @@ export function redirectError(
 	status: number,
 	location: string | undefined,
 	write: boolean,
-): NodeApiError {
+): TransportError {
 	const where = location ? ` to ${location}` : '';
 	const applied = write
 		? ' The service may have applied the write before redirecting: check before running this item again.'
 		: '';
 	return apiError(
 		ctx,
+		'CS_REDIRECT',
 		`The ${API_LABEL[ctx.api]} redirected the request${where} (${status})`,
 		`Redirects are not followed, so credentials never travel to another address. Put the final address in the credential's URL (https, the right host and path).${applied}`,
 		status,
@@ -278,16 +290,21 @@ export function redirectError(
  * A read the service failed with a 5xx: nothing was changed, so the advice for uncertain writes does not
  * apply. Writes that fail with a 5xx get uncertainWriteError instead.
  */
-export function readFailedError(ctx: ErrorContext, status: number, body = ''): NodeApiError {
-	const error = statusError(ctx, status, body);
+export function readFailedError(ctx: ErrorContext, status: number, body = ''): TransportError {
+	const { cause } = explainStatus(ctx.api, status, body);
 	const said = serviceText(body);
-	error.description = `The request only read data, so nothing was changed. Try again later; if it keeps failing, the ${API_LABEL[ctx.api]}'s own log names the cause.${said ? ` The ${API_LABEL[ctx.api]} said: "${said}"` : ''}`;
-	return error;
+	return apiError(
+		ctx,
+		'CS_READ_FAILED',
+		refusedWhat(ctx, cause, status),
+		`The request only read data, so nothing was changed. Try again later; if it keeps failing, the ${API_LABEL[ctx.api]}'s own log names the cause.${said ? ` The ${API_LABEL[ctx.api]} said: "${said}"` : ''}`,
+		status,
+	);
 }
 
 /** Marks a read failure that repeated identically, so retrying stopped early. */
 export function repeatedFailure(error: Error): Error {
-	if (error instanceof NodeApiError)
+	if (error instanceof TransportError)
 		error.description =
 			`${error.description ?? ''} The same answer came twice, so the node stopped retrying.`.trim();
 	return error;
@@ -297,11 +314,16 @@ export function repeatedFailure(error: Error): Error {
  * A download's answer did not say where its body ends, and no size was known to check it against: a transfer
  * cut short would look complete, so nothing is stored.
  */
-export function unframedDownloadError(node: INode, fileName: string, itemIndex?: number) {
-	const message = `The download of ${fileName} was refused: the answer had neither a Content-Length nor chunked framing`;
-	const description =
-		'Without either, a transfer cut short cannot be told from a complete one, and the size of the file was not known beforehand. Something between n8n and the service (a proxy or load balancer) may remove the length: point the credential at the service directly, or use an operation that reads the size first (Download reads it).';
-	return new NodeApiError(node, { message, description }, { message, description, itemIndex });
+export function unframedDownloadError(fileName: string, itemIndex?: number): TransportError {
+	return new TransportError(
+		'CS_DOWNLOAD_UNFRAMED',
+		`The download of ${fileName} was refused: the answer had neither a Content-Length nor chunked framing`,
+		{
+			itemIndex,
+			description:
+				'Without either, a transfer cut short cannot be told from a complete one, and the size of the file was not known beforehand. Something between n8n and the service (a proxy or load balancer) may remove the length: point the credential at the service directly, or use an operation that reads the size first (Download reads it).',
+		},
+	);
 }
 
 /** Why a transfer failed once its answer had started, and what to do: a broken connection or a broken answer. */

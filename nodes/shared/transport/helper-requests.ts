@@ -32,7 +32,12 @@ function secured(socket: Socket): boolean {
 	return !(socket instanceof TLSSocket) || socket.getFinished() !== undefined;
 }
 
+/** Requests already noted: Node announces each twice (created, then started once its body ends). */
+const noted = new WeakSet<ClientRequest>();
+
 function started({ request }: { request: ClientRequest }): void {
+	if (noted.has(request)) return;
+	noted.add(request);
 	// A request started from a stream's event (form-data's) may run in the stream's context: then the one send
 	// under way to its target, if only one is.
 	const alike = byTarget.get(targetOf(request.host, request.path));
@@ -61,6 +66,9 @@ export async function watchingHelper<T>(
 ): Promise<T> {
 	if (!listening) {
 		listening = true;
+		// `created` comes as the request is made (Node 22.12+), `start` only once its body has been written: a
+		// multipart upload whose handshake fails before then would go unseen, and pass for a dropped request.
+		subscribe('http.client.request.created', started as (message: unknown) => void);
 		subscribe('http.client.request.start', started as (message: unknown) => void);
 	}
 	const { hostname, pathname } = new URL(url);

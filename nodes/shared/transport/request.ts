@@ -1,26 +1,13 @@
-import type FormData from 'form-data';
 import { Readable } from 'node:stream';
-import type {
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	ISupplyDataFunctions,
-} from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import type { IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 
-import type { ApiKind } from './api-kinds';
-import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
+import { MODE_MARKER_HEADER } from '../auth/auth-mode';
 import { authenticatorOf } from '../auth/authenticators';
-import { keptAlivePath, transferPath } from './binary-mode';
 import {
 	ERROR_BODY_BYTES,
 	readCapped,
 	ResponseTooLargeError,
 	toUrlEncoded,
-	type FormFields,
 	type RawAnswer,
 } from './body';
 import {
@@ -30,7 +17,6 @@ import {
 	proxyError,
 	readFailedError,
 	redirectError,
-	repeatedFailure,
 	statusError,
 	timeoutError,
 	tooLargeError,
@@ -38,21 +24,14 @@ import {
 	uncertainWriteError,
 	unexpectedBodyError,
 	unreachableError,
-	RAISE_TIMEOUT,
 	type ErrorContext,
 } from './errors';
-import { sendUploadFromDisk, type DiskUpload } from './disk-upload';
+import { sendUploadFromDisk } from './disk-upload';
 import { classifyFailure, type ProxyFailure } from './failures';
 import { helperFailure, watchingHelper, type HelperRequest } from './helper-requests';
 import { proxyFor } from './proxy';
 import { proxyRefusal } from './proxy-failures';
-import {
-	backoffDelay,
-	DEFAULT_RETRY,
-	parseRetryAfter,
-	retrySecondsInText,
-	type RetryPolicy,
-} from './retry';
+import { DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
 import {
 	AnswerTimeoutError,
 	answerDeadline,
@@ -61,90 +40,43 @@ import {
 	idleWatched,
 } from './timeout';
 import { runCredentials } from './run-credentials';
-import { secondLook, secondLookDelayMs } from './second-look';
-import { MAY_HAVE_BEEN_APPLIED, outcomeOf, withOutcome } from '../errors/outcome';
-import { displayUrl, insecureUrlProblem, withoutQueryStrings } from './urls';
+import { withOutcome } from '../errors/outcome';
+import { displayUrl, insecureUrlProblem, withoutQueryStrings } from '../urls';
 import { sendDownloadOnSocket } from './socket-exchange';
 import { sendCall } from './calls';
+import { TransportError } from './transport-error';
+import { reconciling, retrying, settledWrite, type Step } from './around-send';
+import { pathFor } from './routing';
+import {
+	bodyOf,
+	type ApiRequestOptions,
+	type ApiResponse,
+	type RequestBody,
+	type RequestContext,
+} from './request-types';
 
-export type RequestContext =
-	| IExecuteFunctions
-	| ILoadOptionsFunctions
-	| IPollFunctions
-	| IHookFunctions
-	| ISupplyDataFunctions;
-
-export type HttpMethod = IHttpRequestMethods | 'MKCALENDAR' | 'PROPPATCH';
-
-export interface ApiRequestOptions {
-	api: ApiKind;
-	url: string;
-	method?: HttpMethod;
-	/** Omit for anonymous calls (LINK downloads, upload by key, public MCP tools). */
-	credentialType?: string;
-	authMode?: AuthMode;
-	form?: FormFields;
-	json?: unknown;
-	/** A factory, so that a retried upload reads its content again from the start. */
-	multipart?: () => FormData | Promise<FormData>;
-	body?: string | Buffer;
-	headers?: Record<string, string>;
-	qs?: Record<string, string | number | boolean>;
-	responseType?: 'json' | 'text' | 'stream';
-	/**
-	 * A write is never repeated after an uncertain outcome (timeout, dropped connection, 5xx) unless
-	 * `reconcile` looked and found it was not applied. `reconcile` returns the applied result, or
-	 * undefined when the write did not happen; `timedOut` tells it the service may still be applying it.
-	 */
-	write?: boolean;
-	reconcile?: (failure: { timedOut: boolean }) => Promise<unknown>;
-	/** Replaces the generic "check before running again" advice of an uncertain-write error (e.g. how to find a created item). */
-	uncertainHint?: string;
-	/** Statuses that mean "outcome unknown, check before retrying" for this call (e.g. 494 partial upload). */
-	uncertainStatuses?: number[];
-	/** Statuses handed back to the caller instead of raising (e.g. DAV 207, 404 on sync). */
-	acceptStatuses?: number[];
-	/** Statuses worth retrying with back-off besides 429 (DAV and MCP 503). */
-	retryStatuses?: number[];
-	itemIndex?: number;
-	/** The longest silence in either direction (`IdleLimit`); 0 = none. Omitted: the node's "Timeout", else 120 s. */
-	timeoutMs?: number;
-	retry?: Partial<RetryPolicy>;
-	maxResponseBytes?: number;
-	/**
-	 * The same multipart upload with its file on disk (n8n's filesystem binary mode): sent as
-	 * `transferPath('upload')` says, from the main thread through reused buffers or through n8n's helper.
-	 */
-	diskUpload?: DiskUpload;
-	/**
-	 * Send this form-encoded download without n8n's helper (n8n's filesystem binary mode): read on the main
-	 * thread into reused buffers (the body is then a `SocketBody`). Needs `responseType: 'stream'`.
-	 */
-	diskDownload?: boolean;
-}
-
-export interface ApiResponse<T = unknown> {
-	status: number;
-	headers: Record<string, string | string[] | undefined>;
-	body: T;
-	/** True when the answer was lost and the result came from the caller's reconciling read. */
-	reconciled?: boolean;
-}
+export type { ApiRequestOptions, ApiResponse, HttpMethod, RequestContext } from './request-types';
 
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 async function buildBody(
-	opts: ApiRequestOptions,
+	body: RequestBody,
 	headers: Record<string, string>,
 ): Promise<IHttpRequestOptions['body']> {
-	if (opts.multipart) return await opts.multipart();
-	if (opts.form) return toUrlEncoded(opts.form);
-	if (opts.json !== undefined) {
-		headers['content-type'] ??= 'application/json';
-		// Left as an object so a token credential can add its body fields; n8n serialises it.
-		return opts.json as IHttpRequestOptions['body'];
+	switch (body.kind) {
+		case 'file':
+			return body.multipart ? await body.multipart() : undefined;
+		case 'form':
+			return toUrlEncoded(body.fields);
+		case 'json':
+			headers['content-type'] ??= 'application/json';
+			// Left as an object so a token credential can add its body fields; n8n serialises it.
+			return body.value as IHttpRequestOptions['body'];
+		case 'raw':
+			return body.bytes;
+		case 'none':
+			return undefined;
 	}
-	return opts.body;
 }
 
 function isStream(body: unknown): body is NodeJS.ReadableStream {
@@ -202,41 +134,18 @@ async function authenticated(
 	};
 }
 
-/** Whether a transfer goes on the transport's own socket: as `transferPath` says, with a credential it can apply. */
-function ownTransfer(opts: ApiRequestOptions): boolean {
-	if (opts.credentialType && !authenticatorOf(opts.credentialType)) return false;
-	return (
-		opts.diskDownload === true ||
-		(opts.diskUpload !== undefined && transferPath('upload') !== 'helper')
-	);
-}
-
-/** The answer, or the timeout error when a streamed body's answer did not start in time. */
+/**
+ * One request on the path `pathFor` picks, each the same `send -> answer`: the answer, or the timeout error when
+ * a streamed body's answer did not start in time.
+ */
 async function send(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
 	timeoutMs: number,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	if (ownTransfer(opts)) {
-		const upload = opts.diskUpload;
-		// Left out as the multipart path leaves them out (`multipartWithFile`): undefined and empty upload fields.
-		const form = upload
-			? new URLSearchParams(
-					Object.entries(upload.fields).filter((entry) => entry[1]) as Array<[string, string]>,
-				)
-			: toUrlEncoded(opts.form ?? {});
-		const { url, headers, body, cancel } = await authenticated(
-			ctx,
-			opts,
-			{ ...NAMED, ...opts.headers },
-			form,
-		);
-		const post = { url, headers, form: body instanceof URLSearchParams ? body : form, cancel };
-		const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-		return upload
-			? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
-			: await sendDownloadOnSocket(post, timeoutMs, maxBytes);
-	}
+	const path = pathFor(opts);
+	if (path === 'own socket') return await sendOnOwnSocket(ctx, opts, timeoutMs);
+	if (path === 'undici') return await sendOnKeptAlive(ctx, opts, timeoutMs);
 	// Watched from before the body is built: a request n8n's helper starts from the body's stream events runs
 	// in the context the stream was made in.
 	const seen: HelperRequest[] = [];
@@ -247,7 +156,35 @@ async function send(
 	);
 }
 
-/** A request n8n's helper sends (or a call on the transport's kept-alive connections, `keptAlive`). */
+/** A file transfer on the transport's own socket: an upload of a file on disk, or a download into n8n's store. */
+async function sendOnOwnSocket(
+	ctx: RequestContext,
+	opts: ApiRequestOptions,
+	timeoutMs: number,
+): Promise<RawAnswer | AnswerTimeoutError> {
+	const body = bodyOf(opts);
+	const upload = body.kind === 'file' ? body.onDisk : undefined;
+	// Left out as the multipart path leaves them out (`multipartWithFile`): undefined and empty upload fields.
+	const form = upload
+		? new URLSearchParams(
+				Object.entries(upload.fields).filter((entry) => entry[1]) as Array<[string, string]>,
+			)
+		: toUrlEncoded(body.kind === 'form' ? body.fields : {});
+	const signed = await authenticated(ctx, opts, { ...NAMED, ...opts.headers }, form);
+	const { url, headers, cancel } = signed;
+	const post = {
+		url,
+		headers,
+		form: signed.body instanceof URLSearchParams ? signed.body : form,
+		cancel,
+	};
+	const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+	return upload
+		? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
+		: await sendDownloadOnSocket(post, timeoutMs, maxBytes);
+}
+
+/** A request n8n's helper sends. */
 async function sendOnHelper(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
@@ -256,8 +193,7 @@ async function sendOnHelper(
 ): Promise<RawAnswer | AnswerTimeoutError> {
 	const headers: Record<string, string> = { ...opts.headers };
 	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
-	const body = await buildBody(opts, headers);
-	if (keptAlive(opts, body)) return await sendOnKeptAlive(ctx, opts, headers, body, timeoutMs);
+	const body = await buildBody(bodyOf(opts), headers);
 	// n8n's timeout runs from the start of the request: a streamed body gets a limit of its own instead. Only
 	// form-data's (legacy) stream is watched: a 'data' listener would start a modern stream flowing.
 	const deadline =
@@ -351,32 +287,21 @@ function abortable(request: IHttpRequestOptions, own: AbortSignal): void {
 	});
 }
 
-/**
- * Whether this call goes over the transport's own kept-alive connections (`calls.ts`): a body in memory, an answer
- * read whole, and if authenticated, by one of the pack's credentials. A session call stays with n8n's helper,
- * which renews an expired session; streamed bodies and answers have paths of their own.
- */
-function keptAlive(opts: ApiRequestOptions, body: IHttpRequestOptions['body']): boolean {
-	if (keptAlivePath(process.env, opts.url) !== 'own connections') return false;
-	if (opts.responseType === 'stream' || opts.multipart || isStream(body)) return false;
-	if (opts.credentialType === undefined) return true;
-	return opts.authMode !== 'session' && authenticatorOf(opts.credentialType) !== undefined;
-}
-
 const DEFAULT_HEADERS: Record<string, string> = {
 	accept: 'application/json, text/plain, */*',
 	'accept-encoding': 'gzip, deflate, br',
 	...NAMED,
 };
 
+/** A call on the transport's kept-alive connections (undici, `calls.ts`). */
 async function sendOnKeptAlive(
 	ctx: RequestContext,
 	opts: ApiRequestOptions,
-	headers: Record<string, string>,
-	body: IHttpRequestOptions['body'],
 	timeoutMs: number,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	const request = await authenticated(ctx, opts, headers, body);
+	const headers: Record<string, string> = { ...opts.headers };
+	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
+	const request = await authenticated(ctx, opts, headers, await buildBody(bodyOf(opts), headers));
 	const sent = request.headers;
 	for (const [name, value] of Object.entries(DEFAULT_HEADERS)) sent[name] ??= value;
 	let payload: string | Buffer | undefined;
@@ -455,15 +380,6 @@ async function decode(
 	).toString('utf8');
 	return opts.responseType === 'text' ? text : parseJson(ctx, raw, text);
 }
-
-type Step<T> =
-	| { done: ApiResponse<T> }
-	| {
-			retry: Error;
-			hintMs?: number;
-			/** A 500 answer: status and body, to notice the same failure repeated. */ repeatKey?: string;
-	  }
-	| { uncertain: Error; timedOut?: boolean };
 
 async function attempt<T>(
 	ctx: RequestContext,
@@ -631,112 +547,24 @@ export async function apiRequest<T = unknown>(
 	opts: ApiRequestOptions,
 ): Promise<ApiResponse<T>> {
 	const errorCtx: ErrorContext = {
-		// n8n deep-copies the node on every getNode(): only an error needs it.
-		get node() {
-			return ctx.getNode();
-		},
 		api: opts.api,
 		itemIndex: opts.itemIndex,
 		subject: hashesNamed(opts),
 	};
 	const problem = insecureUrlProblem(opts.url);
-	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex: opts.itemIndex });
+	if (problem)
+		throw new TransportError('CS_INSECURE_URL', problem, {
+			kind: 'input',
+			itemIndex: opts.itemIndex,
+		});
 
 	const timeoutMs =
 		opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
-	let waitedMs = 0;
-	let lastRepeatKey: string | undefined;
-	for (let attemptNo = 1; ; attemptNo++) {
-		let step: Step<T>;
-		try {
-			step = await attempt<T>(ctx, opts, errorCtx, timeoutMs);
-		} catch (error) {
-			throw opts.write ? settledWrite(error) : error;
-		}
-		if ('done' in step) return step.done;
-		let failure: Error;
-		let hintMs: number | undefined;
-		if ('uncertain' in step) {
-			if (opts.uncertainHint && step.uncertain instanceof NodeApiError) {
-				step.uncertain.description = step.timedOut
-					? `${opts.uncertainHint} ${RAISE_TIMEOUT}`
-					: opts.uncertainHint;
-			}
-			if (!opts.reconcile) throw unknownOutcome(step.uncertain);
-			const reconcile = opts.reconcile;
-			const timedOut = step.timedOut === true;
-			let applied = await proven(async () => await reconcile({ timedOut }), step.uncertain);
-			if (applied === undefined && step.timedOut) {
-				// The service may still be applying it: look once more, later, and never send it again.
-				await secondLook.wait(secondLookDelayMs(timeoutMs));
-				applied = await proven(async () => await reconcile({ timedOut }), step.uncertain);
-				if (applied === undefined) throw unknownOutcome(step.uncertain, LOOKED_TWICE);
-			}
-			if (applied !== undefined)
-				return { status: 200, headers: {}, body: applied as T, reconciled: true };
-			failure = step.uncertain;
-		} else {
-			failure = step.retry;
-			hintMs = step.hintMs;
-			// A 500 answered twice word for word is the server failing this request every time, not a passing
-			// hiccup (502/503/504 are): more attempts would only delay the error.
-			if (step.repeatKey !== undefined && step.repeatKey === lastRepeatKey)
-				throw repeatedFailure(failure);
-			lastRepeatKey = step.repeatKey;
-		}
-		const delay = backoffDelay(policy, attemptNo, hintMs);
-		if (attemptNo >= policy.maxAttempts || waitedMs + delay > policy.maxTotalWaitMs)
-			// A write retried only when nothing reached the service (a 429, a refused connection): not applied.
-			throw !opts.write
-				? failure
-				: 'uncertain' in step
-					? unknownOutcome(failure)
-					: withOutcome(failure, 'not-applied');
-		waitedMs += delay;
-		await sleep(delay);
-	}
-}
-
-const LOOKED_TWICE =
-	'The service did not answer within the Timeout and may still have been applying it: a read found nothing, and again after waiting. The node did not send it again.';
-
-/**
- * The outcome of a write that ended with an error the transport raised: a refusal by status (4xx) changed
- * nothing; anything else (a redirect, a broken answer, a retried write that failed again) may have been
- * applied. Errors already marked keep their outcome.
- */
-function settledWrite(error: unknown): unknown {
-	if (typeof error !== 'object' || error === null || outcomeOf(error)) return error;
-	const status = Number((error as { httpCode?: unknown }).httpCode);
-	return withOutcome(error, status >= 400 && status < 500 ? 'not-applied' : 'unknown');
-}
-
-/** An uncertain write no read settled: its message opens with the one wording, its outcome is unknown. */
-function unknownOutcome(error: Error, why?: string): Error {
-	if (!error.message.startsWith(MAY_HAVE_BEEN_APPLIED))
-		error.message = `${MAY_HAVE_BEEN_APPLIED}: ${error.message}`;
-	if (why && error instanceof NodeApiError)
-		error.description = `${why} ${error.description ?? ''}`.trim();
-	return withOutcome(error, 'unknown');
-}
-
-/**
- * The caller's read that proves a lost write's outcome. When that read fails too (a 500, a 405, a timeout),
- * nothing is proven: the write's own uncertainty is reported, naming the read's failure, never the read's
- * "nothing was changed". A read that settled the question itself (an error already marked) stands.
- */
-async function proven(reconcile: () => Promise<unknown>, uncertain: Error): Promise<unknown> {
+	const once = async () => await attempt<T>(ctx, opts, errorCtx, timeoutMs);
 	try {
-		return await reconcile();
+		return await retrying(reconciling(once, opts, timeoutMs), policy, Boolean(opts.write));
 	} catch (error) {
-		// Already settled by the read itself (its own "may have been applied"): passed on as it is.
-		// eslint-disable-next-line @n8n/community-nodes/require-node-api-error
-		if (outcomeOf(error)) throw error;
-		const reason = error instanceof Error ? error.message : String(error);
-		throw unknownOutcome(
-			uncertain,
-			`The read that was to check it failed too (${reason}), so the node could not tell whether it was applied and did not send it again.`,
-		);
+		throw opts.write ? settledWrite(error) : error;
 	}
 }

@@ -1,9 +1,9 @@
 import { Transform, type Readable } from 'node:stream';
 import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { runParameter } from '../node/run-parameters';
 import { failure } from './failures';
+import { TransportError } from './transport-error';
 
 /** Node parameter path of the user-facing "Request Options → Timeout" (seconds), per item when an expression. */
 export const TIMEOUT_PARAMETER = 'requestOptions.timeout';
@@ -25,10 +25,11 @@ export function configuredTimeoutMs(ctx: ParameterContext, itemIndex?: number): 
 	if (seconds === null || seconds === undefined || seconds === '') return undefined;
 	const value = typeof seconds === 'string' ? Number(seconds) : seconds;
 	if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
+		throw new TransportError(
+			'CS_BAD_TIMEOUT',
 			`Timeout must be a positive number of seconds, not ${JSON.stringify(seconds)}`,
 			{
+				kind: 'input',
 				itemIndex,
 				description:
 					'Set "Timeout" under Request Options to the seconds to wait for each answer of the service (for example 120), or remove the option.',

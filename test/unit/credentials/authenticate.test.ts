@@ -5,7 +5,7 @@ import { CloudStorageBearerApi } from '../../../credentials/CloudStorageBearerAp
 import { CloudStorageDavApi } from '../../../credentials/CloudStorageDavApi.credentials';
 import { CloudStoragePasswordApi } from '../../../credentials/CloudStoragePasswordApi.credentials';
 import { CloudStorageTokenApi } from '../../../credentials/CloudStorageTokenApi.credentials';
-import { MODE_MARKER_HEADER } from '../../../nodes/shared/transport/auth-mode';
+import { MODE_MARKER_HEADER } from '../../../nodes/shared/transport';
 
 const token = {
 	baseUrl: 'https://api.example.com',

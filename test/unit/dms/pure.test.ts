@@ -8,7 +8,7 @@ import { buildFilters } from '../../../nodes/shared/dms/filters';
 import { mapperFields } from '../../../nodes/shared/dms/mapper';
 import { updateApplied } from '../../../nodes/shared/dms/operations';
 import type { FieldDescriptor } from '../../../nodes/shared/dms/types';
-import { collectByOffsetTotal } from '../../../nodes/shared/transport/paging';
+import { collectByOffsetTotal } from '../../../nodes/shared/transport';
 import { TASK_FIELDS } from './task-fields';
 
 const schema = [

@@ -4,7 +4,7 @@
  */
 import nock from 'nock';
 
-import { displayUrl, withoutQueryStrings } from '../../../nodes/shared/transport/urls';
+import { displayUrl, withoutQueryStrings } from '../../../nodes/shared/transport';
 import { BASE, rl, runStorage } from '../storage/run-storage';
 import { callsThroughNock } from '../offline';
 

@@ -4,7 +4,7 @@
 import nock from 'nock';
 
 import { MAY_HAVE_BEEN_APPLIED } from '../../../nodes/shared/errors/outcome';
-import { secondLook } from '../../../nodes/shared/transport/second-look';
+import { secondLook } from '../../../nodes/shared/transport';
 import { BASE, rl, runStorage, sessionLogin } from './run-storage';
 import { offlineWithNock } from '../offline';
 

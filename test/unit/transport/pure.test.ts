@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { NodeApiError } from 'n8n-workflow';
 
 import {
 	readCapped,
@@ -7,6 +8,7 @@ import {
 } from '../../../nodes/shared/transport/body';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { unreachableError } from '../../../nodes/shared/transport/errors';
+import { toNodeError } from '../../../nodes/shared/node/node-error';
 import {
 	backoffDelay,
 	DEFAULT_RETRY,
@@ -14,7 +16,7 @@ import {
 	retrySecondsInText,
 } from '../../../nodes/shared/transport/retry';
 import { explainStatus } from '../../../nodes/shared/transport/status-messages';
-import { displayUrl, insecureUrlProblem, joinUrl } from '../../../nodes/shared/transport/urls';
+import { displayUrl, insecureUrlProblem, joinUrl } from '../../../nodes/shared/transport';
 import { fileLink, folderLink, parseLink } from '../../../nodes/shared/storage/links';
 
 describe('URLs', () => {
@@ -176,7 +178,11 @@ describe('an unreachable service is named with its host', () => {
 		'ECONNRESET',
 		'EOTHER',
 	])('%s', (code) => {
-		const error = unreachableError({ node, api: 'v2', itemIndex: 3 }, 'storage.example:443', code);
+		const packError = unreachableError({ api: 'v2', itemIndex: 3 }, 'storage.example:443', code);
+		expect(packError.code).toBe('CS_UNREACHABLE');
+		// Worded below the node layer as a PackError, and still whole once n8n's error is made of it.
+		const error = toNodeError(node, packError) as NodeApiError;
+		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toMatch(/^Could not reach storage\.example:443: /);
 		expect(error.description).toContain(`(${code})`);
 		expect(error.context.itemIndex).toBe(3);

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, type ApiRequestOptions } from '../../../nodes/shared/transport/request';
-import { MODE_MARKER_HEADER } from '../../../nodes/shared/transport/auth-mode';
+import { MODE_MARKER_HEADER } from '../../../nodes/shared/transport';
 import { SocketBody } from '../../../nodes/shared/transport/socket-exchange';
 
 let server: Server;

@@ -6,6 +6,7 @@ import { MAY_HAVE_BEEN_APPLIED } from '../../../shared/errors/outcome';
 import { toList } from '../../../shared/dms/convert';
 import { documentLocator } from '../../../shared/dms/descriptions';
 import { documentId } from '../../../shared/dms/lookup';
+import { isPackError } from '../../../shared/errors/pack-error';
 
 const properties: INodeProperties[] = [
 	documentLocator('task', 'documentId'),
@@ -87,7 +88,7 @@ export async function execute(
 	).catch((error: unknown) => {
 		// No read can settle it: the message names the task and the comment, so the user knows what to look for.
 		if (
-			error instanceof NodeApiError &&
+			(error instanceof NodeApiError || isPackError(error)) &&
 			/may (or may not )?have been applied/.test(error.message)
 		) {
 			const excerpt = comment.length > 200 ? `${comment.slice(0, 200)}…` : comment;

@@ -14,7 +14,7 @@ import {
 import { requireAccount, storageAccount, v2 } from '../../../shared/storage/client';
 import { fileHashParam, folderHashParam, locate } from '../../../shared/storage/locator';
 import { fileLocator, folderLocator } from '../../../shared/storage/locator-fields';
-import { isLoopbackHost, joinUrl } from '../../../shared/transport/urls';
+import { isLoopbackHost, joinUrl } from '../../../shared/transport';
 import { pageOptions, readFormSettings, signingFormSettings } from './signing-page.fields';
 
 const properties: INodeProperties[] = [

@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { McpError, type JsonObject, type McpClient } from '../../../shared/mcp/protocol';
-import { collectByRawOffset } from '../../../shared/transport/paging';
+import { collectByRawOffset } from '../../../shared/transport';
 import { callTool, valueOf } from '../common/call';
 
 /** The tool's page size when the arguments give none (its own default is not documented). */

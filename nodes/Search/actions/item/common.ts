@@ -8,7 +8,7 @@ import {
 	sortFields,
 	type SortBy,
 } from '../../../shared/search/search-json';
-import type { FormFields } from '../../../shared/transport/body';
+import type { FormFields } from '../../../shared/transport';
 import { returnAllFields } from '../../../shared/node/list-fields';
 
 /** Return All / Limit and the options both search operations share (paging, sorting, access rights). */

@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { requireAccount, v1, type StorageAccount } from '../../../shared/storage/client';
 import { writeOutcome } from '../../../shared/storage/reconcile';
+import { toNodeError } from '../../../shared/node/node-error';
 
 interface RestoreAnswer {
 	success?: boolean;
@@ -34,9 +35,11 @@ export async function restore(
 			write: true,
 		}));
 	} catch (error) {
+		// The transport's failures are PackErrors: in n8n's form first, so the fix can be added to its text.
+		const known = toNodeError(ctx.getNode(), error, itemIndex);
 		const apiError =
-			error instanceof NodeApiError
-				? error
+			known instanceof NodeApiError
+				? known
 				: new NodeApiError(ctx.getNode(), error as JsonObject, { itemIndex });
 		if (['403', '405'].includes(String(apiError.httpCode)))
 			apiError.description = `${planHint} ${apiError.description ?? ''}`.trim();

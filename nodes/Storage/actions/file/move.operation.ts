@@ -17,6 +17,7 @@ import { fileHashParam, locate, resolveHash } from '../../../shared/storage/loca
 import { fileLocator, folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { writeOutcome } from '../../../shared/storage/reconcile';
+import { toNodeError } from '../../../shared/node/node-error';
 
 const properties: INodeProperties[] = [
 	fileLocator(),
@@ -76,9 +77,11 @@ export async function execute(
 			},
 		);
 	} catch (error) {
+		// The transport's failures are PackErrors: in n8n's form first, so the fix can be added to its text.
+		const known = toNodeError(this.getNode(), error, itemIndex);
 		const apiError =
-			error instanceof NodeApiError
-				? error
+			known instanceof NodeApiError
+				? known
 				: new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 		if (String(apiError.httpCode) === '405') {
 			apiError.description =

@@ -20,7 +20,7 @@ import { withLink } from '../../../shared/storage/outputs';
 import { mayHaveBeenApplied, writeOutcome } from '../../../shared/storage/reconcile';
 import { contentOf, sameContent, storedContent } from '../../../shared/storage/content-proof';
 import { withOutcome } from '../../../shared/errors/outcome';
-import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
+import { binarySource, multipartWithFile } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { v2, type StorageAccount } from '../../../shared/storage/client';
 import { contentOf, sameContent, storedContent } from '../../../shared/storage/content-proof';
 import { claimed, mayHaveBeenApplied } from '../../../shared/storage/reconcile';
-import type { BinarySource } from '../../../shared/transport/binary';
+import type { BinarySource } from '../../../shared/transport';
 
 export interface UploadedFile {
 	file_hash: string;

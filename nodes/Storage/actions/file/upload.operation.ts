@@ -11,7 +11,7 @@ import { rootFolderHash } from '../../../shared/storage/account-info';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
-import { binarySource, multipartWithFile } from '../../../shared/transport/binary';
+import { binarySource, multipartWithFile } from '../../../shared/transport';
 import { claimed, writeOutcome } from '../../../shared/storage/reconcile';
 import { fileHashesIn, findUploaded, type UploadedFile } from './upload-proof';
 import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';

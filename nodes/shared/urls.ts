@@ -1,3 +1,6 @@
+// Addresses, for the transport and for the credentials it applies: a leaf outside both, so that the credentials'
+// checks need not import the transport (which imports the credentials).
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 export function isLoopbackHost(hostname: string): boolean {

@@ -1,0 +1,31 @@
+import { authenticatorOf } from '../auth/authenticators';
+import { keptAlivePath, transferPath } from './binary-mode';
+import { bodyOf, type ApiRequestOptions } from './request-types';
+
+/** The three ways a request can go, each the same `send -> answer` (request.ts). */
+export type TransportPath = 'own socket' | 'undici' | 'helper';
+
+/**
+ * The one routing decision, from the request and the environment n8n itself reads (`binary-mode.ts`):
+ * - the own socket (`socket-exchange.ts`): a file transfer in n8n's filesystem binary mode, without a proxy or
+ *   SSRF protection (`transferPath`), with a credential the transport can apply itself;
+ * - undici's kept-alive connections (`calls.ts`): any other call with its body in memory and its answer read
+ *   whole, authenticated by one of the pack's credentials, not a session call (n8n's helper renews a session),
+ *   while `keptAlivePath` allows it;
+ * - n8n's request helper: everything else (streamed bodies and answers, session calls, socks proxies, SSRF
+ *   protection, CLOUD_STORAGE_KEEP_ALIVE=false).
+ */
+export function pathFor(opts: ApiRequestOptions): TransportPath {
+	const body = bodyOf(opts);
+	const applicable = opts.credentialType === undefined || !!authenticatorOf(opts.credentialType);
+	const fromDisk = body.kind === 'file' && body.onDisk !== undefined;
+	if (
+		applicable &&
+		(opts.diskDownload === true || (fromDisk && transferPath('upload') !== 'helper'))
+	)
+		return 'own socket';
+	if (keptAlivePath(process.env, opts.url) !== 'own connections') return 'helper';
+	if (opts.responseType === 'stream' || body.kind === 'file') return 'helper';
+	if (opts.credentialType === undefined) return 'undici';
+	return opts.authMode !== 'session' && applicable ? 'undici' : 'helper';
+}
