@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * A DAV create (PUT with If-None-Match: *) whose first attempt was uncertain — its answer lost, or a 503
  * that the transport retries, also for writes — and whose repeat gets 412: the object at the fresh URL is

@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * Request shapes of the Calendar and Contacts nodes through n8n's engine with nock: discovery, PUT headers,
  * ETag preconditions, the XML bodies, the 412 paths and errors raised before any request.
