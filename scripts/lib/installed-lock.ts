@@ -11,6 +11,7 @@ interface LockEntry {
 	optional?: boolean;
 	devOptional?: boolean;
 	extraneous?: boolean;
+	[field: string]: unknown;
 }
 type Packages = Record<string, LockEntry>;
 
