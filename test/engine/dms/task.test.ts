@@ -1,6 +1,15 @@
 import nock from 'nock';
 
-import { accountApi, BASE, dmsApi, id, mapped, ours, runDms, TASK_FIELDS } from '../../unit/dms/run-dms';
+import {
+	accountApi,
+	BASE,
+	dmsApi,
+	id,
+	mapped,
+	ours,
+	runDms,
+	TASK_FIELDS,
+} from '../../unit/dms/run-dms';
 import { mapperFields } from '../../../nodes/shared/dms/mapper';
 import type { FieldDescriptor } from '../../../nodes/shared/dms/types';
 import { offlineWithNock } from '../../unit/offline';

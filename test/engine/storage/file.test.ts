@@ -1,6 +1,14 @@
 import nock from 'nock';
 
-import { BASE, form, rl, runStorage, sessionLogin, unexpectedRequests, WEB } from '../../unit/storage/run-storage';
+import {
+	BASE,
+	form,
+	rl,
+	runStorage,
+	sessionLogin,
+	unexpectedRequests,
+	WEB,
+} from '../../unit/storage/run-storage';
 import { offlineWithNock } from '../../unit/offline';
 
 offlineWithNock();
