@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // What n8n's editor writes into a resource mapper's `schema` when a DMS example node is opened: the way to
-// refresh the `schema` arrays of test/e2e/workflows/dms-*.json (test/unit/package/examples-schema.test.ts
+// refresh the `schema` arrays of test/e2e/workflows/dms-*.json (test/engine/package/examples-schema.test.ts
 // fails when they drift from the sandbox's fields or the mapper). Starts a fresh temporary n8n with the
 // sandbox, the demo credentials and the examples (as `npm start` does), opens each resource-mapper node in
 // Debian's Chromium so the editor fetches the columns, saves the workflow with Ctrl+S, reads it back through

@@ -4,8 +4,8 @@
 // the lock alone (--package-lock-only: metadata, no package is unpacked) in a scratch folder, so the checkout's
 // lock and node_modules stay untouched. About 30 s.
 //
-// test/e2e/runtime/package-lock.json is not checked: scripts/ensure-n8n.mjs installs it with --no-save, so no
-// install ever rewrites it.
+// test/e2e/runtime/package-lock.json is not checked here: scripts/ensure-n8n.mjs installs it with --no-save, so no
+// install ever rewrites it, and checks that what npm installed is exactly that lock (scripts/lib/installed-lock.ts).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

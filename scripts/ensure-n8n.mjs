@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Installs the pinned n8n of test/e2e/runtime (package.json + committed package-lock.json) when it is
-// missing or incomplete. Idempotent: a stamp file written after a complete install makes reruns instant.
+// missing, incomplete or not what the lock says (checked after every install and on every run). Idempotent: a
+// stamp file written after a complete install makes reruns instant.
 //
 // Why not a plain `npm install`: install scripts must stay off (one of n8n's dependencies downloads from
 // the internet during install and npm then empties node_modules), and `npm ci` refuses the lock because of
@@ -11,6 +12,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureDebianPackages } from './ensure-system-packages.mjs';
+import { installedLockDrift } from './lib/installed-lock.ts';
 import { bytesUnder, heartbeat, progressLine } from './lib/progress.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -37,7 +39,10 @@ function expectedStamp() {
 function isComplete() {
 	if (!existsSync(join(modulesDir, '.bin/n8n')) || !existsSync(stampFile)) return false;
 	try {
-		return JSON.parse(readFileSync(stampFile, 'utf8')).lockSha256 === expectedStamp().lockSha256;
+		return (
+			JSON.parse(readFileSync(stampFile, 'utf8')).lockSha256 === expectedStamp().lockSha256 &&
+			installedLockDrift(runtimeDir).length === 0
+		);
 	} catch {
 		return false;
 	}
@@ -110,6 +115,16 @@ export async function ensureN8n() {
 	const written = () => ({ bytes: bytesUnder(modulesDir), expectedBytes: INSTALLED_BYTES, where });
 	// --no-save keeps the committed lockfile untouched.
 	await runNpm('npm-install', ['install', '--ignore-scripts', '--no-save'], env, written);
+	// `npm ci` refuses this lock, and `npm install` re-resolves silently where the lock no longer fits: what it
+	// installed must be exactly the committed lock (the e2e tier tests that n8n, nothing newer).
+	const drift = installedLockDrift(runtimeDir);
+	if (drift.length > 0) {
+		throw new Error(
+			`npm installed something other than ${relative(root, runtimeDir)}/package-lock.json (${drift.length} differences; first ones):\n${drift.slice(0, 10).join('\n')}\n` +
+				`Regenerate the lock: in ${relative(root, runtimeDir)} run \`npm install --package-lock-only --ignore-scripts\` and commit package-lock.json.`,
+		);
+	}
+	log('  installed exactly the committed lock');
 
 	log(
 		'compiling sqlite3 for Node 24 (1-5 min: ~1 min on an idle 2-core machine, 2 min measured on a busy one)',

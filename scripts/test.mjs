@@ -1,7 +1,7 @@
 // The README's test command: builds and lints the pack, makes sure the test services are installed,
 // then runs all three jest tiers (unit, engine, end-to-end) and prints a per-tier tally.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,18 +68,39 @@ function runJest(label, projectArgs, resultsFile, env = {}) {
 	);
 }
 
+// The files whose results can depend on the process's time zone (dates, recurrence, trigger windows) carry the
+// marker `@zone-sensitive` in a comment; only they run again under the other zones.
+const ZONE_MARKER = '@zone-sensitive';
+function zoneSensitiveFiles() {
+	const files = [];
+	for (const tier of ['unit', 'engine']) {
+		const dir = join(root, 'test', tier);
+		for (const entry of readdirSync(dir, { recursive: true })) {
+			const file = join(dir, String(entry));
+			if (file.endsWith('.test.ts') && readFileSync(file, 'utf8').includes(ZONE_MARKER))
+				files.push(relative(root, file));
+		}
+	}
+	if (files.length === 0) {
+		console.error(`No test file carries ${ZONE_MARKER}: the time-zone reruns would test nothing.`);
+		process.exit(1);
+	}
+	// jest reads each as a regular expression over the path: the dots taken literally, the end anchored.
+	return files.map((file) => `${file.replace(/[\\/]/g, '/').replace(/\./g, '\\.')}$`);
+}
+
 const runs = [
 	{
 		label: 'unit and engine',
 		args: ['--selectProjects', 'unit', 'engine'],
 		file: join(root, '.tmp', 'jest-unit-engine.json'),
 	},
-	// Calendar and contact dates must not depend on the zone of the process running n8n: the DAV unit and
-	// engine tests again, west and east of UTC. TZ has to be set for the whole jest process (Date reads it
-	// once); setting process.env.TZ inside a test has no effect.
+	// Calendar and contact dates must not depend on the zone of the process running n8n: the zone-sensitive
+	// unit and engine tests again, west and east of UTC. TZ has to be set for the whole jest process (Date
+	// reads it once); setting process.env.TZ inside a test has no effect.
 	...['America/New_York', 'Pacific/Auckland'].map((zone) => ({
-		label: `DAV unit and engine tests with TZ=${zone}`,
-		args: ['test/unit/dav/', 'test/engine/dav-', '--selectProjects', 'unit', 'engine'],
+		label: `zone-sensitive unit and engine tests with TZ=${zone}`,
+		args: [...zoneSensitiveFiles(), '--selectProjects', 'unit', 'engine'],
 		file: join(root, '.tmp', `jest-dav-${zone.replace('/', '-')}.json`),
 		env: { TZ: zone },
 		tierSuffix: ` TZ=${zone}`,

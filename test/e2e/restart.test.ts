@@ -2,6 +2,9 @@
  * A second `npm start` on the same folder: n8n keeps its workflows, while the sandbox starts with fresh data
  * (new file and folder hashes). Every example must still be green afterwards: npm start brings the examples'
  * filled-in values up to date with what it seeded (scripts/lib/demo-setup.ts, refreshExampleWorkflows).
+ * Both runs are stopped the way a service manager or CI stops them, a signal to the `npm start` process itself
+ * (SIGTERM the first time, SIGINT the second), not Ctrl-C to a terminal's process group: every process it
+ * started (n8n, the sandbox, Radicale) must be gone afterwards and their ports closed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -21,6 +24,39 @@ const owner = {
 	lastName: 'Owner',
 };
 
+/** Every process whose parent chain leads to `pid` (Linux /proc). */
+function descendants(pid: number): number[] {
+	const parents = new Map<number, number>();
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue;
+		try {
+			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+			parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+		} catch {
+			// Ended while reading.
+		}
+	}
+	const found: number[] = [];
+	const walk = (parent: number) => {
+		for (const [child, of] of parents) {
+			if (of !== parent) continue;
+			found.push(child);
+			walk(child);
+		}
+	};
+	walk(pid);
+	return found;
+}
+
+const alive = (pid: number) => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+};
+
 const listening = (port: number) =>
 	new Promise<boolean>((resolve) => {
 		const socket = connect(port, '127.0.0.1');
@@ -28,7 +64,13 @@ const listening = (port: number) =>
 		socket.once('error', () => resolve(false));
 	});
 
-type Started = { npm: ChildProcess; output: () => string; exited: Promise<unknown> };
+type Started = {
+	npm: ChildProcess;
+	output: () => string;
+	exited: Promise<unknown>;
+	/** What it started (n8n, the sandbox, Radicale and their shells), read once it was ready. */
+	processes: number[];
+};
 
 /** `npm start`, resolved once it prints that everything is up. */
 async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
@@ -41,22 +83,40 @@ async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
 		npm.stdout!.on('data', () => output.includes('Press Ctrl-C to stop') && resolve());
 		void exited.then(() => reject(new Error(`npm start ended before it was ready:\n${output}`)));
 	});
-	return { npm, output: () => output, exited };
+	return { npm, output: () => output, exited, processes: descendants(npm.pid!) };
 }
 
-/** SIGTERM, then wait (bounded by the test's timeout) until every port it opened is closed again. */
-async function stop(started: Started, ports: number[]) {
-	started.npm.kill('SIGTERM');
+/**
+ * The signal to the npm process, then wait (bounded by the test's timeout) until every process it started has
+ * ended and every port it opened is closed: npm itself ends at once, n8n takes a few seconds.
+ */
+async function stop(started: Started, ports: number[], signal: NodeJS.Signals) {
+	started.npm.kill(signal);
 	await started.exited;
-	while ((await Promise.all(ports.map(listening))).some(Boolean))
+	while (started.processes.some(alive) || (await Promise.all(ports.map(listening))).some(Boolean))
 		await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+/** Only after a failure: whatever a run started and is still running. */
+function killLeftovers(started: Started) {
+	const running = started.npm.exitCode === null && started.npm.signalCode === null;
+	const leftovers = running
+		? [...descendants(started.npm.pid!), started.npm.pid!]
+		: started.processes.filter(alive);
+	for (const pid of leftovers) {
+		try {
+			process.kill(pid, 'SIGKILL');
+		} catch {
+			// Already gone.
+		}
+	}
 }
 
 const exampleNames = readdirSync(paths.workflowsDir)
 	.filter((name) => name.endsWith('.json'))
 	.map((name) => JSON.parse(readFileSync(join(paths.workflowsDir, name), 'utf8')).name as string);
 
-it('start, stop, start again: every example is green after the restart', async () => {
+it('start, stop (SIGTERM), start again, stop (SIGINT): every example is green after the restart, nothing left running', async () => {
 	const dir = mkdtempSync(join(tmpdir(), 'npm-restart-'));
 	const ports = {
 		N8N_PORT: await freePort(),
@@ -70,20 +130,35 @@ it('start, stop, start again: every example is green after the restart', async (
 		N8N_OWNER_PASSWORD: owner.password,
 		...Object.fromEntries(Object.entries(ports).map(([key, value]) => [key, String(value)])),
 	};
+	const expectStartedAndListening = async (started: Started) => {
+		expect(started.output()).toContain('CalDAV/CardDAV:');
+		expect(started.processes.length).toBeGreaterThanOrEqual(4);
+		for (const port of Object.values(ports)) expect(await listening(port)).toBe(true);
+	};
+	const expectAllStopped = async (started: Started) => {
+		expect(started.output()).toContain('stopping n8n and the local services');
+		expect(started.processes.filter(alive)).toEqual([]);
+		for (const port of Object.values(ports)) expect(await listening(port)).toBe(false);
+	};
 	let current: Started | undefined;
 	try {
 		current = await npmStart(env);
 		expect(current.output()).toMatch(/workflows: +imported/);
-		await stop(current, Object.values(ports));
+		await expectStartedAndListening(current);
+		await stop(current, Object.values(ports), 'SIGTERM');
+		await expectAllStopped(current);
 
 		current = await npmStart(env);
 		expect(current.output()).toContain('examples already present');
 		expect(current.output()).toMatch(/updated: +\d+ example/);
+		await expectStartedAndListening(current);
 		const client = new N8nClient(`http://127.0.0.1:${ports.N8N_PORT}`, paths.runtimeDir);
 		await client.signIn(owner);
 		expect(await examplesNotGreen(client, exampleNames)).toEqual([]);
+		await stop(current, Object.values(ports), 'SIGINT');
+		await expectAllStopped(current);
 	} finally {
-		if (current) await stop(current, Object.values(ports));
+		if (current) killLeftovers(current);
 		rmSync(dir, { recursive: true, force: true });
 	}
 }, 900_000);

@@ -364,7 +364,7 @@ describe('Parallel Requests in a real n8n', () => {
 
 		// Without Continue On Fail the missing file fails the run, each item asked at most once. How many items
 		// started before its answer arrived depends on the order the answers come in; that none starts after it
-		// is shown with held answers in the unit tier (test/unit/storage/parallel.test.ts).
+		// is shown with held answers in the engine tier (test/engine/storage/parallel.test.ts).
 		sandbox.requests.clear();
 		const strict = await n8n.client.importWorkflow(
 			parallelWorkflow('Parallel Get File Info, strict', hashes, credential.id, false),

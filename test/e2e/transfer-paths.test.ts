@@ -247,93 +247,88 @@ async function runRoundTrip(n8n: N8nInstance) {
 	return { uploads: paths(uploadClients), downloads: paths(downloadClients) };
 }
 
-/** An n8n with these settings for the length of `run`; `workers` sets CLOUD_STORAGE_WORKER_TRANSFERS. */
-async function withN8n<T>(
-	mode: 'regular' | 'queue',
-	workers: 'true' | 'false' | undefined,
-	run: (n8n: N8nInstance) => Promise<T>,
-): Promise<T> {
-	const n8n = await startN8n({
-		mode,
-		// The package as n8n installs it: its runtime dependencies must come from the tarball.
-		packageSource: 'packed',
-		env: {
-			N8N_RESTRICT_FILE_ACCESS_TO: dir,
-			...(workers ? { CLOUD_STORAGE_WORKER_TRANSFERS: workers } : {}),
-		},
+/**
+ * One n8n with these settings for the tests of the enclosing describe (started before them, stopped after them):
+ * each setting's n8n starts once. `workers` sets CLOUD_STORAGE_WORKER_TRANSFERS.
+ */
+function n8nWith(mode: 'regular' | 'queue', workers: 'true' | 'false' | undefined) {
+	let n8n: N8nInstance | undefined;
+	beforeAll(async () => {
+		n8n = await startN8n({
+			mode,
+			// The package as n8n installs it: its runtime dependencies must come from the tarball.
+			packageSource: 'packed',
+			env: {
+				N8N_RESTRICT_FILE_ACCESS_TO: dir,
+				...(workers ? { CLOUD_STORAGE_WORKER_TRANSFERS: workers } : {}),
+			},
+		});
 	});
+	afterAll(async () => await n8n?.stop());
+	return () => n8n!;
+}
+
+/** The paths of both uploads and the three downloads of a round trip that took `upload` and `download`. */
+const roundTripPaths = (upload: Path, download: Path) => ({
+	uploads: [upload, upload],
+	// Between the two downloads, Replace Content reads the file's ETag from the headers of a download_file
+	// call (an ordinary call, its body not read), the before of the proof that settles a lost answer.
+	downloads: [download, 'streaming', download],
+});
+
+async function downloadCutShort(n8n: N8nInstance, path: Path) {
 	try {
-		return await run(n8n);
+		const flow = roundTrip((await tokenCredential(n8n)).id);
+		// Create Folder, Read First, Upload, Download First.
+		flow.nodes = flow.nodes.slice(0, 5);
+		const kept = flow.nodes.slice(0, -1).map((node) => node.name);
+		flow.connections = Object.fromEntries(
+			Object.entries(flow.connections).filter(([source]) => kept.includes(source)),
+		);
+		const workflow = await n8n.client.importWorkflow(flow);
+		downloadClients.length = 0;
+		cutDownloadsAfter = 1024 * 1024;
+		const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
+		expect(describeErrors(execution)).toMatch(
+			// n8n's helper reports a connection closed mid-body as "aborted".
+			/^Download First: The download of first\.bin failed: (the connection closed before the whole answer arrived|aborted)/,
+		);
+		expect(paths(downloadClients)).toEqual([path]);
 	} finally {
-		await n8n.stop();
+		cutDownloadsAfter = undefined;
 	}
 }
 
-it.each<[string, 'regular' | 'queue', 'true' | 'false' | undefined, Path, Path]>([
-	[
-		'filesystem mode with CLOUD_STORAGE_WORKER_TRANSFERS=true (no worker thread any more): the default paths',
-		'regular',
-		'true',
-		'main thread',
-		'main thread',
-	],
-	[
-		'filesystem mode by default: uploads and downloads on the main thread through reused buffers',
-		'regular',
-		undefined,
-		'main thread',
-		'main thread',
-	],
-	[
-		'filesystem mode with worker transfers off: the streaming path',
-		'regular',
-		'false',
-		'streaming',
-		'streaming',
-	],
-	[
-		"queue mode with n8n's default database binary mode: the streaming path even with worker transfers on",
-		'queue',
-		'true',
-		'streaming',
-		'streaming',
-	],
-])('%s, bytes identical', async (_title, mode, workers, upload, download) => {
-	expect(await withN8n(mode, workers, runRoundTrip)).toEqual({
-		uploads: [upload, upload],
-		// Between the two downloads, Replace Content reads the file's ETag from the headers of a download_file
-		// call (an ordinary call, its body not read), the before of the proof that settles a lost answer.
-		downloads: [download, 'streaming', download],
+describe('filesystem mode with CLOUD_STORAGE_WORKER_TRANSFERS=true', () => {
+	const n8n = n8nWith('regular', 'true');
+	it('no worker thread any more: the default paths, bytes identical', async () => {
+		expect(await runRoundTrip(n8n())).toEqual(roundTripPaths('main thread', 'main thread'));
 	});
 });
 
-it.each<[string, 'false' | undefined, Path]>([
-	['through n8n’s helper', 'false', 'streaming'],
-	['by default', undefined, 'main thread'],
-])(
-	'filesystem mode %s: a download cut short fails with the transport’s message',
-	async (_title, workers, path) => {
-		await withN8n('regular', workers, async (n8n) => {
-			try {
-				const flow = roundTrip((await tokenCredential(n8n)).id);
-				// Create Folder, Read First, Upload, Download First.
-				flow.nodes = flow.nodes.slice(0, 5);
-				const kept = flow.nodes.slice(0, -1).map((node) => node.name);
-				flow.connections = Object.fromEntries(
-					Object.entries(flow.connections).filter(([source]) => kept.includes(source)),
-				);
-				const workflow = await n8n.client.importWorkflow(flow);
-				downloadClients.length = 0;
-				cutDownloadsAfter = 1024 * 1024;
-				const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 240_000 });
-				expect(describeErrors(execution)).toMatch(
-					// n8n's helper reports a connection closed mid-body as "aborted".
-					/^Download First: The download of first\.bin failed: (the connection closed before the whole answer arrived|aborted)/,
-				);
-				expect(paths(downloadClients)).toEqual([path]);
-			} finally {
-				cutDownloadsAfter = undefined;
-			}
-		});
-	},
-);
+describe('filesystem mode by default', () => {
+	const n8n = n8nWith('regular', undefined);
+	it('uploads and downloads on the main thread through reused buffers, bytes identical', async () => {
+		expect(await runRoundTrip(n8n())).toEqual(roundTripPaths('main thread', 'main thread'));
+	});
+	it('a download cut short fails with the transport’s message', async () => {
+		await downloadCutShort(n8n(), 'main thread');
+	});
+});
+
+describe('filesystem mode with worker transfers off', () => {
+	const n8n = n8nWith('regular', 'false');
+	it('the streaming path, bytes identical', async () => {
+		expect(await runRoundTrip(n8n())).toEqual(roundTripPaths('streaming', 'streaming'));
+	});
+	it('a download cut short through n8n’s helper fails with the transport’s message', async () => {
+		await downloadCutShort(n8n(), 'streaming');
+	});
+});
+
+describe("queue mode with n8n's default database binary mode", () => {
+	const n8n = n8nWith('queue', 'true');
+	it('the streaming path even with worker transfers on, bytes identical', async () => {
+		expect(await runRoundTrip(n8n())).toEqual(roundTripPaths('streaming', 'streaming'));
+	});
+});

@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * The Calendar node through n8n's engine against a real Radicale: discovery, calendar create/update, event
  * CRUD with ETags, a 412 conflict and its re-apply, raw iCalendar from another client keeping its unknown

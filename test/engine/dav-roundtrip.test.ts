@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * Objects written raw as other clients write them, updated through the node, read back raw: every line
  * the update did not touch is semantically unchanged (value, parameters, group name; folding and the

@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * Series written by other clients, and writes whose first attempt was uncertain, against real Radicale and
  * Xandikos (issue #37 items 2-6, issue #35 item 8): an override named in UTC is one occurrence (Get Many

@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * The Calendar and Contacts triggers through n8n-core's poll context against a real Radicale: first
  * activation records state and emits nothing; created, updated and deleted objects each fire exactly once;

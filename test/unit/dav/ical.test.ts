@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 import { describeCalendarData, expandCalendarData } from '../../../nodes/shared/dav/event-view';
 import {
 	createEventData,

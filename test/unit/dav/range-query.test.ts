@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * Events in a time range on servers that match a recurring series by its first instance only (Xandikos):
  * the recurring series are asked for apart and expanded in the pack; a server that refuses that filter is

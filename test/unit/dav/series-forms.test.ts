@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * Overrides and occurrences written in other forms than the pack writes them (issue #37): a RECURRENCE-ID in
  * UTC for a zoned series, a local time skipped by a DST change, floating and all-day series, "this and

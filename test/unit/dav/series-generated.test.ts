@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * Generated series (seeded, so every run sees the same ones) checked against an expander that is not the
  * pack's own (independent-expander.ts: the rrule package, its own parser, Intl for zones). For every

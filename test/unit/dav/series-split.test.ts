@@ -1,6 +1,7 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * "This and following" against an expander that is not the pack's own (independent-expander.ts). These run
- * under several process time zones (npm test repeats the DAV tests with TZ=America/New_York and
+ * under several process time zones (npm test repeats the zone-sensitive tests with TZ=America/New_York and
  * TZ=Pacific/Auckland): the result must be the same in every one.
  */
 import {

@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * Calendar Trigger "starts within": an override whose RECURRENCE-ID another client wrote in UTC, for a
  * series in Europe/Berlin, is one occurrence — announced once, with its new start — not the series'

@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /**
  * Calendar Trigger "event starts within N minutes" over expanded occurrences, and what both triggers return
  * in a manual test ("Fetch Test Event"): a sample of recent objects or upcoming occurrences, nothing saved.

@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 /** vCard details other clients rely on: REV's type per version, Apple's grouped labels and no-year birthdays. */
 import {
 	createContactData,

@@ -1,3 +1,4 @@
+// @zone-sensitive: npm test runs this file again under two more time zones (scripts/test.mjs).
 import { DavClient } from '../../../nodes/shared/dav/client';
 import { hrefKey, parseMultistatus, prop, propText } from '../../../nodes/shared/dav/multistatus';
 import { NS } from '../../../nodes/shared/dav/namespaces';
