@@ -111,9 +111,11 @@ export async function runStorageFaults(
 		const applications = Array.from({ length: inputCount }, () => 0);
 		let spy: jest.SpyInstance | undefined;
 		let unwatch: (() => void) | undefined;
-		if (shared) {
+		if (SHARED_STORAGE) {
 			sandbox.faults.dateOffsetMs = (stageSeed % 2 ? 1 : -1) * 5 * 60_000;
 			takenNames.style = 'paren';
+		}
+		if (shared) {
 			const take = sandbox.faults.take.bind(sandbox.faults);
 			spy = jest.spyOn(sandbox.faults, 'take').mockImplementation((target) => {
 				const rule = take(target);
