@@ -109,19 +109,24 @@ async function stage(
 	const workflow = await n8n.client.importWorkflow(linearWorkflow(`Faults DAV: ${label}`, nodes));
 	const applications = Array.from({ length: inputCount }, () => 0);
 	const secondClient = prng(seed + 77);
+	// The second client's own failures are collected (a hook must not throw inside the proxy) and must be none.
+	const secondClientErrors: string[] = [];
+	const acting = async (act: () => Promise<void>) =>
+		await act().catch((error: Error) => void secondClientErrors.push(error.message));
 	proxy.setFaults(0.06, seed, {
 		dateOffsetMs: world.dateOffsetMs,
 		slow: true,
 		meanwhile: async (seen, stopped) => {
 			const index = world.applies(seen);
 			if (index === undefined || !world.meanwhile || !(stopped || secondClient() < 0.2)) return;
-			await world.meanwhile(seen, index, stopped);
+			await acting(async () => await world.meanwhile!(seen, index, stopped));
 		},
 		answered: async (seen, status, answerLost) => {
 			const index = world.applies(seen);
 			if (index === undefined || status < 200 || status >= 300) return;
 			applications[index]++;
-			if (answerLost && secondClient() < 0.5) await world.afterLostAnswer?.(seen, index);
+			if (answerLost && world.afterLostAnswer && secondClient() < 0.5)
+				await acting(async () => await world.afterLostAnswer!(seen, index));
 		},
 	});
 	const started = Date.now();
@@ -141,6 +146,7 @@ async function stage(
 	});
 	printTally(label, result, `faults ${hits} · ${timeoutErrors(errors)} timeouts reported`);
 	expect(errorsAreClear(errors)).toEqual([]);
+	expect(secondClientErrors).toEqual([]);
 	expect({
 		lost: result.lostIndexes,
 		duplicated: result.duplicatedIndexes,
