@@ -1,8 +1,8 @@
 /**
- * Every Calendar/Contacts delete and collection update given a URL of another kind, against real Radicale
- * and Xandikos: the calendar home, the principal, a collection of the other kind and an object. Each is
- * refused before anything is written, naming what the URL is; afterwards every collection and object is
- * still there with its name. (Radicale's principal is also both homes; Xandikos keeps them apart.)
+ * Every Calendar/Contacts delete, object update and collection update given a URL of another kind, against
+ * real Radicale and Xandikos: the calendar home, the principal, a collection of the other kind and an object.
+ * Each is refused before anything is written, naming what the URL is; afterwards every collection and object
+ * is still there with its name and content. (Radicale's principal is also both homes; Xandikos keeps them apart.)
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -69,8 +69,12 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 	afterAll(async () => await dav?.stop());
 
 	async function everythingStillThere() {
-		expect((await dav.send('GET', at.event)).status).toBe(200);
-		expect((await dav.send('GET', at.contact)).status).toBe(200);
+		const event = await dav.send('GET', at.event);
+		const contact = await dav.send('GET', at.contact);
+		expect(event.status).toBe(200);
+		expect(contact.status).toBe(200);
+		expect(event.body).not.toContain('Renamed by mistake');
+		expect(contact.body).not.toContain('Renamed by mistake');
 		for (const [url, name] of [
 			[at.calendar, 'Kinds calendar'],
 			[at.book, 'Kinds book'],
@@ -154,6 +158,30 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			parameters: (url) => ({ resource: 'contact', operation: 'delete', contactUrl: url }),
 			targets: ['book', 'bookHome', 'principal', 'calendar'],
 			refusal: /^Delete Contact refused: .* is .*, not a single object/,
+		},
+		{
+			name: 'Update Event',
+			type: CALENDAR,
+			parameters: (url) => ({
+				resource: 'event',
+				operation: 'update',
+				eventUrl: url,
+				updateFields: { summary: 'Renamed by mistake' },
+			}),
+			targets: ['calendar', 'calendarHome', 'principal', 'book'],
+			refusal: /^Update Event refused: .* is .*, not a single object/,
+		},
+		{
+			name: 'Update Contact',
+			type: CONTACTS,
+			parameters: (url) => ({
+				resource: 'contact',
+				operation: 'update',
+				contactUrl: url,
+				updateFields: { title: 'Renamed by mistake' },
+			}),
+			targets: ['book', 'bookHome', 'principal', 'calendar'],
+			refusal: /^Update Contact refused: .* is .*, not a single object/,
 		},
 	];
 

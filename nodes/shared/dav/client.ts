@@ -170,16 +170,16 @@ export class DavClient {
 								: undefined;
 						}
 					: async () => {
-							// A PUT with If-Match cannot apply twice: repeating it is safe, and a 412 to the repeat is
-							// settled by reading the object (below).
+							// The object read settles it; a PUT with If-Match cannot apply twice, so when the old
+							// version is still there it may be repeated, and a 412 to that repeat is settled below.
 							updateUncertain = true;
-							return undefined;
+							return await this.settleLostUpdate(url, data, precondition.etag);
 						},
 		});
 		if (response.reconciled !== undefined)
 			return {
 				url,
-				status: 201,
+				status: 'create' in precondition ? 201 : 204,
 				etag: (response.reconciled as { etag?: string }).etag,
 				outcome: 'applied-after-lost-answer',
 			};
@@ -226,6 +226,22 @@ export class DavClient {
 	}
 
 	/**
+	 * An update whose answer was lost, read back: the version it was sent against still there — not applied
+	 * (yet: after a timeout the transport looks again, later); what was sent there — applied; anything else
+	 * — another client's change, before or after this update, which no read can order: may have been applied.
+	 */
+	private async settleLostUpdate(
+		url: string,
+		data: string,
+		sentAgainst: string,
+	): Promise<{ etag?: string } | undefined> {
+		const current = await this.getIfExists(url);
+		if (current?.etag === sentAgainst) return undefined;
+		if (current && sameContent(current.data, data)) return { etag: current.etag };
+		throw this.updateUnsettled(url, current, undefined);
+	}
+
+	/**
 	 * An update whose answer was lost, repeated with the same If-Match, got 412: the object changed since it
 	 * was read. When it now holds what was sent, the first attempt applied; otherwise another client changed
 	 * it, before or after this update, and no read can tell which.
@@ -234,15 +250,23 @@ export class DavClient {
 		const current = await this.getIfExists(url);
 		if (current && sameContent(current.data, data))
 			return { url, status: 204, etag: current.etag, outcome: 'applied-after-lost-answer' };
+		throw this.updateUnsettled(url, current, 412);
+	}
+
+	private updateUnsettled(
+		url: string,
+		current: StoredObject | undefined,
+		status: number | undefined,
+	): Error {
 		const error = new DavError(
-			`${MAY_HAVE_BEEN_APPLIED}: the ${this.objectLabel} update's answer was lost, and the ${this.objectLabel} now differs from what was sent (412)`,
+			`${MAY_HAVE_BEEN_APPLIED}: the ${this.objectLabel} update's answer was lost, and the ${this.objectLabel} now differs from what was sent${status ? ` (${status})` : ''}`,
 			current
 				? `Another client changed it since it was read (current ETag ${current.etag ?? '(none)'}), before or after this update. Get it and check the change before running this item again; the node did not overwrite the other change.`
 				: `It was deleted on the server meanwhile. List the collection before running this item again.`,
-			412,
+			status,
 			{ data: { currentEtag: current?.etag ?? null, url } },
 		);
-		throw withOutcome(error, 'unknown');
+		return withOutcome(error, 'unknown');
 	}
 
 	/**

@@ -47,24 +47,6 @@ export function writeOutcome(response: Pick<ApiResponse, 'status' | 'reconciled'
 	return response.reconciled ? { outcome } : { outcome, httpCode: response.status };
 }
 
-const headerValue = (value: string | string[] | undefined) =>
-	Array.isArray(value) ? value[0] : value;
-
-/**
- * The service's own time, in whole seconds, at the moment a write began: the `Date` of an answer that
- * arrived `elapsedMs` after the write began, minus that time. Only a duration of n8n's clock is used, so
- * an offset between the two clocks changes nothing. `Date` is truncated to the second and was made before
- * the answer arrived, so the result is never later than the true start. Undefined without a `Date`.
- */
-export function serviceSecondsAtStart(
-	headers: Record<string, string | string[] | undefined>,
-	elapsedMs: number,
-): number | undefined {
-	const date = Date.parse(headerValue(headers.date) ?? '');
-	if (!Number.isFinite(date)) return undefined;
-	return Math.floor((date - Math.max(0, elapsedMs)) / 1000);
-}
-
 /**
  * Files this node run stored (or proved stored), per run: a reconciling read never adopts one of them for
  * another item. n8n makes one context object per node run, so nothing outlives the run.

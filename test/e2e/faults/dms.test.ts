@@ -108,7 +108,7 @@ async function stage(
 	watch: {
 		applies: (target: FaultTarget) => number | undefined;
 		meanwhile?: (target: FaultTarget, stopped: boolean) => void;
-		wrong?: (outputs: Record<string, any>[]) => Checks['wrong'];
+		wrong?: (outputs: Record<string, any>[], applications: number[]) => Checks['wrong'];
 		dateOffsetMs: number;
 	},
 ) {
@@ -134,7 +134,7 @@ async function stage(
 	const { reports, errors, outputs } = reportsByIndex(execution, 'DMS', inputCount);
 	const result = tally(reports, applied(), {
 		applications: watcher.applications,
-		wrong: watch.wrong?.(outputs),
+		wrong: watch.wrong?.(outputs, watcher.applications),
 	});
 	printTally(
 		`DMS task ${name}`,
@@ -240,6 +240,10 @@ it('creates, updates and comments 1,000 tasks under faults: nothing lost, nothin
 				target.action === 'update_document'
 					? position.get(jsonOf(target).dvs_document_id)
 					: undefined,
+			// Done names the item's own task, and the service applied the node's own update to it (values
+			// read back equal to those sent are taken for applied: no other writer sends them here).
+			wrong: (outputs, applications) => (i) =>
+				applications[i] === 0 || Number(outputs[i]?.dvs_document_id) !== created[i].id,
 		},
 	);
 
@@ -265,6 +269,8 @@ it('creates, updates and comments 1,000 tasks under faults: nothing lost, nothin
 			dateOffsetMs: 0,
 			applies: (target) =>
 				target.action === 'add_comment' ? position.get(jsonOf(target).dvs_document_id) : undefined,
+			// Done only where the service applied the node's own comment.
+			wrong: (_outputs, applications) => (i) => applications[i] === 0,
 		},
 	);
 });

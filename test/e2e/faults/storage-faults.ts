@@ -11,6 +11,7 @@ import { takenNames } from '../../sandbox/naming';
 import { prng } from '../../sandbox/prng';
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
 import { stateSummary } from '../../sandbox/state';
+import type { Folder, StoredFile } from '../../sandbox/types';
 import { createServiceCredential } from '../harness/credentials';
 import type { CredentialRef, N8nInstance } from '../harness/n8n';
 import {
@@ -86,9 +87,12 @@ export async function runStorageFaults(
 		stageSeed: number,
 		applied: () => number[],
 		shared?: {
-			applies: (target: FaultTarget) => number | undefined;
-			meanwhile: (target: FaultTarget, stopped: boolean) => void;
-			wrong: (outputs: any[]) => Checks['wrong'];
+			/** The item a request applies to, counted when no fault stopped it (where the request names it). */
+			applies?: (target: FaultTarget) => number | undefined;
+			meanwhile?: (target: FaultTarget, stopped: boolean) => void;
+			/** Counts applications in the store itself (where the request's fields are not visible); returns its undo. */
+			watchStore?: (applications: number[]) => () => void;
+			wrong: (outputs: any[], applications: number[]) => Checks['wrong'];
 		},
 	) => {
 		const workflow = await n8n.client.importWorkflow(
@@ -106,24 +110,29 @@ export async function runStorageFaults(
 		sandbox.faults.add({ match: {}, fault: '429', retryAfter: 1, times: 2 });
 		const applications = Array.from({ length: inputCount }, () => 0);
 		let spy: jest.SpyInstance | undefined;
-		if (shared) {
+		let unwatch: (() => void) | undefined;
+		if (SHARED_STORAGE) {
 			sandbox.faults.dateOffsetMs = (stageSeed % 2 ? 1 : -1) * 5 * 60_000;
 			takenNames.style = 'paren';
+		}
+		if (shared) {
 			const take = sandbox.faults.take.bind(sandbox.faults);
 			spy = jest.spyOn(sandbox.faults, 'take').mockImplementation((target) => {
 				const rule = take(target);
 				const stopped = rule !== undefined && NOT_APPLIED.has(rule.fault);
-				const index = shared.applies(target);
+				const index = shared.applies?.(target);
 				if (index !== undefined && !stopped) applications[index]++;
-				shared.meanwhile(target, stopped);
+				shared.meanwhile?.(target, stopped);
 				return rule;
 			});
+			unwatch = shared.watchStore?.(applications);
 		}
 		const started = Date.now();
 		const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 600_000 });
 		executionIds.push(execution.id);
 		if (shared) await new Promise((resolve) => setTimeout(resolve, SLOW_WRITE_MS + 500));
 		spy?.mockRestore();
+		unwatch?.();
 		const injected = `${sandbox.faults.randomState()?.hits ?? 0} random faults injected, ${slowAnswers()} of them slow answers, in ${since(started)}`;
 		sandbox.faults.clear();
 		expect(execution.status).toBe('success');
@@ -133,7 +142,7 @@ export async function runStorageFaults(
 		const result = tally(
 			reports,
 			applied(),
-			shared ? { applications, wrong: shared.wrong(outputs) } : {},
+			shared ? { applications, wrong: shared.wrong(outputs, applications) } : {},
 		);
 		printTally(
 			`${label} Storage ${name}`,
@@ -161,6 +170,46 @@ export async function runStorageFaults(
 	// The second client writes the same name and size, other bytes: every upload a fault stops, and a fifth of the others.
 	const secondClient = prng(seed + 77);
 	const blobs = mkdtempSync(join(tmpdir(), 'faults-second-client-'));
+	/** The second client stores a file under `name` into `folder`, the same size as the node's, other bytes. */
+	const secondClientUploads = (folder: Folder, name: string, text: string) => {
+		const tmpPath = join(blobs, `${name}-${Date.now()}-${Math.random()}`);
+		writeFileSync(tmpPath, text);
+		sandbox.store.addFile(folder, { name, tmpPath, size: text.length, sha256: sha256(text) });
+	};
+	/**
+	 * Rename and move: their requests name the file only in form fields the fault spy does not see, so each
+	 * application is counted where the store applies it, and there the second client takes the name the
+	 * node's file is about to get (a fifth of them): the node's file then gets a taken-name suffix.
+	 */
+	const storeShared = (
+		method: 'renameFile' | 'moveFile',
+		items: Array<{ hash: string }>,
+		taken: (file: StoredFile, argument: any) => { folder: Folder; name: string },
+	) => {
+		const position = new Map(items.map(({ hash }, i) => [hash, i]));
+		return {
+			watchStore: (applications: number[]) => {
+				const original = (sandbox.store[method] as (...args: any[]) => any).bind(sandbox.store);
+				const spy = jest
+					.spyOn(sandbox.store as any, method)
+					.mockImplementation((file: any, argument: any) => {
+						const i = position.get(file.hash);
+						if (i !== undefined) {
+							applications[i]++;
+							if (secondClient() < 0.2) {
+								const { folder, name } = taken(file, argument);
+								secondClientUploads(folder, name, 'X'.repeat(file.size));
+							}
+						}
+						return original(file, argument);
+					});
+				return () => spy.mockRestore();
+			},
+			// Done names the item's own file (by hash), and the store applied the node's own write to it.
+			wrong: (outputs: any[], applications: number[]) => (i: number) =>
+				applications[i] === 0 || outputs[i]?.hash !== items[i].hash,
+		};
+	};
 	const uploadShared = {
 		applies: indexOfUpload,
 		meanwhile: (target: FaultTarget, stopped: boolean) => {
@@ -248,6 +297,12 @@ export async function runStorageFaults(
 					live().filter((f: any) => f.hash === hash && variants(`r-${pad(index)}`).test(f.name))
 						.length,
 			),
+		SHARED_STORAGE
+			? storeShared('renameFile', uploaded, (file, name: string) => ({
+					folder: sandbox.store.folderById(file.folderId)!,
+					name,
+				}))
+			: undefined,
 	);
 
 	// Move every file of `from` to `to`.
@@ -274,6 +329,12 @@ export async function runStorageFaults(
 			toMove.map(
 				({ hash }) => live().filter((f: any) => f.hash === hash && f.folderHash === to.hash).length,
 			),
+		SHARED_STORAGE
+			? storeShared('moveFile', toMove, (file, target: Folder) => ({
+					folder: target,
+					name: file.name,
+				}))
+			: undefined,
 	);
 
 	// Delete every file of `to` (a deleted file goes to the trash: applied = no longer live).

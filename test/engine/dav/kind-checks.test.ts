@@ -1,7 +1,8 @@
 /**
- * A delete or a collection update reads its target's resourcetype (PROPFIND Depth 0) before it writes and
- * refuses anything but the kind it names: a home, a principal, a collection of the other kind, an object.
- * Nothing is written (no DELETE or PROPPATCH is mocked, so one sent would fail the test). And DAV errors
+ * A delete, an object update or a collection update reads its target's resourcetype (PROPFIND Depth 0)
+ * before it writes and refuses anything but the kind it names: a home, a principal, a collection of the
+ * other kind, an object.
+ * Nothing is written (no DELETE, PUT or PROPPATCH is mocked, so one sent would fail the test). And DAV errors
  * name what the URL is: an event stored into an address book, a credential pointing at a server that is
  * not DAV.
  */
@@ -126,6 +127,30 @@ const OPERATIONS: Array<{
 		wants: 'object',
 		parameters: (url) => ({ resource: 'contact', operation: 'delete', contactUrl: url }),
 		refusal: /^Delete Contact refused: \S+ is .+, not a single object/,
+	},
+	{
+		title: 'Update Event',
+		node: 'cloudStorageCalendar',
+		wants: 'object',
+		parameters: (url) => ({
+			resource: 'event',
+			operation: 'update',
+			eventUrl: url,
+			updateFields: { summary: 'Renamed' },
+		}),
+		refusal: /^Update Event refused: \S+ is .+, not a single object/,
+	},
+	{
+		title: 'Update Contact',
+		node: 'cloudStorageContacts',
+		wants: 'object',
+		parameters: (url) => ({
+			resource: 'contact',
+			operation: 'update',
+			contactUrl: url,
+			updateFields: { title: 'Renamed' },
+		}),
+		refusal: /^Update Contact refused: \S+ is .+, not a single object/,
 	},
 ];
 

@@ -5,7 +5,7 @@ import { patchEventData } from '../../../shared/dav/icalendar';
 import { updateOccurrence } from '../../../shared/dav/recurrence';
 import { updateObject } from '../../../shared/dav/objects';
 import { splitSeriesObject } from '../../../shared/dav/series';
-import { explainingKind } from '../../../shared/dav/resource-kind';
+import { requireKind } from '../../../shared/dav/resource-kind';
 import { successOutcome } from '../../../shared/dav-node/client';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { eventClient, eventItem, eventUrlParam, occurrenceItem } from '../common';
@@ -58,6 +58,8 @@ export async function execute(
 	const url = eventUrlParam(this, client, itemIndex);
 	const defaultZone = this.getTimezone();
 	const occurrence = options.occurrence?.trim();
+	// A PUT to a calendar's or a home's URL would replace what it holds: the target is read first.
+	await requireKind(client, url, { operation: 'Update Event', want: 'object' });
 	if (occurrence && options.scope === 'following') {
 		const { scope, series, following } = await splitSeriesObject(
 			client,
@@ -90,24 +92,18 @@ export async function execute(
 			},
 		];
 	}
-	const updated = await explainingKind(
+	const updated = await updateObject(
 		client,
 		url,
-		{ operation: 'Update Event', want: 'object' },
-		() =>
-			updateObject(
-				client,
-				url,
-				'calendar',
-				(data) =>
-					occurrence
-						? updateOccurrence(data, occurrence, fields, defaultZone)
-						: patchEventData(data, fields, defaultZone),
-				{
-					expectedEtag: options.etag?.trim() || undefined,
-					reapplyOnConflict: options.reapplyOnConflict,
-				},
-			),
+		'calendar',
+		(data) =>
+			occurrence
+				? updateOccurrence(data, occurrence, fields, defaultZone)
+				: patchEventData(data, fields, defaultZone),
+		{
+			expectedEtag: options.etag?.trim() || undefined,
+			reapplyOnConflict: options.reapplyOnConflict,
+		},
 	);
 	return [
 		{

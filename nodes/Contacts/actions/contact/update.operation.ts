@@ -3,7 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { updateObject } from '../../../shared/dav/objects';
 import { patchContactData } from '../../../shared/dav/vcard';
-import { explainingKind } from '../../../shared/dav/resource-kind';
+import { requireKind } from '../../../shared/dav/resource-kind';
 import { successOutcome } from '../../../shared/dav-node/client';
 import { etagOptions, objectUrlField } from '../../../shared/dav-node/locators';
 import { contactClient, contactItem, contactUrlParam, includeRawOption } from '../common';
@@ -46,15 +46,17 @@ export async function execute(
 	};
 	const client = await contactClient(this, itemIndex);
 	const url = contactUrlParam(this, client, itemIndex);
-	const updated = await explainingKind(
+	// A PUT to an address book's or a home's URL would replace what it holds: the target is read first.
+	await requireKind(client, url, { operation: 'Update Contact', want: 'object' });
+	const updated = await updateObject(
 		client,
 		url,
-		{ operation: 'Update Contact', want: 'object' },
-		() =>
-			updateObject(client, url, 'addressbook', (data) => patchContactData(data, fields), {
-				expectedEtag: options.etag?.trim() || undefined,
-				reapplyOnConflict: options.reapplyOnConflict,
-			}),
+		'addressbook',
+		(data) => patchContactData(data, fields),
+		{
+			expectedEtag: options.etag?.trim() || undefined,
+			reapplyOnConflict: options.reapplyOnConflict,
+		},
 	);
 	return [
 		{
