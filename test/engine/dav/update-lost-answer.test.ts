@@ -14,8 +14,8 @@ import {
 	outcomeOf,
 	withOutcome,
 } from '../../../nodes/shared/errors/outcome';
-import { chain, PACKAGE_NAME, runWorkflow } from '../../engine/harness';
-import { offlineWithNock } from '../offline';
+import { chain, PACKAGE_NAME, runWorkflow } from '../harness';
+import { offlineWithNock } from '../../unit/offline';
 import { kindIs } from './resource-kinds';
 
 const URL_ = 'https://dav.example.test/cal/work/e1.ics';
