@@ -22,6 +22,7 @@ import {
 	linearWorkflow,
 	randomFaults,
 	reportsByIndex,
+	type Report,
 	requestOptions,
 	SLOW_WRITE_MS,
 } from './faults/tally';
@@ -35,7 +36,13 @@ import {
 	writeLoadSection,
 	type Verdict,
 } from './harness/load';
-import { loadWorkflow, startN8n, type CredentialRef, type N8nInstance } from './harness/n8n';
+import {
+	loadWorkflow,
+	startN8n,
+	type CredentialRef,
+	type ExecutionSummary,
+	type N8nInstance,
+} from './harness/n8n';
 
 const FULL = process.env.LOAD_FULL === '1';
 /** Items per execution (10 in the reported run; LOAD_ITEMS=n for a quicker local try). */
@@ -367,9 +374,7 @@ const CONTACT = (uid: string) =>
 				)
 					ranOn[w]++;
 			});
-			const { reports, outputs } = execution
-				? reportsByIndex(execution, 'Node', ITEMS)
-				: { reports: range(ITEMS).map(() => 'missing' as const), outputs: [] as Json[] };
+			const { reports, outputs } = reportsOf(execution, `${kind} ${run}`, verdicts[kind]);
 			for (const i of range(ITEMS)) {
 				const label = `${kind} ${run} item ${i}`;
 				let applied = 0;
@@ -499,6 +504,18 @@ const CONTACT = (uid: string) =>
 		expect(ranOn.every((n) => n > 0)).toBe(true);
 	});
 });
+
+/** The node's report per item; an output that cannot be paired (or pairs twice) counts every item as unreported. */
+function reportsOf(execution: ExecutionSummary | undefined, label: string, verdict: Verdict) {
+	const unreported = { reports: range(ITEMS).map((): Report => 'missing'), outputs: [] as Json[] };
+	if (!execution) return unreported;
+	try {
+		return reportsByIndex(execution, 'Node', ITEMS);
+	} catch (error) {
+		verdict.problems.push(`${label}: ${(error as Error).message}`);
+		return unreported;
+	}
+}
 
 type TriggerWorkflows = Record<string, { workflowId: string; node: string }>;
 
