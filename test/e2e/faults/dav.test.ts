@@ -1,5 +1,5 @@
 /**
- * Faults: 1,000-item Calendar (event create, update) and Contacts (contact create, update) workflows in a
+ * Faults: FAULT_ITEMS-item (1,000 for the report, 250 in npm test) Calendar (event create, update) and Contacts (contact create, update) workflows in a
  * real n8n with Continue On Fail, against Radicale behind a seeded faulty proxy (fault-proxy.ts). Afterwards
  * Radicale's collections are read from disk: every item done exactly once or reported failed, none lost, none twice.
  *
@@ -248,7 +248,7 @@ const indexes = Array.from({ length: FAULT_ITEMS }, (_, i) => i);
 const CALENDAR = 'n8n-nodes-cloud-storage.cloudStorageCalendar';
 const CONTACTS = 'n8n-nodes-cloud-storage.cloudStorageContacts';
 
-it('creates and updates 1,000 events under faults: nothing lost, duplicated, adopted or sent again', async () => {
+it(`creates and updates ${FAULT_ITEMS} events under faults: nothing lost, duplicated, adopted or sent again`, async () => {
 	const calendar = (await radicale.mkcalendar('faults')).replace(radicale.url, proxy.url);
 	const title = (i: number) => `SUMMARY:fault event ${pad(i)}`;
 	await stage(
@@ -309,7 +309,7 @@ it('creates and updates 1,000 events under faults: nothing lost, duplicated, ado
 	);
 });
 
-it('creates and updates 1,000 contacts under faults: nothing lost, duplicated, adopted or sent again', async () => {
+it(`creates and updates ${FAULT_ITEMS} contacts under faults: nothing lost, duplicated, adopted or sent again`, async () => {
 	const book = (await radicale.mkaddressbook('faults-book')).replace(radicale.url, proxy.url);
 	const name = (i: number) => `FN:fault contact ${pad(i)}`;
 	await stage(

@@ -1,5 +1,5 @@
 /**
- * Faults: 1,000-item DMS task workflows (create, update, comment) in a real n8n with Continue On Fail
+ * Faults: FAULT_ITEMS-item (1,000 for the report, 250 in npm test) DMS task workflows (create, update, comment) in a real n8n with Continue On Fail
  * while the sandbox injects seeded faults. The DMS offers no idempotency key, so an uncertain create or comment
  * is reported (never sent twice); an uncertain update is checked by reading the task back.
  *
@@ -150,7 +150,7 @@ async function stage(
 	}).toEqual({ lost: [], duplicated: [], wrongAdopted: [], sentAgain: [] });
 }
 
-it('creates, updates and comments 1,000 tasks under faults: nothing lost, nothing duplicated', async () => {
+it(`creates, updates and comments ${FAULT_ITEMS} tasks under faults: nothing lost, nothing duplicated`, async () => {
 	const indexes = Array.from({ length: FAULT_ITEMS }, (_, i) => i);
 	const before = new Set(tasks().map((task) => task.id));
 	const indexOfName = (name: unknown) => {

@@ -1,4 +1,4 @@
-// The Storage fault run, shared by the regular-mode and queue-mode tests: 1,000 uploads, then renames, moves
+// The Storage fault run, shared by the regular-mode and queue-mode tests: FAULT_ITEMS uploads, then renames, moves
 // and deletes of whatever exists, each stage one workflow with Continue On Fail while the sandbox injects
 // seeded random faults; after each stage the sandbox's state is compared with what was asked.
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Faults: 1,000-item Storage workflows (upload, rename, move, delete) in a real n8n with Continue On Fail
+ * Faults: FAULT_ITEMS-item (1,000 for the report, 250 in npm test) Storage workflows (upload, rename, move, delete) in a real n8n with Continue On Fail
  * while the sandbox injects seeded 429s (with and without Retry-After), 500s, 503s, dropped connections before
  * and after the write, and slow answers past the node's 2 s Timeout (the write applied, the answer late).
  * Afterwards every item is done exactly once or reported failed with its index; none is lost, none duplicated.
