@@ -5,20 +5,23 @@ import { mayHaveBeenApplied, writeOutcome } from '../../../shared/storage/reconc
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The requested name, or the service's " (n)" variant of it (before a file's extension). */
+/**
+ * The requested name, or a numbered variant of it (before a file's extension). The documents show a taken name
+ * suffixed "such as (1)": " (1)" is what the service answers today; "(1)", "_1" and "-1" are accepted too.
+ */
 export function isNameOrVariant(stored: string, requested: string, isFile: boolean): boolean {
 	if (stored === requested) return true;
 	const dot = isFile ? requested.lastIndexOf('.') : -1;
 	const [base, extension] =
 		dot > 0 ? [requested.slice(0, dot), requested.slice(dot)] : [requested, ''];
-	return new RegExp(`^${escape(base)} \\(\\d+\\)${escape(extension)}$`).test(stored);
+	return new RegExp(`^${escape(base)}(?: ?\\(\\d+\\)|[_-]\\d+)${escape(extension)}$`).test(stored);
 }
 
 /**
  * rename_file / rename_folder with its outcome proven after a lost answer: the name is read before, and
  * again after. The old name: not applied, so it is sent again (renaming is safe to repeat then); this test
  * comes first, since the old name may itself be a " (n)" variant of the new one (`report (1).pdf` →
- * `report.pdf`), and then only the second answer can tell. The new name or its " (n)" variant: applied. Anything else (another client renamed it meanwhile, or the service
+ * `report.pdf`), and then only the second answer can tell. The new name or a numbered variant of it: applied. Anything else (another client renamed it meanwhile, or the service
  * normalized the name beyond recognition): "may have been applied", naming the name it has now.
  */
 export async function renameProven(
