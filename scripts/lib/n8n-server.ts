@@ -53,6 +53,11 @@ export type N8nInstance = {
 	packageNodeTypes: string[];
 	/** Whether a worker's log shows it ran this execution (queue mode). */
 	workerRanExecution(executionId: string): boolean;
+	/**
+	 * Starts main again (same folder, port and environment) once it has exited, e.g. after a SIGKILL; in queue
+	 * mode Redis and the workers keep running. `main` then names the new process; the client signs in again.
+	 */
+	restartMain(): Promise<void>;
 	stop(): Promise<void>;
 };
 
@@ -150,32 +155,39 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		}
 		const env = { ...modeEnv, ...options.env };
 
-		const main = spawnLogged('n8n main', paths.node, [paths.n8nMain, 'start'], {
-			cwd: userFolder,
-			logFile: join(userFolder, 'n8n-main.log'),
-			env: baseEnv(paths, userFolder, {
-				N8N_PORT: String(port),
-				N8N_EDITOR_BASE_URL: `${baseUrl}/`,
-				N8N_WEBHOOK_URL: `${baseUrl}/`,
-				N8N_RUNNERS_BROKER_PORT: String(await freePort()),
-				...env,
-			}),
-		});
-		started.push(main);
-		const stopBeat = heartbeat(15_000, (elapsedMs) =>
-			options.progress?.(
-				`  ... n8n starting for ${duration(elapsedMs)}; its log: ${lastLogLine(main.logFile) ?? '(nothing yet)'}`,
-			),
-		);
-		try {
-			await waitUntil(
-				`n8n readiness on ${baseUrl}`,
-				() => isReady(`${baseUrl}/healthz/readiness`),
-				{ process: main, timeoutMs: startTimeoutMs },
+		let mainStarts = 0;
+		const startMain = async () => {
+			mainStarts++;
+			const child = spawnLogged('n8n main', paths.node, [paths.n8nMain, 'start'], {
+				cwd: userFolder,
+				logFile: join(userFolder, mainStarts > 1 ? `n8n-main-${mainStarts}.log` : 'n8n-main.log'),
+				env: baseEnv(paths, userFolder, {
+					N8N_PORT: String(port),
+					N8N_EDITOR_BASE_URL: `${baseUrl}/`,
+					N8N_WEBHOOK_URL: `${baseUrl}/`,
+					N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+					...env,
+				}),
+			});
+			// Stopped after the workers and before Redis, wherever it restarts.
+			started.splice(redis ? 1 : 0, 0, child);
+			const stopBeat = heartbeat(15_000, (elapsedMs) =>
+				options.progress?.(
+					`  ... n8n starting for ${duration(elapsedMs)}; its log: ${lastLogLine(child.logFile) ?? '(nothing yet)'}`,
+				),
 			);
-		} finally {
-			stopBeat();
-		}
+			try {
+				await waitUntil(
+					`n8n readiness on ${baseUrl}`,
+					() => isReady(`${baseUrl}/healthz/readiness`),
+					{ process: child, timeoutMs: startTimeoutMs },
+				);
+			} finally {
+				stopBeat();
+			}
+			return child;
+		};
+		const main = await startMain();
 
 		if (mode === 'queue') {
 			// Started after main, which has run the database migrations the workers would otherwise race.
@@ -214,7 +226,7 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 		const packageNodeTypes = await assertPackageLoaded(client, paths, main);
 
 		const workerLogs = workers.map((worker) => worker.logFile);
-		return {
+		const instance: N8nInstance = {
 			mode,
 			baseUrl,
 			port,
@@ -230,8 +242,15 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 				workerLogs.some((log) =>
 					new RegExp(`execution ${executionId}\\b`).test(readFileSync(log, 'utf8')),
 				),
+			restartMain: async () => {
+				await instance.main.exited;
+				started.splice(started.indexOf(instance.main), 1);
+				instance.main = await startMain();
+				await client.signIn(owner);
+			},
 			stop,
 		};
+		return instance;
 	} catch (error) {
 		await stop();
 		throw error;

@@ -1,26 +1,56 @@
 // Crash runs for the polling triggers: n8n's main process is killed with SIGKILL at seeded moments around a
-// poll while the sandbox keeps changing, restarted on the same data folder each time; at the end the changes
-// made are compared with the items n8n kept in its executions (by eventId). Used by trigger-crash.test.ts
-// (reduced) and by `npm run crash` (full, writes test/crash-report.md).
+// poll while the watched service keeps changing, restarted on the same data folder each time (in queue mode
+// Redis and the worker keep running); at the end the changes made are compared with the items n8n kept in its
+// executions. One loop for every trigger: a trigger supplies a CrashTarget (crash-targets.ts,
+// crash-dav-targets.ts). Used by trigger-crash.test.ts (reduced) and by `npm run crash` (full, writes
+// test/crash-report.md).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { startSandbox } from '../../sandbox/server';
-import { createServiceCredential } from './credentials';
-import { loadWorkflow, pollOnlyOnActivation, startN8n, type N8nInstance } from './n8n';
+import { pollOnlyOnActivation, startN8n, type N8nInstance } from './n8n';
+import type { N8nClient } from '../../../scripts/lib/n8n-client.ts';
 import { freePort } from '../../../scripts/lib/processes.ts';
 
-type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
-
 export type Scheduler = 'default' | 'durable';
-/** Where the kill lands: while the listing is answered, within 40 ms after it, or 40-400 ms after it. */
+export type Mode = 'regular' | 'queue';
+/** Where the kill lands: while the poll's first answer is held back, within 40 ms after the poll's last
+ * answer, or 40-400 ms after it (the execution being created and saved). */
 export type KillMoment = 'during poll' | 'after poll returned' | 'while execution saved';
 
+/** One request a trigger's poll sent to the watched service, as the service (or a proxy) logged it. */
+export interface PollRequest {
+	name: string;
+	answered: boolean;
+}
+
+/** What a trigger brings to a crash run. Every change is made by the harness and has a key. */
+export interface CrashTarget {
+	/** The row's name in the report. */
+	trigger: string;
+	/** The trigger node's name in `workflow`. */
+	node: string;
+	/** The workflow, parameters filled in (the schedule is moved out of the way by the harness). */
+	workflow: Record<string, any>;
+	credential: { type: string; data: Record<string, string> };
+	/** Makes 1-3 changes now; returns their keys. */
+	change(random: () => number): Promise<string[]>;
+	/** The key of the change an emitted item reports; undefined for an item none of our changes explains. */
+	keyOf(json: Record<string, any>): string | undefined;
+	/** Every request of this trigger's polls so far, oldest first. */
+	pollRequests(): PollRequest[];
+	/** Whether the requests of one poll (from its first) include its last answer. */
+	pollAnswered(requests: PollRequest[]): boolean;
+	/** Holds back the answer to the next poll's first request for `ms`. */
+	holdNextAnswer(ms: number): void;
+	/** Drops what holdNextAnswer left (a kill may come before the request). */
+	release(): void;
+	close(): Promise<void>;
+}
+
 export interface CrashRunOptions {
-	sandbox: Sandbox;
 	scheduler: Scheduler;
-	mode: 'regular' | 'queue';
+	mode: Mode;
 	crashes: number;
 	seed: number;
 }
@@ -28,7 +58,7 @@ export interface CrashRunOptions {
 export interface CrashRunResult {
 	trigger: string;
 	scheduler: Scheduler;
-	mode: 'regular' | 'queue';
+	mode: Mode;
 	changes: number;
 	crashes: number;
 	once: number;
@@ -36,7 +66,14 @@ export interface CrashRunResult {
 	twice: number;
 	/** Executions n8n kept that did not finish (killed while they ran or were saved). */
 	unfinished: number;
+	/** Items no change of the run explains (0 expected). */
+	unexplained: number;
+	/** Changes emitted more than once with different eventIds (0 expected: the id is the change's). */
+	idsDiffer: number;
 	moments: KillMoment[];
+	/** The triggers active in the same n8n, sharing these kills. */
+	together: number;
+	minutes: number;
 }
 
 /** n8n 2.41.1's durable scheduler with durable poll cursors, and a short outbox lease after a kill. */
@@ -66,10 +103,14 @@ export function seeded(seed: number): () => number {
 	};
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined) {
-	const deadline = Date.now() + 90_000;
+export async function until<T>(
+	what: string,
+	check: () => Promise<T | undefined | false> | T | undefined | false,
+	timeoutMs = 90_000,
+): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const value = await check();
 		if (value !== undefined && value !== false) return value;
@@ -88,135 +129,185 @@ function triggerItems(data: Record<string, any>, trigger: string): Array<Record<
 		.flatMap((entry) => entry.data?.main?.[0] ?? []);
 }
 
-/** The Storage Trigger watching one folder for new files, while files keep arriving and n8n is killed. */
-export async function storageCrashRun(options: CrashRunOptions): Promise<CrashRunResult> {
-	const { sandbox, scheduler, mode, crashes } = options;
-	const random = seeded(options.seed);
-	const trigger = 'Cloud Storage Trigger';
-	const demo = sandbox.store.accountByLogin('demo')!;
-	const folder = sandbox.store.createFolder(
-		demo,
-		sandbox.store.rootOf(demo),
-		`crash ${scheduler} ${mode} ${options.seed} ${Date.now()}`,
-		'PRIVATE',
-	);
-	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-crash-'));
-	const port = await freePort();
-	const env = schedulerEnv(scheduler);
-	const start = async () => await startN8n({ mode, userFolder, port, env });
-	let n8n: N8nInstance = await start();
-	const made: string[] = [];
-	const moments: KillMoment[] = [];
-	let batch = 0;
-	let workflowId = '';
-	const addFiles = () => {
-		const count = 1 + Math.floor(random() * 3);
-		const { files } = sandbox.store.bulkCreate(demo, {
-			folders: 0,
-			filesPerFolder: count,
-			parent: folder,
-			filePrefix: `b${++batch} `,
-		});
-		made.push(...files.map((file) => file.hash));
+/** Every execution id of the workflow (n8n's list answers at most 100 a page, 20 unless asked). */
+async function allExecutionIds(client: N8nClient, workflowId: string): Promise<string[]> {
+	const ids = new Set<string>();
+	let cursor: string | null = null;
+	do {
+		const query = `filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+		const response = await client.fetch(`/rest/executions?${query}`);
+		if (!response.ok) throw new Error(`listing executions answered ${response.status}`);
+		const page = ((await response.json()) as { data: Record<string, any> }).data;
+		for (const execution of page.results as Array<{ id: string }>) ids.add(String(execution.id));
+		cursor = (page.nextCursor as string | null | undefined) ?? null;
+	} while (cursor);
+	return [...ids];
+}
+
+/**
+ * The workflow's executions once none is new or running any more (queue mode: the worker finishes what main
+ * enqueued before it died), or after a minute: one still new then was never started and counts as unfinished.
+ */
+async function settled(client: N8nClient, workflowId: string): Promise<string[]> {
+	const deadline = Date.now() + 60_000;
+	let previous = '';
+	let ids: string[] = [];
+	for (let quiet = 0; quiet < 3 && Date.now() < deadline; ) {
+		ids = await allExecutionIds(client, workflowId);
+		const statuses = await Promise.all(
+			ids.map(async (id) => (await client.getExecution(id)).status),
+		);
+		const now = JSON.stringify([ids, statuses]);
+		const busy = statuses.some((status) => status === 'new' || status === 'running');
+		quiet = !busy && now === previous ? quiet + 1 : 0;
+		previous = now;
+		await sleep(1000);
+	}
+	return ids;
+}
+
+/** Every change's count of emitted items, from every execution n8n kept of the target's workflow. */
+async function tally(
+	client: N8nClient,
+	target: CrashTarget,
+	workflowId: string,
+	made: string[],
+): Promise<
+	Omit<CrashRunResult, 'scheduler' | 'mode' | 'crashes' | 'moments' | 'together' | 'minutes'>
+> {
+	const seen = new Map<string, Set<string>>();
+	const counts = new Map<string, number>();
+	let unfinished = 0;
+	let unexplained = 0;
+	for (const id of await settled(client, workflowId)) {
+		const execution = await client.getExecution(id);
+		if (!execution.finished) unfinished++;
+		for (const item of triggerItems(execution.data, target.node)) {
+			const eventId = item.json?.eventId;
+			if (!eventId) throw new Error(`an item without eventId: ${JSON.stringify(item.json)}`);
+			const key = target.keyOf(item.json);
+			if (key === undefined) {
+				unexplained++;
+				continue;
+			}
+			counts.set(key, (counts.get(key) ?? 0) + 1);
+			seen.set(key, (seen.get(key) ?? new Set()).add(String(eventId)));
+		}
+	}
+	const emitted = made.map((key) => counts.get(key) ?? 0);
+	return {
+		trigger: target.trigger,
+		changes: made.length,
+		once: emitted.filter((count) => count === 1).length,
+		missed: emitted.filter((count) => count === 0).length,
+		twice: emitted.filter((count) => count > 1).length,
+		unfinished,
+		unexplained: unexplained + [...counts.keys()].filter((key) => !made.includes(key)).length,
+		idsDiffer: [...seen.values()].filter((ids) => ids.size > 1).length,
 	};
-	const listings = () =>
-		sandbox.requests.list().filter((entry) => entry.action === 'get_folder_content');
-	/** One poll now: n8n runs a poll whenever the workflow is activated. Resolves when the listing was asked. */
+}
+
+/**
+ * One crash run: every target's workflow active in one n8n, all polled together (deactivate + activate runs
+ * one poll at once), n8n's main killed `crashes` times around those polls and restarted; one result per
+ * target. Several targets share the kills (the reduced test), one target is one row of the report.
+ */
+export async function crashRun(
+	targets: CrashTarget[],
+	options: CrashRunOptions,
+): Promise<CrashRunResult[]> {
+	const { scheduler, mode, crashes } = options;
+	const random = seeded(options.seed);
+	const began = Date.now();
+	const userFolder = mkdtempSync(join(tmpdir(), 'n8n-crash-'));
+	const n8n: N8nInstance = await startN8n({
+		mode,
+		userFolder,
+		port: await freePort(),
+		env: schedulerEnv(scheduler),
+	});
+	const runs = targets.map((target) => ({ target, made: [] as string[], workflowId: '' }));
+	const moments: KillMoment[] = [];
+	const change = async () => {
+		for (const run of runs) run.made.push(...(await run.target.change(random)));
+	};
+	/** One poll of every trigger now. Resolves once each has begun, with a check that all were answered. */
 	const pollNow = async (reactivate: boolean) => {
-		const before = listings().length;
-		if (reactivate) await n8n.client.deactivate(workflowId);
-		void n8n.client.activate(workflowId).catch(() => undefined);
-		await until('the poll to ask for the listing', () => listings().length > before);
-		return listings()[before];
+		const before = runs.map((run) => run.target.pollRequests().length);
+		if (reactivate) for (const run of runs) await n8n.client.deactivate(run.workflowId);
+		for (const run of runs) void n8n.client.activate(run.workflowId).catch(() => undefined);
+		const requests = runs.map((run, i) => () => run.target.pollRequests().slice(before[i]));
+		await until('the polls to reach their services', () =>
+			requests.every((sent) => sent().length > 0),
+		);
+		return () => runs.every((run, i) => run.target.pollAnswered(requests[i]()));
 	};
 
 	try {
-		const credential = await createServiceCredential(n8n.client, 'cloudStorageTokenApi', sandbox, {
-			name: 'Crash run',
-		});
-		const definition = pollOnlyOnActivation(loadWorkflow('storage-trigger.json'));
-		Object.assign(definition.nodes[0].parameters, {
-			folder: { __rl: true, mode: 'id', value: folder.hash },
-			includeSubfolders: false,
-			download: false,
-			events: ['fileCreated'],
-		});
-		workflowId = (
-			await n8n.client.importWorkflow(definition, {
-				credentials: { [credential.type]: credential },
-			})
-		).id;
-		sandbox.store.bulkCreate(demo, {
-			folders: 0,
-			filesPerFolder: 2,
-			parent: folder,
-			filePrefix: 'before ',
-		});
-		// Activation: the first poll records the folder (with durable cursors in one execution without items).
+		for (const run of runs) {
+			const credential = await n8n.client.createCredential(
+				run.target.credential.type,
+				`Crash run ${run.target.trigger}`,
+				run.target.credential.data,
+			);
+			run.workflowId = (
+				await n8n.client.importWorkflow(
+					pollOnlyOnActivation(structuredClone(run.target.workflow)),
+					{ credentials: { [credential.type]: credential } },
+				)
+			).id;
+		}
+		// Activation: the first poll records where each trigger starts (with durable cursors in one execution
+		// without items, which n8n commits with the state).
 		await pollNow(false);
-		await until('the recorded baseline', async () =>
-			scheduler === 'durable'
-				? (await n8n.client.listExecutionIds(workflowId)).length > 0
-				: ((await n8n.client.getWorkflow(workflowId)).staticData?.[`node:${trigger}`] as any)
-						?.state,
-		);
+		for (const { target, workflowId } of runs)
+			await until('the recorded baseline', async () =>
+				scheduler === 'durable'
+					? (await n8n.client.listExecutionIds(workflowId)).length > 0
+					: Object.keys(
+							(await n8n.client.getWorkflow(workflowId)).staticData?.[`node:${target.node}`] ?? {},
+						).length > 0,
+			);
 
 		for (let crash = 0; crash < crashes; crash++) {
-			addFiles();
+			await change();
 			const moment: KillMoment = (
 				['during poll', 'after poll returned', 'while execution saved'] as const
 			)[Math.floor(random() * 3)];
 			moments.push(moment);
-			if (moment === 'during poll')
-				sandbox.faults.add({
-					match: { path: 'get_folder_content' },
-					fault: 'slow-answer',
-					delayMs: 400,
-					times: 1,
-				});
-			const polled = await pollNow(true);
+			if (moment === 'during poll') for (const run of runs) run.target.holdNextAnswer(400);
+			const answered = await pollNow(true);
 			if (moment !== 'during poll') {
-				await until('the listing to be answered', () => polled.status !== null);
+				await until('the polls to be answered', answered);
 				await sleep(moment === 'after poll returned' ? random() * 40 : 40 + random() * 360);
 			} else await sleep(random() * 200);
 			process.kill(n8n.main.pid, 'SIGKILL');
-			await n8n.main.exited;
-			sandbox.faults.clear();
-			await n8n.stop();
-			addFiles();
-			n8n = await start();
+			for (const run of runs) run.target.release();
+			await change();
+			await n8n.restartMain();
 		}
 		// A last poll with nothing killed, then every execution n8n kept.
-		addFiles();
-		await pollNow(true);
-		await sleep(3000);
-		const seen = new Map<string, number>();
-		let unfinished = 0;
-		for (const id of await n8n.client.listExecutionIds(workflowId)) {
-			const execution = await n8n.client.getExecution(id);
-			if (!execution.finished) unfinished++;
-			for (const item of triggerItems(execution.data, trigger)) {
-				const key = String(item.json?.eventId ?? '');
-				if (item.json?.hash)
-					seen.set(String(item.json.hash), (seen.get(String(item.json.hash)) ?? 0) + 1);
-				if (!key) throw new Error(`an item without eventId: ${JSON.stringify(item.json)}`);
-			}
+		await change();
+		await until('the last polls to be answered', await pollNow(true));
+		await sleep(2000);
+		const results: CrashRunResult[] = [];
+		for (const { target, workflowId, made } of runs) {
+			results.push({
+				...(await tally(n8n.client, target, workflowId, made)),
+				scheduler,
+				mode,
+				crashes,
+				moments,
+				together: runs.length,
+				minutes: (Date.now() - began) / 60_000,
+			});
 		}
-		const counts = made.map((hash) => seen.get(hash) ?? 0);
-		return {
-			trigger: 'Storage Trigger',
-			scheduler,
-			mode,
-			changes: made.length,
-			crashes,
-			once: counts.filter((count) => count === 1).length,
-			missed: counts.filter((count) => count === 0).length,
-			twice: counts.filter((count) => count > 1).length,
-			unfinished,
-			moments,
-		};
+		return results;
 	} finally {
+		for (const run of runs)
+			if (run.workflowId) await n8n.client.deactivate(run.workflowId).catch(() => undefined);
 		await n8n.stop();
+		for (const run of runs) await run.target.close();
 		if (process.env.N8N_E2E_KEEP_TMP !== '1') rmSync(userFolder, { recursive: true, force: true });
 	}
 }

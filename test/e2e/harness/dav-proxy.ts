@@ -62,6 +62,8 @@ export async function davProxy(target: string) {
 		log: [] as Seen[],
 		/** Object path → writes another client makes just before n8n's next If-Match PUT or DELETE there (one each). */
 		otherClient: new Map<string, { writes: string[]; etags: string[] }>(),
+		/** Milliseconds the answer to the next request is held back (once), for a crash during a poll. */
+		holdNextAnswerMs: 0,
 		server: undefined as unknown as Server,
 	};
 	proxy.server = createServer((req, res) => {
@@ -119,6 +121,9 @@ export async function davProxy(target: string) {
 					other.etags.push(String(written.headers.etag));
 				}
 				const answer = await forward(target, req.method ?? 'GET', path, req.headers, forwarded);
+				const hold = proxy.holdNextAnswerMs;
+				proxy.holdNextAnswerMs = 0;
+				if (hold) await new Promise((resolve) => setTimeout(resolve, hold));
 				reply(answer.status, answer.headers, answer.body);
 			})().catch(() => res.destroy());
 		});
