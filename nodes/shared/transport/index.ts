@@ -9,6 +9,7 @@ export { apiRequest } from './request';
 export type {
 	ApiRequestOptions,
 	ApiResponse,
+	FileUpload,
 	HttpMethod,
 	RequestBody,
 	RequestContext,
@@ -32,7 +33,7 @@ export { mapBounded } from './bounded';
 export { backoffDelay, DEFAULT_RETRY, type RetryPolicy } from './retry';
 
 // Transfers between the service and n8n's binary store.
-export { binarySource, multipartWithFile, type BinarySource } from './binary';
+export { binarySource, type BinarySource } from './binary';
 export { downloadIntoStore, type StoreDownload, type StoredDownload } from './transfer';
 export { readWhole } from './read-whole';
 

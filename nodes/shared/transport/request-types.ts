@@ -11,6 +11,7 @@ import type {
 import type { ApiKind } from './api-kinds';
 import type { AuthMode } from '../auth/auth-mode';
 import type { FormFields } from './body';
+import { multipartWithFile, type BinarySource } from './binary';
 import type { DiskUpload } from './disk-upload';
 import type { RetryPolicy } from './retry';
 
@@ -32,8 +33,8 @@ export interface ApiRequestOptions {
 	authMode?: AuthMode;
 	form?: FormFields;
 	json?: unknown;
-	/** A factory, so that a retried upload reads its content again from the start. */
-	multipart?: () => FormData | Promise<FormData>;
+	/** A file from n8n's binary store sent as multipart; the transport picks how (see `FileUpload`). */
+	upload?: FileUpload;
 	body?: string | Buffer;
 	headers?: Record<string, string>;
 	qs?: Record<string, string | number | boolean>;
@@ -59,15 +60,22 @@ export interface ApiRequestOptions {
 	retry?: Partial<RetryPolicy>;
 	maxResponseBytes?: number;
 	/**
-	 * The same multipart upload with its file on disk (n8n's filesystem binary mode): sent as
-	 * `transferPath('upload')` says, from the main thread through reused buffers or through n8n's helper.
-	 */
-	diskUpload?: DiskUpload;
-	/**
 	 * Send this form-encoded download without n8n's helper (n8n's filesystem binary mode): read on the main
 	 * thread into reused buffers (the body is then a `SocketBody`). Needs `responseType: 'stream'`.
 	 */
 	diskDownload?: boolean;
+}
+
+/**
+ * An upload, described once: form fields before the file (undefined or empty values are left out), the file's
+ * field name and the name it is sent under. The transport builds the multipart body from `source` afresh for each
+ * attempt, and, when n8n keeps the file on this machine's disk (`source.path`), may send it from there instead.
+ */
+export interface FileUpload {
+	fields: Record<string, string | undefined>;
+	field: string;
+	fileName: string;
+	source: BinarySource;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -80,7 +88,7 @@ export interface ApiResponse<T = unknown> {
 
 /**
  * A request's body, one kind at a time (undici's shape): what `ApiRequestOptions` says in several optional fields
- * (`form`, `json`, `body`, `multipart` with `diskUpload`), read once by `bodyOf`; the paths read only this.
+ * (`form`, `json`, `body`, `upload`), read once by `bodyOf`; the paths read only this.
  */
 export type RequestBody =
 	| { kind: 'none' }
@@ -90,15 +98,33 @@ export type RequestBody =
 	| { kind: 'raw'; bytes: string | Buffer }
 	/**
 	 * A file from n8n's binary store, as multipart: `multipart` builds it (again for each attempt); `onDisk`, in
-	 * n8n's filesystem store, lets the own socket send the same body from the file (one of them at least).
+	 * n8n's filesystem store, lets the own socket send the same body from the file.
 	 */
-	| { kind: 'file'; multipart?: () => FormData | Promise<FormData>; onDisk?: DiskUpload };
+	| { kind: 'file'; multipart: () => Promise<FormData>; onDisk?: DiskUpload };
 
 export function bodyOf(opts: ApiRequestOptions): RequestBody {
-	if (opts.multipart || opts.diskUpload)
-		return { kind: 'file', multipart: opts.multipart, onDisk: opts.diskUpload };
+	if (opts.upload) return fileBody(opts.upload);
 	if (opts.form) return { kind: 'form', fields: opts.form };
 	if (opts.json !== undefined) return { kind: 'json', value: opts.json };
 	if (opts.body !== undefined) return { kind: 'raw', bytes: opts.body };
 	return { kind: 'none' };
+}
+
+function fileBody({ fields, field, fileName, source }: FileUpload): RequestBody {
+	return {
+		kind: 'file',
+		multipart: async () => multipartWithFile(fields, field, source, await source.open(), fileName),
+		onDisk: source.path
+			? {
+					fields,
+					file: {
+						field,
+						path: source.path,
+						fileName,
+						mimeType: source.mimeType,
+						size: source.size,
+					},
+				}
+			: undefined,
+	};
 }

@@ -65,7 +65,7 @@ async function buildBody(
 ): Promise<IHttpRequestOptions['body']> {
 	switch (body.kind) {
 		case 'file':
-			return body.multipart ? await body.multipart() : undefined;
+			return await body.multipart();
 		case 'form':
 			return toUrlEncoded(body.fields);
 		case 'json':
@@ -527,7 +527,7 @@ function hashesNamed(opts: ApiRequestOptions): string | undefined {
 	if (opts.api !== 'v2' && opts.api !== 'v1') return undefined;
 	const fields: Record<string, unknown> = {
 		...opts.qs,
-		...opts.diskUpload?.fields,
+		...opts.upload?.fields,
 		...opts.form,
 	};
 	const named = HASH_FIELDS.filter(([field]) => typeof fields[field] === 'string' && fields[field])

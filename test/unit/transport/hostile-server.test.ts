@@ -30,7 +30,6 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { outcomeOf as writeOutcomeOf } from '../../../nodes/shared/errors/outcome';
 import { downloadFile } from '../../../nodes/shared/storage/download';
-import { multipartWithFile } from '../../../nodes/shared/transport/binary';
 import { apiRequest } from '../../../nodes/shared/transport/request';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
 
@@ -608,29 +607,26 @@ async function upload(
 	via: (typeof uploadPaths)[number],
 	small = false,
 ): Promise<unknown> {
-	const file = {
-		field: 'file',
-		path: small ? smallUploadPath : uploadPath,
-		fileName: 'up.bin',
-		mimeType: 'application/octet-stream',
-		size: small ? 16 * 1024 : UPLOAD_BYTES,
-	};
+	const path = small ? smallUploadPath : uploadPath;
 	return await apiRequest(ctx, {
 		api: 'v2',
 		url: `${baseUrl}/api_v2/upload_file`,
 		write: true,
 		retry: { maxAttempts: 1 },
-		multipart: async () =>
-			multipartWithFile(
-				{ folder_hash: 'F' },
-				'file',
-				{ ...file, fileName: 'up.bin' } as never,
-				createReadStream(file.path),
-				'up.bin',
-			),
+		upload: {
+			fields: { folder_hash: 'F' },
+			field: 'file',
+			fileName: 'up.bin',
+			source: {
+				fileName: 'up.bin',
+				mimeType: 'application/octet-stream',
+				size: small ? 16 * 1024 : UPLOAD_BYTES,
+				open: async () => createReadStream(path),
+				// Without a path on disk the transport hands the upload to n8n's helper, as in database or S3 mode.
+				path: via === 'main thread' ? path : undefined,
+			},
+		},
 		responseType: 'text',
-		// Without it the transport hands the upload to n8n's helper, as with a proxy or the switch off.
-		diskUpload: via === 'main thread' ? { fields: { folder_hash: 'F' }, file } : undefined,
 	});
 }
 

@@ -64,9 +64,17 @@ function context(): { ctx: IExecuteFunctions; asked: string[] } {
 	return { ctx: ctx as unknown as IExecuteFunctions, asked };
 }
 
-const upload = (fields: Record<string, string | undefined>): ApiRequestOptions['diskUpload'] => ({
+const upload = (fields: Record<string, string | undefined>): ApiRequestOptions['upload'] => ({
 	fields,
-	file: { field: 'file', path, fileName: 'up.bin', mimeType: 'text/plain', size: 12 },
+	field: 'file',
+	fileName: 'up.bin',
+	source: {
+		fileName: 'up.bin',
+		mimeType: 'text/plain',
+		size: 12,
+		path,
+		open: async () => Buffer.from('file content'),
+	},
 });
 
 async function read(body: unknown): Promise<string> {
@@ -84,7 +92,7 @@ it('adds a token credential’s fields to an upload’s form, after its own and 
 		write: true,
 		qs: { up_id: 'F', do: 'update' },
 		responseType: 'text',
-		diskUpload: upload({ folder_hash: 'F', folder_upload_key: undefined, watermark_text: '' }),
+		upload: upload({ folder_hash: 'F', folder_upload_key: undefined, watermark_text: '' }),
 	});
 	const [sent] = received;
 	// The query string as n8n's helper would join it; the secret only in the body.
@@ -105,7 +113,7 @@ it('sends an upload by upload key anonymously: no credential read, no authentica
 		url: `${base}/api_v2/upload_file`,
 		write: true,
 		responseType: 'text',
-		diskUpload: upload({ folder_hash: 'F', folder_upload_key: 'K3y' }),
+		upload: upload({ folder_hash: 'F', folder_upload_key: 'K3y' }),
 	});
 	expect(asked).toEqual([]);
 	const names = [...received[0].body.matchAll(/; name="([^"]+)"/g)].map((match) => match[1]);

@@ -20,7 +20,7 @@ import { withLink } from '../../../shared/storage/outputs';
 import { mayHaveBeenApplied, writeOutcome } from '../../../shared/storage/reconcile';
 import { contentOf, sameContent, storedContent } from '../../../shared/storage/content-proof';
 import { withOutcome } from '../../../shared/errors/outcome';
-import { binarySource, multipartWithFile } from '../../../shared/transport';
+import { binarySource } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -134,28 +134,8 @@ export async function execute(
 			do: 'update',
 			replace_file_hash: fileHash,
 		},
-		multipart: async () =>
-			multipartWithFile(
-				{},
-				'file',
-				source,
-				await source.open(),
-				String(before.name ?? source.fileName),
-			),
-		// In n8n's filesystem binary mode the file is on disk: the transport sends it without n8n's helper (transferPath).
-		diskUpload: source.path
-			? {
-					// The parameters travel in the query (qs above), as for the streaming path.
-					fields: {},
-					file: {
-						field: 'file',
-						path: source.path,
-						fileName: String(before.name ?? source.fileName),
-						mimeType: source.mimeType,
-						size: source.size,
-					},
-				}
-			: undefined,
+		// Described once: the transport sends it from disk in n8n's filesystem binary mode, else through n8n's helper.
+		upload: { fields: {}, field: 'file', fileName: String(before.name ?? source.fileName), source },
 		// Proven by content: the bytes stored now, against those sent (size, then CRC-32 of a download).
 		reconcile: async () => {
 			const sent = await contentOf(source);

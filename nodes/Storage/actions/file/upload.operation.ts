@@ -11,7 +11,7 @@ import { rootFolderHash } from '../../../shared/storage/account-info';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
-import { binarySource, multipartWithFile } from '../../../shared/transport';
+import { binarySource } from '../../../shared/transport';
 import { claimed, writeOutcome } from '../../../shared/storage/reconcile';
 import { fileHashesIn, findUploaded, type UploadedFile } from './upload-proof';
 import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';
@@ -99,27 +99,13 @@ export async function execute(
 			uncertainStatuses: [494],
 			// A valid upload key replaces credentials, so none are sent with it.
 			anonymous: Boolean(uploadKey),
-			multipart: async () =>
-				multipartWithFile(
-					{ folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
-					'file',
-					source,
-					await source.open(),
-					fileName,
-				),
-			// In n8n's filesystem binary mode the file is on disk: the transport sends it without n8n's helper (transferPath).
-			diskUpload: source.path
-				? {
-						fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
-						file: {
-							field: 'file',
-							path: source.path,
-							fileName,
-							mimeType: source.mimeType,
-							size: source.size,
-						},
-					}
-				: undefined,
+			// Described once: the transport sends it from disk in n8n's filesystem binary mode, else through n8n's helper.
+			upload: {
+				fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
+				field: 'file',
+				fileName,
+				source,
+			},
 			// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders),
 			// nor when the folder could not be listed before: "may have been applied". Otherwise its content settles it.
 			...(before === undefined
