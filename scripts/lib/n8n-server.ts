@@ -1,6 +1,18 @@
 // Starts a real n8n (the pinned one in test/e2e/runtime) with this repository loaded as a community
 // package, in regular mode or in queue mode (main + worker + Redis), and signs in as the owner.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+	chmodSync,
+	copyFileSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { N8nClient, type Owner } from './n8n-client.ts';
@@ -106,6 +118,45 @@ function baseEnv(
 	};
 }
 
+/**
+ * n8n runs its ~266 database migrations in every fresh data folder (seconds at each start): they run once per
+ * n8n version, in a folder of their own (`n8n list:workflow` migrates and exits), and a fresh data folder starts
+ * from a copy of what n8n left there: the database and the config holding the encryption key it belongs to.
+ */
+function seedDataFolder(paths: RepoPaths, userFolder: string) {
+	const data = join(userFolder, '.n8n');
+	if (existsSync(join(data, 'database.sqlite'))) return;
+	const migrated = migratedDataFolder(paths);
+	mkdirSync(data, { recursive: true });
+	for (const name of readdirSync(migrated)) copyFileSync(join(migrated, name), join(data, name));
+	chmodSync(join(data, 'config'), 0o600);
+}
+
+function migratedDataFolder(paths: RepoPaths): string {
+	const { version } = JSON.parse(
+		readFileSync(join(paths.runtimeDir, 'node_modules/n8n/package.json'), 'utf8'),
+	) as { version: string };
+	const folder = join(paths.tmp, `n8n-migrated-${version}`);
+	if (existsSync(join(folder, '.n8n/database.sqlite'))) return join(folder, '.n8n');
+	mkdirSync(paths.tmp, { recursive: true });
+	const building = mkdtempSync(join(paths.tmp, 'n8n-migrating-'));
+	const result = spawnSync(paths.node, [paths.n8nMain, 'list:workflow'], {
+		cwd: building,
+		env: baseEnv(paths, building, {}),
+		encoding: 'utf8',
+		timeout: 300_000,
+	});
+	if (result.status !== 0 || !existsSync(join(building, '.n8n/database.sqlite'))) {
+		rmSync(building, { recursive: true, force: true });
+		throw new Error(
+			`n8n's database migrations failed (${result.signal ?? `exit ${result.status}`}):\n${result.stdout}${result.stderr}`,
+		);
+	}
+	// Renamed whole, so a folder half written by an interrupted run is never taken for a migrated one.
+	renameSync(building, folder);
+	return join(folder, '.n8n');
+}
+
 async function isReady(url: string) {
 	const response = await fetch(url);
 	await response.body?.cancel();
@@ -119,6 +170,8 @@ export async function startN8n(options: StartN8nOptions): Promise<N8nInstance> {
 	const ownsFolder = options.userFolder === undefined;
 	const userFolder = options.userFolder ?? mkdtempSync(join(tmpdir(), `n8n-e2e-${mode}-`));
 	mkdirSync(userFolder, { recursive: true });
+	// Only folders of its own: a user's `npm start` folder gets its own encryption key, never a shared copy.
+	if (ownsFolder) seedDataFolder(paths, userFolder);
 	const packageSource =
 		options.packageSource ?? (process.env.N8N_E2E_PACKAGE === 'packed' ? 'packed' : 'repo');
 	linkPackage(

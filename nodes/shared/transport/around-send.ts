@@ -23,6 +23,11 @@ export type Step<T> =
 
 type Attempt<T> = () => Promise<Step<T>>;
 
+/** The back-off wait between attempts; an object so a test can replace it instead of racing the clock. */
+export const backoff = {
+	wait: async (ms: number): Promise<void> => await sleep(ms),
+};
+
 /**
  * Lost-answer reconcile, around an attempt: a write whose outcome is unknown is proven with the caller's read
  * (`reconcile`), once more after a wait when it timed out (the service may still be applying it). Applied: its
@@ -90,7 +95,7 @@ export async function retrying<T>(
 					? unknownOutcome(failure)
 					: withOutcome(failure, 'not-applied');
 		waitedMs += delay;
-		await sleep(delay);
+		await backoff.wait(delay);
 	}
 }
 

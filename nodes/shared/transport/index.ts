@@ -45,4 +45,5 @@ export { secondsText } from './timeout';
 
 // Seams for tests: replaced instead of racing the clock or a real network.
 export { secondLook } from './second-look';
+export { backoff } from './around-send';
 export { routeCallsThrough } from './calls';

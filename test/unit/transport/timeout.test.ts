@@ -3,18 +3,47 @@
 import nock from 'nock';
 import { PassThrough, Readable } from 'node:stream';
 
-import { answerDeadline, configuredTimeoutMs } from '../../../nodes/shared/transport/timeout';
+import { backoff } from '../../../nodes/shared/transport';
+import {
+	answerDeadline,
+	configuredTimeoutMs,
+	IdleLimit,
+} from '../../../nodes/shared/transport/timeout';
 import { secondLook } from '../../../nodes/shared/transport/second-look';
 import { BASE, rl, runStorage, sessionLogin, unexpectedRequests } from '../storage/run-storage';
 import { offlineWithNock } from '../offline';
 
 offlineWithNock();
 
-// A timeout far above what an immediate answer takes on a loaded machine (the engine run of one item), and late
-// answers far beyond it: no outcome depends on how busy the machine is.
+// The transport's clock is jest's (its timers are faked), the late answers' is nock's own (real timers, never
+// reached while a test runs): a late request moves the clock on by the Timeout (`late`), so the Timeout runs out
+// at once, never racing a busy machine, and an answer that comes at once is never cut by it.
 const requestOptions = { timeout: 2 };
+const TIMEOUT_MS = 2_000;
 const LATE_MS = 6_000;
 const info = { hash: 'Fx', name: 'a.txt', size: 1, parent_folder_hash: 'From1' };
+const FAKED = { doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'Date'] } as const;
+let backoffs: number[] = [];
+
+beforeEach(() => {
+	jest.useFakeTimers({ doNotFake: [...FAKED.doNotFake] });
+	backoffs = [];
+	jest.spyOn(backoff, 'wait').mockImplementation(async (ms) => void backoffs.push(ms));
+});
+
+afterEach(() => {
+	jest.useRealTimers();
+	jest.restoreAllMocks();
+	nock.abortPendingRequests();
+});
+
+/** Each request this scope answers late runs the transport's Timeout out, once the request has reached nock. */
+function late(scope: nock.Scope): nock.Scope {
+	scope.on('request', () => {
+		setImmediate(() => void jest.advanceTimersByTimeAsync(TIMEOUT_MS));
+	});
+	return scope;
+}
 
 function expectNoStack(error: { message?: string; description?: string | null } | undefined) {
 	expect(`${error?.message} ${error?.description}`).not.toMatch(/\n\s+at |tok-secret-1/);
@@ -22,7 +51,7 @@ function expectNoStack(error: { message?: string; description?: string | null } 
 
 describe('Timeout on reads', () => {
 	it('asks again after an answer that did not come in time', async () => {
-		const calls = nock(BASE).post('/api_v2/get_file_info').delay(LATE_MS).reply(200, info);
+		const calls = late(nock(BASE).post('/api_v2/get_file_info').delay(LATE_MS).reply(200, info));
 		nock(BASE).post('/api_v2/get_file_info').reply(200, info);
 		const { out, error } = await runStorage({
 			resource: 'file',
@@ -38,7 +67,7 @@ describe('Timeout on reads', () => {
 
 	it('names the timeout, the fix and the item when no answer ever comes', async () => {
 		sessionLogin();
-		nock(BASE).post('/api_v2/get_file_info').times(5).delay(LATE_MS).reply(200, info);
+		late(nock(BASE).post('/api_v2/get_file_info').times(5).delay(LATE_MS).reply(200, info));
 		const { error } = await runStorage({
 			resource: 'file',
 			operation: 'get',
@@ -50,7 +79,8 @@ describe('Timeout on reads', () => {
 		expect(error?.description).toMatch(/check that the service is running/);
 		expect((error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
 		expectNoStack(error);
-	}, 90_000);
+		expect(backoffs).toHaveLength(4); // five attempts
+	});
 
 	it('refuses a Timeout that is not a positive number before any request', async () => {
 		const unexpected = unexpectedRequests();
@@ -67,7 +97,7 @@ describe('Timeout on reads', () => {
 
 describe('Timeout on writes', () => {
 	it('reconciles a move whose answer came too late instead of sending it again', async () => {
-		const move = nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
+		const move = late(nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {}));
 		nock(BASE)
 			.post('/api_v2/get_file_info')
 			.reply(200, { ...info, parent_folder_hash: 'To1' });
@@ -85,7 +115,7 @@ describe('Timeout on writes', () => {
 	});
 
 	it('after a timeout the move may still be running: looks again after a wait, then says so, never sending it twice', async () => {
-		const first = nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {});
+		const first = late(nock(BASE).post('/api_v2/move_file').delay(LATE_MS).reply(200, {}));
 		nock(BASE).post('/api_v2/get_file_info').times(2).reply(200, info);
 		const waits: number[] = [];
 		jest.spyOn(secondLook, 'wait').mockImplementation(async (ms) => void waits.push(ms));
@@ -104,17 +134,18 @@ describe('Timeout on writes', () => {
 		expect(out[0].json).toMatchObject({ outcome: 'unknown' });
 		expect(String(out[0].json.error)).toMatch(/^The write may have been applied: /);
 		expect(nock.pendingMocks()).toEqual([]);
-		jest.restoreAllMocks();
 	});
 
 	it('reports a folder create (no reconciling read) as may-or-may-not-applied, with the fix, without repeating it', async () => {
 		sessionLogin();
 		const seen: string[] = [];
-		nock(BASE)
-			.post('/api_v2/create_folder')
-			.times(2)
-			.delay(LATE_MS)
-			.reply((uri) => (seen.push(uri), [200, { folder_hash: 'Dx', folder_name: 'b' }]));
+		late(
+			nock(BASE)
+				.post('/api_v2/create_folder')
+				.times(2)
+				.delay(LATE_MS)
+				.reply((uri) => (seen.push(uri), [200, { folder_hash: 'Dx', folder_name: 'b' }])),
+		);
 		const { out } = await runStorage(
 			{ resource: 'folder', operation: 'create', name: 'b', requestOptions },
 			{ continueOnFail: true },
@@ -134,12 +165,18 @@ describe('Timeout and transfers', () => {
 	it('does not cut a download whose bytes keep flowing past the timeout', async () => {
 		sessionLogin();
 		nock(BASE).post('/api_v2/get_file_info').reply(200, { hash: 'Fx', name: 'slow.bin', size: 8 });
+		// Eight bytes 400 ms apart, 3.2 s in all: the clock moves on only once the transport took the byte before.
+		const taken = jest.spyOn(IdleLimit.prototype, 'touch');
 		const trickle = () =>
 			Readable.from(
 				(async function* () {
 					for (let i = 0; i < 8; i++) {
-						await new Promise((resolve) => setTimeout(resolve, 400));
+						await jest.advanceTimersByTimeAsync(400);
+						const before = taken.mock.calls.length;
 						yield Buffer.from('x');
+						// Bounded in turns of the event loop, not in time: a transport that cut the download ends the test.
+						for (let turn = 0; turn < 1000 && taken.mock.calls.length === before; turn++)
+							await new Promise((resolve) => setImmediate(resolve));
 					}
 				})(),
 			);
@@ -160,7 +197,7 @@ describe('Timeout and transfers', () => {
 	it('reconciles an upload whose answer did not come in time after the body was sent', async () => {
 		sessionLogin(2); // the session, then the account data that tells ROOT's hash
 		nock(BASE).post('/api_v2/get_folder_content').reply(200, []); // the folder before the upload
-		const upload = nock(BASE).post('/api_v2/upload_file').delay(LATE_MS).reply(200, {});
+		const upload = late(nock(BASE).post('/api_v2/upload_file').delay(LATE_MS).reply(200, {}));
 		nock(BASE)
 			.post('/api_v2/get_folder_content')
 			.reply(
