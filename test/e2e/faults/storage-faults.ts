@@ -11,6 +11,7 @@ import { takenNames } from '../../sandbox/naming';
 import { prng } from '../../sandbox/prng';
 import { DEMO_ACCOUNT, startSandbox } from '../../sandbox/server';
 import { stateSummary } from '../../sandbox/state';
+import * as trash from '../../sandbox/trash';
 import type { Folder, StoredFile } from '../../sandbox/types';
 import { createServiceCredential } from '../harness/credentials';
 import type { CredentialRef, N8nInstance } from '../harness/n8n';
@@ -210,6 +211,26 @@ export async function runStorageFaults(
 				applications[i] === 0 || outputs[i]?.hash !== items[i].hash,
 		};
 	};
+	/**
+	 * Delete: its request names the file only in a form field too, so each application is counted where the
+	 * sandbox moves the file to the trash. Done must name the item's own file, and the trash must have taken it.
+	 */
+	const trashShared = (items: Array<{ hash: string }>) => {
+		const position = new Map(items.map(({ hash }, i) => [hash, i]));
+		return {
+			watchStore: (applications: number[]) => {
+				const original = trash.trashFile;
+				const spy = jest.spyOn(trash, 'trashFile').mockImplementation((store, file) => {
+					const i = position.get(file.hash);
+					if (i !== undefined) applications[i]++;
+					original(store, file);
+				});
+				return () => spy.mockRestore();
+			},
+			wrong: (outputs: any[], applications: number[]) => (i: number) =>
+				applications[i] === 0 || outputs[i]?.hash !== items[i].hash,
+		};
+	};
 	const uploadShared = {
 		applies: indexOfUpload,
 		meanwhile: (target: FaultTarget, stopped: boolean) => {
@@ -357,6 +378,7 @@ export async function runStorageFaults(
 		toDelete.length,
 		seed + 3,
 		() => toDelete.map(({ hash }) => (live().some((f: any) => f.hash === hash) ? 0 : 1)),
+		SHARED_STORAGE ? trashShared(toDelete) : undefined,
 	);
 	return { tallies, executionIds };
 }
