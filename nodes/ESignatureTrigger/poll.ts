@@ -140,7 +140,7 @@ async function signaturesOf(
 		account,
 		'get_esignatures',
 		{ file_hash: file.hash, ...(from ? { from_date: from } : {}) },
-		{ acceptStatuses: [405] },
+		{ answer: { accept: [405] } },
 	);
 	if (status < 400) return recordsOf(body, file.hash);
 	if (settings.watch === 'folder') return undefined;
@@ -164,7 +164,7 @@ async function describe(
 		account,
 		'get_file_info',
 		{ file_hash: file.hash },
-		{ acceptStatuses: [403, 404, 405] },
+		{ answer: { accept: [403, 404, 405] } },
 	);
 	if (status >= 400 || !body) return file;
 	return {

@@ -44,7 +44,7 @@ async function resolveGone(
 			'get_file_info',
 			{ file_hash: entry.hash },
 			{
-				acceptStatuses: [403, 404, 405],
+				answer: { accept: [403, 404, 405] },
 			},
 		);
 		const newParent =

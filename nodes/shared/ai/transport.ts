@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { IExecuteFunctions, ILoadOptionsFunctions, ISupplyDataFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, joinUrl, runCredentials } from '../transport';
+import { apiRequest, joinUrl, jsonBody, runCredentials } from '../transport';
 import { PackError, packErrorOf } from '../errors/pack-error';
 import { parseModelListing, type ListedModel } from './models';
 import { readNdjson } from './ndjson';
@@ -61,10 +61,10 @@ async function send(
 		api: 'ai',
 		url: joinUrl(base, path),
 		method: 'POST',
-		credentialType: BEARER_CREDENTIAL,
-		json: body,
+		credential: { type: BEARER_CREDENTIAL },
+		body: jsonBody(body),
 		headers: { accept: body.stream ? 'application/x-ndjson' : 'application/json' },
-		responseType: body.stream ? 'stream' : 'json',
+		answer: { as: body.stream ? 'stream' : 'json' },
 		itemIndex: options.itemIndex,
 		timeoutMs: options.timeoutMs,
 	});
@@ -119,8 +119,7 @@ export async function listModels(
 		api: 'ai',
 		url: joinUrl(base, 'api/tags'),
 		method: 'GET',
-		credentialType: BEARER_CREDENTIAL,
-		responseType: 'json',
+		credential: { type: BEARER_CREDENTIAL },
 		// One look: a listing that is not there is not waited for.
 		retry: { maxAttempts: 1 },
 	}).then(

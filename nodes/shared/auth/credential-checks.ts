@@ -1,6 +1,6 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { type ApiRequestOptions, displayUrl, joinUrl } from '../transport';
+import { type ApiRequest, displayUrl, formBody, joinUrl, jsonBody, rawBody } from '../transport';
 import { TWO_FACTOR_FIX } from './session';
 
 export type TestedCredential =
@@ -55,7 +55,7 @@ function redirected(answer: Answer, url: string, field: string, asked: string): 
 export interface CredentialCheck {
 	/** The form field that holds the URL the Test calls, as the form names it. */
 	urlField: string;
-	request(data: ICredentialDataDecryptedObject): ApiRequestOptions;
+	request(data: ICredentialDataDecryptedObject): ApiRequest;
 	verdict(answer: Answer, url: string): Verdict;
 }
 
@@ -102,11 +102,9 @@ function storageCheck(
 			api: 'v2',
 			url: joinUrl(String(data.baseUrl ?? ''), 'api/authenticate_user.php'),
 			method: 'POST',
-			credentialType,
-			authMode: 'fields',
-			form: {},
-			responseType: 'text',
-			acceptStatuses: [...REDIRECTS, 401, 403, 404, 405],
+			credential: { type: credentialType, mode: 'fields' },
+			body: formBody({}),
+			answer: { as: 'text', accept: [...REDIRECTS, 401, 403, 404, 405] },
 		}),
 		verdict(answer, url) {
 			if (REDIRECTS.includes(answer.status))
@@ -144,7 +142,7 @@ const bearerCheck: CredentialCheck = {
 		api: 'mcp',
 		url: joinUrl(String(data.baseUrl ?? ''), 'api/mcp'),
 		method: 'POST',
-		credentialType: 'cloudStorageBearerApi',
+		credential: { type: 'cloudStorageBearerApi' },
 		// The per-request revision needs no handshake, so one request tests the token.
 		headers: {
 			Accept: 'application/json, text/event-stream',
@@ -152,7 +150,7 @@ const bearerCheck: CredentialCheck = {
 			'Mcp-Method': 'tools/call',
 			'Mcp-Name': 'storage_get_root_folder',
 		},
-		json: {
+		body: jsonBody({
 			jsonrpc: '2.0',
 			id: 1,
 			method: 'tools/call',
@@ -168,9 +166,8 @@ const bearerCheck: CredentialCheck = {
 					},
 				},
 			},
-		},
-		responseType: 'text',
-		acceptStatuses: [...REDIRECTS, 401, 403, 404, 405],
+		}),
+		answer: { as: 'text', accept: [...REDIRECTS, 401, 403, 404, 405] },
 	}),
 	verdict(answer, url) {
 		if (REDIRECTS.includes(answer.status)) return redirected(answer, url, 'Base URL', '/api/mcp');
@@ -212,12 +209,11 @@ const davCheck: CredentialCheck = {
 		api: 'dav',
 		url: String(data.davUrl ?? ''),
 		method: 'PROPFIND',
-		credentialType: 'cloudStorageDavApi',
+		credential: { type: 'cloudStorageDavApi' },
 		headers: { Depth: '0', 'Content-Type': 'application/xml; charset=utf-8' },
-		body: PROPFIND,
-		responseType: 'text',
+		body: rawBody(PROPFIND),
 		// What a server that does not speak DAV answers to PROPFIND.
-		acceptStatuses: [...REDIRECTS, 400, 401, 403, 404, 405, 406, 415, 501],
+		answer: { as: 'text', accept: [...REDIRECTS, 400, 401, 403, 404, 405, 406, 415, 501] },
 	}),
 	verdict(answer, url) {
 		if (REDIRECTS.includes(answer.status)) return redirected(answer, url, 'DAV URL', '');

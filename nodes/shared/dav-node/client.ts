@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { DavClient } from '../dav/client';
 import { outcomeOf, withOutcome, type WriteOutcome } from '../errors/outcome';
 import type { DavHttp } from '../dav/http';
-import { apiRequest, runCredentials } from '../transport';
+import { apiRequest, rawBody, runCredentials } from '../transport';
 
 export type DavContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -50,26 +50,25 @@ export function davHttp(
 	tracker: WriteTracker = { answerLost: false },
 ): DavHttp {
 	return async (request) => {
-		const reconcile = request.reconcile;
+		const reconcile = request.write?.reconcile;
 		const response = await apiRequest<string>(ctx, {
 			api: 'dav',
 			url: request.url,
 			method: request.method,
-			credentialType: DAV_CREDENTIAL,
+			credential: { type: DAV_CREDENTIAL },
 			headers: request.headers,
-			body: request.body,
-			responseType: 'text',
-			acceptStatuses: request.accept,
-			retryStatuses: [503],
-			write: request.write,
-			reconcile: reconcile
-				? async () => {
-						tracker.answerLost = true;
-						return await reconcile();
-					}
-				: undefined,
+			body: request.body === undefined ? undefined : rawBody(request.body),
+			answer: { as: 'text', accept: request.accept, maxBytes: MAX_RESPONSE_BYTES },
+			retry: { statuses: [503] },
+			write: request.write && {
+				reconcile: reconcile
+					? async () => {
+							tracker.answerLost = true;
+							return await reconcile();
+						}
+					: undefined,
+			},
 			itemIndex,
-			maxResponseBytes: MAX_RESPONSE_BYTES,
 		}).catch((error: unknown) => {
 			throw request.write ? markOutcome(error, tracker) : error;
 		});

@@ -155,26 +155,27 @@ export class DavClient {
 			body: data,
 			// The body of these names the precondition that failed (RFC 4791 5.3.2.1, RFC 6352 6.3.2.1).
 			accept: [207, ...CONDITION_STATUSES],
-			write: true,
-			reconcile:
-				'create' in precondition
-					? async () => {
-							const found = await this.http({
-								method: 'GET',
-								url,
-								headers: {},
-								accept: [404, 410],
-							});
-							return found.status < 300 && holdsUid(found.body, precondition.uid)
-								? { etag: header(found, 'etag') }
-								: undefined;
-						}
-					: async () => {
-							// The object read settles it; a PUT with If-Match cannot apply twice, so when the old
-							// version is still there it may be repeated, and a 412 to that repeat is settled below.
-							updateUncertain = true;
-							return await this.settleLostUpdate(url, data, precondition.etag);
-						},
+			write: {
+				reconcile:
+					'create' in precondition
+						? async () => {
+								const found = await this.http({
+									method: 'GET',
+									url,
+									headers: {},
+									accept: [404, 410],
+								});
+								return found.status < 300 && holdsUid(found.body, precondition.uid)
+									? { etag: header(found, 'etag') }
+									: undefined;
+							}
+						: async () => {
+								// The object read settles it; a PUT with If-Match cannot apply twice, so when the old
+								// version is still there it may be repeated, and a 412 to that repeat is settled below.
+								updateUncertain = true;
+								return await this.settleLostUpdate(url, data, precondition.etag);
+							},
+			},
 		});
 		if (response.reconciled !== undefined)
 			return {
@@ -304,10 +305,11 @@ export class DavClient {
 			url,
 			headers: { 'If-Match': etag },
 			accept: [207, 412, 404, 410],
-			write: true,
-			reconcile: async () => {
-				answerLost = true;
-				return undefined;
+			write: {
+				reconcile: async () => {
+					answerLost = true;
+					return undefined;
+				},
 			},
 		});
 		const gone: DeleteResult = { status: response.status, goneAfterLostAnswer: true };
@@ -362,7 +364,7 @@ export class DavClient {
 			headers: { 'Content-Type': XML },
 			body,
 			accept: [207],
-			write: true,
+			write: {},
 		});
 		this.checkInnerStatuses(response, url, what);
 		return response.status;

@@ -187,10 +187,11 @@ export async function createCollection(
 		// A refused property fails the whole request (403/409/424) with the per-property answer in the body.
 		// 405: the URL is taken (RFC 4918 9.3.1), which after a lost answer may be our own first request.
 		accept: [207, 403, 405, 409, 424],
-		write: true,
-		reconcile: async () => {
-			answerLost = true;
-			return (await isOurs()) ? { created: true } : undefined;
+		write: {
+			reconcile: async () => {
+				answerLost = true;
+				return (await isOurs()) ? { created: true } : undefined;
+			},
 		},
 	});
 	const statuses = response.reconciled ? [] : propertyStatuses(response);
@@ -259,13 +260,14 @@ async function patchSettled(
 		headers: XML,
 		body: proppatchBody(kind, props),
 		accept: [207, 403, 409, 424],
-		write: true,
-		reconcile: async () => {
-			const found = await proving(write, url, () => probeCollection(client, url, kind));
-			if (found === 'absent') throw unsettled(write, url, 'nothing: the collection is gone');
-			if (found === 'other')
-				throw unsettled(write, url, `something that is not ${LABEL[kind].the}`);
-			return compareWithStored(props, found, []).length === 0 ? { patched: true } : undefined;
+		write: {
+			reconcile: async () => {
+				const found = await proving(write, url, () => probeCollection(client, url, kind));
+				if (found === 'absent') throw unsettled(write, url, 'nothing: the collection is gone');
+				if (found === 'other')
+					throw unsettled(write, url, `something that is not ${LABEL[kind].the}`);
+				return compareWithStored(props, found, []).length === 0 ? { patched: true } : undefined;
+			},
 		},
 	});
 }
@@ -336,12 +338,13 @@ export async function deleteCollection(
 		url,
 		headers: {},
 		accept: [207, 403, 404, 405, 409, 410],
-		write: true,
-		reconcile: async () => {
-			answerLost = true;
-			const found = await proving(write, url, () => probeCollection(client, url, kind));
-			if (found === 'other') throw unsettled(write, url, `something that is not a ${what}`);
-			return found === 'absent' ? { gone: true } : undefined;
+		write: {
+			reconcile: async () => {
+				answerLost = true;
+				const found = await proving(write, url, () => probeCollection(client, url, kind));
+				if (found === 'other') throw unsettled(write, url, `something that is not a ${what}`);
+				return found === 'absent' ? { gone: true } : undefined;
+			},
 		},
 	});
 	if (response.reconciled) return { goneAfterLostAnswer: true };

@@ -6,10 +6,11 @@ export interface DavHttpRequest {
 	body?: string;
 	/** Statuses returned instead of raised (207 always is). */
 	accept?: number[];
-	/** A write: never repeated blindly after an uncertain outcome. */
-	write?: boolean;
-	/** For an uncertain write: looks whether it was applied (returns a value) or not (undefined). */
-	reconcile?: () => Promise<unknown>;
+	/**
+	 * Present: a write, never repeated blindly after an uncertain outcome. `reconcile` looks whether it was
+	 * applied (returns a value) or not (undefined).
+	 */
+	write?: { reconcile?: () => Promise<unknown> };
 }
 
 export interface DavHttpResponse {

@@ -3,9 +3,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import {
 	apiRequest,
-	type ApiRequestOptions,
+	type ApiRequest,
 	collectByOffsetTotal,
 	joinUrl,
+	jsonBody,
 	runCredentials,
 } from '../transport';
 import {
@@ -26,7 +27,7 @@ export type DmsContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFuncti
 /** The DMS accepts only user + access token in the JSON body, which this credential adds. */
 export const DMS_CREDENTIAL = 'cloudStorageTokenApi';
 
-type CallOptions = Pick<ApiRequestOptions, 'itemIndex' | 'write' | 'reconcile' | 'uncertainHint'>;
+type CallOptions = Pick<ApiRequest, 'itemIndex' | 'write'>;
 
 /** One action: `POST {base_url}/api_dvs/<section>/<action>` with a JSON body. */
 export async function dmsCall<T>(
@@ -52,8 +53,8 @@ export async function dmsWrite<T>(
 		api: 'dms',
 		url: joinUrl(String(credentials.baseUrl ?? ''), `api_dvs/${section}/${action}`),
 		method: 'POST',
-		credentialType: DMS_CREDENTIAL,
-		json: { ...params },
+		credential: { type: DMS_CREDENTIAL },
+		body: jsonBody({ ...params }),
 		...options,
 	}).catch((error: unknown) => {
 		throw options.write ? markedWriteFailure(error) : error;

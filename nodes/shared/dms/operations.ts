@@ -132,9 +132,10 @@ export async function executeCreate(
 				{ create_params: params },
 				{
 					itemIndex,
-					write: true,
-					uncertainHint: `The ${label} may have been created: the service offers no idempotency key, so the node did not send it again. ${options.checkHint} Run this item again only if it is not there.`,
-					reconcile: proof,
+					write: {
+						hint: `The ${label} may have been created: the service offers no idempotency key, so the node did not send it again. ${options.checkHint} Run this item again only if it is not there.`,
+						reconcile: proof,
+					},
 				},
 			),
 	);
@@ -235,25 +236,26 @@ export async function executeUpdate(
 				{ dvs_document_id: id, update_params: params },
 				{
 					itemIndex,
-					write: true,
-					// The spec: a failed write may have been applied, so look before sending it again.
-					reconcile: async ({ timedOut }) => {
-						const now = await getDocument(ctx, section, id, itemIndex).catch((error: unknown) => {
-							throw checkFailed(ctx, error, SECTION_LABEL[section].one, itemIndex);
-						});
-						if (updateApplied(now, params)) return { dvs_document_id: id };
-						// The service may still be applying it: sent again, it could land after a later change.
-						if (timedOut)
-							throw withOutcome(
-								mayHaveBeenApplied(
-									ctx,
-									itemIndex,
-									`the ${SECTION_LABEL[section].one} update timed out and its values are not there yet: the service may still be applying it`,
-									`Get the ${SECTION_LABEL[section].one} ${id} before running this item again; the node did not send it twice.`,
-								),
-								'unknown',
-							);
-						return undefined;
+					write: {
+						// The spec: a failed write may have been applied, so look before sending it again.
+						reconcile: async ({ timedOut }) => {
+							const now = await getDocument(ctx, section, id, itemIndex).catch((error: unknown) => {
+								throw checkFailed(ctx, error, SECTION_LABEL[section].one, itemIndex);
+							});
+							if (updateApplied(now, params)) return { dvs_document_id: id };
+							// The service may still be applying it: sent again, it could land after a later change.
+							if (timedOut)
+								throw withOutcome(
+									mayHaveBeenApplied(
+										ctx,
+										itemIndex,
+										`the ${SECTION_LABEL[section].one} update timed out and its values are not there yet: the service may still be applying it`,
+										`Get the ${SECTION_LABEL[section].one} ${id} before running this item again; the node did not send it twice.`,
+									),
+									'unknown',
+								);
+							return undefined;
+						},
 					},
 				},
 			),

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest, joinUrl, runCredentials } from '../transport';
+import { apiRequest, joinUrl, rawBody, runCredentials } from '../transport';
 import {
 	DEFAULT_MAX_RATE_LIMIT_WAIT_S,
 	McpClient,
@@ -64,13 +64,12 @@ function httpFor(
 			api: 'mcp',
 			url: endpoint.url,
 			method: 'POST',
-			credentialType: endpoint.credentialType,
-			body,
+			credential: endpoint.credentialType ? { type: endpoint.credentialType } : undefined,
+			body: rawBody(body),
 			headers,
-			responseType: 'text',
-			retryStatuses: [503],
 			// A 429 comes back here: its wait is the endpoint's retry time, handled by waitingOutRateLimits.
-			acceptStatuses: [429],
+			answer: { as: 'text', accept: [429] },
+			retry: { statuses: [503] },
 			itemIndex: current.itemIndex,
 		});
 		return { status: response.status, headers: response.headers, body: response.body ?? '' };

@@ -6,6 +6,7 @@ import { fileLink, folderLink } from '../storage/links';
 import {
 	apiRequest,
 	collectByPageNumber,
+	formBody,
 	type FormFields,
 	joinUrl,
 	runCredentials,
@@ -108,10 +109,14 @@ export async function searchItems(
 				api: 'search',
 				url,
 				method: 'POST',
-				credentialType,
 				// The endpoint accepts only a session; n8n renews an expired one and repeats the request once.
-				authMode: 'session',
-				form: { ...run.fields, result_format: 'JSON', table_page: page, table_size: size },
+				credential: { type: credentialType, mode: 'session' },
+				body: formBody({
+					...run.fields,
+					result_format: 'JSON',
+					table_page: page,
+					table_size: size,
+				}),
 				itemIndex: run.itemIndex,
 			})
 		).body;

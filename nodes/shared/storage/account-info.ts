@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { requireAccount, v1, type StorageAccount, type StorageContext } from './client';
+import { formBody } from '../transport';
 
 export interface UserData extends IDataObject {
 	ID?: number | string;
@@ -27,7 +28,7 @@ export async function accountInfo(
 	let pending = lookups.get(ctx);
 	if (!pending) {
 		pending = v1<AuthenticatorAnswer>(ctx, account, 'api/authenticate_user.php', {
-			form: {},
+			body: formBody({}),
 			itemIndex,
 		}).then(({ body }) => {
 			if (!body?.UserData) throw new Error('The service did not return the account data');

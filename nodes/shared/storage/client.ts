@@ -3,9 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	apiRequest,
-	type ApiRequestOptions,
+	type ApiRequest,
 	type ApiResponse,
+	type AuthMode,
+	formBody,
 	type FormFields,
+	type RequestBody,
 	joinUrl,
 	runCredentials,
 } from '../transport';
@@ -70,7 +73,7 @@ export function requireAccount(
 	});
 }
 
-type CallOptions = Omit<ApiRequestOptions, 'api' | 'url' | 'credentialType' | 'form'> & {
+type CallOptions = Omit<ApiRequest, 'api' | 'url' | 'method' | 'credential' | 'body'> & {
 	anonymous?: boolean;
 };
 
@@ -82,13 +85,24 @@ export async function v2<T = unknown>(
 	fields: FormFields,
 	options: CallOptions = {},
 ): Promise<ApiResponse<T>> {
+	return await v2Body<T>(ctx, account, action, formBody(fields), options);
+}
+
+/** A V2 action with a body other than form fields: an upload's multipart (`fileBody`). */
+export async function v2Body<T = unknown>(
+	ctx: StorageContext,
+	account: StorageAccount,
+	action: string,
+	body: RequestBody,
+	options: CallOptions = {},
+): Promise<ApiResponse<T>> {
 	const { anonymous, ...rest } = options;
 	return await apiRequest<T>(ctx, {
 		api: 'v2',
 		url: joinUrl(account.baseUrl, `api_v2/${action}`),
 		method: 'POST',
-		credentialType: anonymous ? undefined : account.credentialType,
-		form: fields,
+		credential: anonymous || !account.credentialType ? undefined : { type: account.credentialType },
+		body,
 		...rest,
 	});
 }
@@ -101,19 +115,23 @@ export async function v1<T = unknown>(
 	ctx: StorageContext,
 	account: StorageAccount,
 	path: string,
-	options: CallOptions & { form?: FormFields } = {},
+	options: CallOptions & { method?: 'GET' | 'POST'; body?: RequestBody; mode?: AuthMode } = {},
 ): Promise<ApiResponse<T>> {
-	const { anonymous, ...rest } = options;
+	const { anonymous, method = 'POST', mode, ...rest } = options;
+	const type = anonymous ? undefined : account.credentialType;
 	return await apiRequest<T>(ctx, {
 		api: 'v1',
 		url: joinUrl(account.baseUrl, path),
-		method: 'POST',
-		credentialType: anonymous ? undefined : account.credentialType,
+		method,
 		// A token credential authenticates a GET (which carries no secret) by its session cookie: an expired
 		// session must then reach n8n as a 401, for n8n to log in again and repeat the request.
-		...(rest.method === 'GET' && account.credentialType === 'cloudStorageTokenApi'
-			? { authMode: 'session' as const }
-			: {}),
+		credential: type
+			? {
+					type,
+					mode:
+						mode ?? (method === 'GET' && type === 'cloudStorageTokenApi' ? 'session' : undefined),
+				}
+			: undefined,
 		...rest,
 	});
 }

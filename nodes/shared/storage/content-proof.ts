@@ -45,7 +45,7 @@ export async function storedContent(
 		account,
 		'download_file',
 		{ file_hash: hash },
-		{ itemIndex, responseType: 'stream' },
+		{ itemIndex, answer: { as: 'stream' } },
 	);
 	return await measure(body);
 }

@@ -46,7 +46,7 @@ export async function downloadFile(
 ): Promise<DownloadResult> {
 	const { itemIndex } = options;
 	const stored = await downloadIntoStore(ctx, {
-		send: async (ownSocket) =>
+		send: async (as) =>
 			await v2<Readable>(
 				ctx,
 				account,
@@ -54,11 +54,9 @@ export async function downloadFile(
 				{ file_hash: fileHash },
 				{
 					itemIndex,
-					responseType: 'stream',
-					acceptStatuses: options.missingStatuses,
+					answer: { as, accept: options.missingStatuses },
 					// The file as stored, on every path: a compressed answer would be other bytes than the file.
 					headers: { 'accept-encoding': 'identity' },
-					diskDownload: ownSocket,
 				},
 			),
 		declined: (response) => response.status >= 400,

@@ -37,9 +37,9 @@ export async function fetchTree(
 ): Promise<TreeNode> {
 	const { body } = await v1<TreeAnswer>(ctx, account, 'api/get_upload_tree.php', {
 		method: 'GET',
-		qs: { Hash: folderHash, ...(editKey ? { DeleteKey: editKey } : {}) },
+		query: { Hash: folderHash, ...(editKey ? { DeleteKey: editKey } : {}) },
 		itemIndex,
-		maxResponseBytes: MAX_TREE_BYTES,
+		answer: { maxBytes: MAX_TREE_BYTES },
 	});
 	if (!body?.data || body.error) {
 		throw new NodeApiError(

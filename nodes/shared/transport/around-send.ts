@@ -1,7 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
 import { RAISE_TIMEOUT, repeatedFailure } from './errors';
-import type { ApiRequestOptions, ApiResponse } from './request-types';
+import type { ApiResponse, Write } from './request-types';
 import { backoffDelay, type RetryPolicy } from './retry';
 import { secondLook, secondLookDelayMs } from './second-look';
 import { TransportError } from './transport-error';
@@ -35,19 +35,18 @@ export const backoff = {
  */
 export function reconciling<T>(
 	attempt: Attempt<T>,
-	opts: Pick<ApiRequestOptions, 'reconcile' | 'uncertainHint'>,
+	write: Write | undefined,
 	timeoutMs: number,
 ): Attempt<T> {
 	return async () => {
 		const step = await attempt();
 		if (!('uncertain' in step)) return step;
 		const { uncertain } = step;
-		if (opts.uncertainHint && uncertain instanceof TransportError)
-			uncertain.description = step.timedOut
-				? `${opts.uncertainHint} ${RAISE_TIMEOUT}`
-				: opts.uncertainHint;
-		if (!opts.reconcile) throw unknownOutcome(uncertain);
-		const reconcile = opts.reconcile;
+		const hint = write?.hint;
+		if (hint && uncertain instanceof TransportError)
+			uncertain.description = step.timedOut ? `${hint} ${RAISE_TIMEOUT}` : hint;
+		const reconcile = write?.reconcile;
+		if (!reconcile) throw unknownOutcome(uncertain);
 		const timedOut = step.timedOut === true;
 		let applied = await proven(async () => await reconcile({ timedOut }), uncertain);
 		if (applied === undefined && timedOut) {

@@ -7,13 +7,18 @@
 // Requests: the one way to talk to the service, and what comes back.
 export { apiRequest } from './request';
 export type {
-	ApiRequestOptions,
+	Answer,
+	ApiRequest,
 	ApiResponse,
+	Credential,
 	FileUpload,
 	HttpMethod,
 	RequestBody,
 	RequestContext,
+	Retry,
+	Write,
 } from './request-types';
+export { fileBody, formBody, jsonBody, rawBody } from './request-types';
 export type { FormFields, FormValue, RawAnswer } from './body';
 export { runCredentials } from './run-credentials';
 export { MODE_MARKER_HEADER, type AuthMode } from '../auth/auth-mode';

@@ -24,46 +24,64 @@ export type RequestContext =
 
 export type HttpMethod = IHttpRequestMethods | 'MKCALENDAR' | 'PROPPATCH';
 
-export interface ApiRequestOptions {
+/**
+ * One request to the service, in undici's shape: `url`, `method`, `headers`, `body` (one `RequestBody`, built
+ * with `formBody`, `jsonBody`, `rawBody` or `fileBody`; absent: none). What is not the request itself comes in
+ * named parts, each present or absent as a whole, so no two fields can say the same thing or contradict.
+ */
+export interface ApiRequest {
+	/** Which interface answers: its error bodies and status meanings (`errors.ts`). */
 	api: ApiKind;
 	url: string;
-	method?: HttpMethod;
-	/** Omit for anonymous calls (LINK downloads, upload by key, public MCP tools). */
-	credentialType?: string;
-	authMode?: AuthMode;
-	form?: FormFields;
-	json?: unknown;
-	/** A file from n8n's binary store sent as multipart; the transport picks how (see `FileUpload`). */
-	upload?: FileUpload;
-	body?: string | Buffer;
+	method: HttpMethod;
 	headers?: Record<string, string>;
-	qs?: Record<string, string | number | boolean>;
-	responseType?: 'json' | 'text' | 'stream';
+	/** Joined to the URL as n8n's helper joins `qs` (undici's `query`): some legacy scripts document them there. */
+	query?: Record<string, string | number | boolean>;
+	body?: RequestBody;
+	/** Absent: anonymous (LINK downloads, upload by key, public MCP tools). */
+	credential?: Credential;
+	/** How the answer is read; absent (or `as` absent): parsed JSON. */
+	answer?: Answer;
+	/** Present: the request changes something, so it is never repeated blindly after an uncertain outcome. */
+	write?: Write;
+	retry?: Retry;
+	itemIndex?: number;
+	/** The longest silence in either direction (`IdleLimit`); 0 = none. Absent: the node's "Timeout", else 120 s. */
+	timeoutMs?: number;
+}
+
+export interface Credential {
+	type: string;
+	/** Absent: `fields`, the credential's normal method (`auth-mode.ts`). */
+	mode?: AuthMode;
+}
+
+/**
+ * How the answer is read: parsed JSON, text, the body stream, or (`store`) a download into n8n's filesystem
+ * binary store on the transport's own socket, read into reused buffers (the body is then a `SocketBody`).
+ * `accept`: statuses handed back to the caller instead of raising (e.g. DAV 207, 404 on sync). `maxBytes`: the cap
+ * on an answer read into memory (32 MiB by default).
+ */
+export type Answer =
+	| { as?: 'json' | 'text'; accept?: number[]; maxBytes?: number }
+	| { as: 'stream' | 'store'; accept?: number[] };
+
+export interface Write {
 	/**
-	 * A write is never repeated after an uncertain outcome (timeout, dropped connection, 5xx) unless
-	 * `reconcile` looked and found it was not applied. `reconcile` returns the applied result, or
-	 * undefined when the write did not happen; `timedOut` tells it the service may still be applying it.
+	 * After an uncertain outcome (timeout, dropped connection, 5xx, an `uncertainStatuses` answer): returns the
+	 * applied result, or undefined when the write did not happen (it may then go again); `timedOut` tells it the
+	 * service may still be applying it. Absent: "may have been applied", never sent again.
 	 */
-	write?: boolean;
 	reconcile?: (failure: { timedOut: boolean }) => Promise<unknown>;
 	/** Replaces the generic "check before running again" advice of an uncertain-write error (e.g. how to find a created item). */
-	uncertainHint?: string;
+	hint?: string;
 	/** Statuses that mean "outcome unknown, check before retrying" for this call (e.g. 494 partial upload). */
 	uncertainStatuses?: number[];
-	/** Statuses handed back to the caller instead of raising (e.g. DAV 207, 404 on sync). */
-	acceptStatuses?: number[];
-	/** Statuses worth retrying with back-off besides 429 (DAV and MCP 503). */
-	retryStatuses?: number[];
-	itemIndex?: number;
-	/** The longest silence in either direction (`IdleLimit`); 0 = none. Omitted: the node's "Timeout", else 120 s. */
-	timeoutMs?: number;
-	retry?: Partial<RetryPolicy>;
-	maxResponseBytes?: number;
-	/**
-	 * Send this form-encoded download without n8n's helper (n8n's filesystem binary mode): read on the main
-	 * thread into reused buffers (the body is then a `SocketBody`). Needs `responseType: 'stream'`.
-	 */
-	diskDownload?: boolean;
+}
+
+export interface Retry extends Partial<RetryPolicy> {
+	/** Statuses worth retrying with back-off besides 429 (DAV and MCP 503); an accepted status is not retried. */
+	statuses?: number[];
 }
 
 /**
@@ -86,45 +104,40 @@ export interface ApiResponse<T = unknown> {
 	reconciled?: boolean;
 }
 
-/**
- * A request's body, one kind at a time (undici's shape): what `ApiRequestOptions` says in several optional fields
- * (`form`, `json`, `body`, `upload`), read once by `bodyOf`; the paths read only this.
- */
+/** A request's body, one kind at a time (undici's shape); absent from the request when there is none. */
 export type RequestBody =
-	| { kind: 'none' }
 	| { kind: 'form'; fields: FormFields }
 	/** Left as a value so a token credential can add its body fields; serialised on the way out. */
 	| { kind: 'json'; value: unknown }
 	| { kind: 'raw'; bytes: string | Buffer }
-	/**
-	 * A file from n8n's binary store, as multipart: `multipart` builds it (again for each attempt); `onDisk`, in
-	 * n8n's filesystem store, lets the own socket send the same body from the file.
-	 */
-	| { kind: 'file'; multipart: () => Promise<FormData>; onDisk?: DiskUpload };
+	/** A file from n8n's binary store, as multipart (`multipartOf`, or `onDiskOf` for the own socket). */
+	| { kind: 'file'; upload: FileUpload };
 
-export function bodyOf(opts: ApiRequestOptions): RequestBody {
-	if (opts.upload) return fileBody(opts.upload);
-	if (opts.form) return { kind: 'form', fields: opts.form };
-	if (opts.json !== undefined) return { kind: 'json', value: opts.json };
-	if (opts.body !== undefined) return { kind: 'raw', bytes: opts.body };
-	return { kind: 'none' };
+/** Form-encoded fields, as PHP reads them (`toUrlEncoded`). */
+export const formBody = (fields: FormFields): RequestBody => ({ kind: 'form', fields });
+/** A JSON body (`content-type: application/json` unless the headers say otherwise). */
+export const jsonBody = (value: unknown): RequestBody => ({ kind: 'json', value });
+/** Bytes or text sent as they are (DAV's XML, iCalendar, vCard). */
+export const rawBody = (bytes: string | Buffer): RequestBody => ({ kind: 'raw', bytes });
+/** A file from n8n's binary store, as multipart: see `FileUpload`. */
+export const fileBody = (upload: FileUpload): RequestBody => ({ kind: 'file', upload });
+
+/** The multipart body of an upload, built again for each attempt (n8n's helper sends it). */
+export async function multipartOf({
+	fields,
+	field,
+	fileName,
+	source,
+}: FileUpload): Promise<FormData> {
+	return multipartWithFile(fields, field, source, await source.open(), fileName);
 }
 
-function fileBody({ fields, field, fileName, source }: FileUpload): RequestBody {
-	return {
-		kind: 'file',
-		multipart: async () => multipartWithFile(fields, field, source, await source.open(), fileName),
-		onDisk: source.path
-			? {
-					fields,
-					file: {
-						field,
-						path: source.path,
-						fileName,
-						mimeType: source.mimeType,
-						size: source.size,
-					},
-				}
-			: undefined,
-	};
+/** The same upload sent from the file on this machine's disk (n8n's filesystem store), for the own socket. */
+export function onDiskOf({ fields, field, fileName, source }: FileUpload): DiskUpload | undefined {
+	return source.path
+		? {
+				fields,
+				file: { field, path: source.path, fileName, mimeType: source.mimeType, size: source.size },
+			}
+		: undefined;
 }

@@ -48,24 +48,25 @@ import { TransportError } from './transport-error';
 import { reconciling, retrying, settledWrite, type Step } from './around-send';
 import { pathFor } from './routing';
 import {
-	bodyOf,
-	type ApiRequestOptions,
+	multipartOf,
+	onDiskOf,
+	type ApiRequest,
 	type ApiResponse,
 	type RequestBody,
 	type RequestContext,
 } from './request-types';
 
-export type { ApiRequestOptions, ApiResponse, HttpMethod, RequestContext } from './request-types';
+export type { ApiRequest, ApiResponse, HttpMethod, RequestContext } from './request-types';
 
 const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 async function buildBody(
-	body: RequestBody,
+	body: RequestBody | undefined,
 	headers: Record<string, string>,
 ): Promise<IHttpRequestOptions['body']> {
-	switch (body.kind) {
+	switch (body?.kind) {
 		case 'file':
-			return await body.multipart();
+			return await multipartOf(body.upload);
 		case 'form':
 			return toUrlEncoded(body.fields);
 		case 'json':
@@ -74,7 +75,7 @@ async function buildBody(
 			return body.value as IHttpRequestOptions['body'];
 		case 'raw':
 			return body.bytes;
-		case 'none':
+		case undefined:
 			return undefined;
 	}
 }
@@ -83,12 +84,27 @@ function isStream(body: unknown): body is NodeJS.ReadableStream {
 	return typeof (body as NodeJS.ReadableStream | undefined)?.pipe === 'function';
 }
 
+/** The caller's headers, with the auth-mode marker the credential's `authenticate` reads (and removes). */
+function markedHeaders(opts: ApiRequest): Record<string, string> {
+	const headers: Record<string, string> = { ...opts.headers };
+	if (opts.credential) headers[MODE_MARKER_HEADER] = opts.credential.mode ?? 'fields';
+	return headers;
+}
+
+/** The cap on an answer read into memory: the caller's, else 32 MiB. */
+function maxBytesOf(opts: ApiRequest): number {
+	const answer = opts.answer;
+	return (
+		(answer && 'maxBytes' in answer ? answer.maxBytes : undefined) ?? DEFAULT_MAX_RESPONSE_BYTES
+	);
+}
+
 /** Every path names its client as n8n's helper does: some servers and firewalls refuse requests without a name. */
 const NAMED: Record<string, string> = { 'user-agent': 'n8n' };
 
 /** A request as the transport sends it itself, outside n8n's helper. */
 interface OwnRequest {
-	/** With `opts.qs` joined, as n8n's helper would add it (the legacy scripts document some parameters there). */
+	/** With `query` joined, as n8n's helper would add it (the legacy scripts document some parameters there). */
 	url: string;
 	method: string;
 	/** Lower-case names. */
@@ -100,30 +116,31 @@ interface OwnRequest {
 /**
  * The request with the credential's own `authenticate` applied (`authenticatorOf`), for requests the transport
  * sends itself: the body fields (appended to a URLSearchParams or object body) or headers n8n's helper would add,
- * never URL parameters. Anonymous without `opts.credentialType` (upload by upload key, LINK downloads).
+ * never URL parameters. Anonymous without a `credential` (upload by upload key, LINK downloads).
  */
 async function authenticated(
 	ctx: RequestContext,
-	opts: ApiRequestOptions,
+	opts: ApiRequest,
 	headers: Record<string, string>,
 	body: IHttpRequestOptions['body'],
 ): Promise<OwnRequest> {
 	let request: IHttpRequestOptions = {
 		url: opts.url,
-		method: (opts.method ?? 'POST') as IHttpRequestMethods,
+		method: opts.method as IHttpRequestMethods,
 		headers: { ...headers },
 		body,
 	};
-	if (opts.credentialType) {
-		request.headers![MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
-		const credentials = await runCredentials(ctx, opts.credentialType, opts.itemIndex);
-		request = await authenticatorOf(opts.credentialType)!(credentials, request);
+	const { credential } = opts;
+	if (credential) {
+		request.headers![MODE_MARKER_HEADER] = credential.mode ?? 'fields';
+		const credentials = await runCredentials(ctx, credential.type, opts.itemIndex);
+		request = await authenticatorOf(credential.type)!(credentials, request);
 	}
 	const sent: Record<string, string> = {};
 	for (const [name, value] of Object.entries(request.headers ?? {}))
 		if (value !== undefined && value !== null) sent[name.toLowerCase()] = String(value);
 	const url = new URL(opts.url);
-	for (const [name, value] of Object.entries(opts.qs ?? {}))
+	for (const [name, value] of Object.entries(opts.query ?? {}))
 		url.searchParams.append(name, String(value));
 	return {
 		url: url.toString(),
@@ -140,7 +157,7 @@ async function authenticated(
  */
 async function send(
 	ctx: RequestContext,
-	opts: ApiRequestOptions,
+	opts: ApiRequest,
 	timeoutMs: number,
 ): Promise<RawAnswer | AnswerTimeoutError> {
 	const path = pathFor(opts);
@@ -159,17 +176,17 @@ async function send(
 /** A file transfer on the transport's own socket: an upload of a file on disk, or a download into n8n's store. */
 async function sendOnOwnSocket(
 	ctx: RequestContext,
-	opts: ApiRequestOptions,
+	opts: ApiRequest,
 	timeoutMs: number,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	const body = bodyOf(opts);
-	const upload = body.kind === 'file' ? body.onDisk : undefined;
+	const { body } = opts;
+	const upload = body?.kind === 'file' ? onDiskOf(body.upload) : undefined;
 	// Left out as the multipart path leaves them out (`multipartWithFile`): undefined and empty upload fields.
 	const form = upload
 		? new URLSearchParams(
 				Object.entries(upload.fields).filter((entry) => entry[1]) as Array<[string, string]>,
 			)
-		: toUrlEncoded(body.kind === 'form' ? body.fields : {});
+		: toUrlEncoded(body?.kind === 'form' ? body.fields : {});
 	const signed = await authenticated(ctx, opts, { ...NAMED, ...opts.headers }, form);
 	const { url, headers, cancel } = signed;
 	const post = {
@@ -178,7 +195,7 @@ async function sendOnOwnSocket(
 		form: signed.body instanceof URLSearchParams ? signed.body : form,
 		cancel,
 	};
-	const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+	const maxBytes = maxBytesOf(opts);
 	return upload
 		? await sendUploadFromDisk(post, upload.file, timeoutMs, maxBytes)
 		: await sendDownloadOnSocket(post, timeoutMs, maxBytes);
@@ -187,13 +204,12 @@ async function sendOnOwnSocket(
 /** A request n8n's helper sends. */
 async function sendOnHelper(
 	ctx: RequestContext,
-	opts: ApiRequestOptions,
+	opts: ApiRequest,
 	timeoutMs: number,
 	seen: HelperRequest[],
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	const headers: Record<string, string> = { ...opts.headers };
-	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
-	const body = await buildBody(bodyOf(opts), headers);
+	const headers = markedHeaders(opts);
+	const body = await buildBody(opts.body, headers);
 	// n8n's timeout runs from the start of the request: a streamed body gets a limit of its own instead. Only
 	// form-data's (legacy) stream is watched: a 'data' listener would start a modern stream flowing.
 	const deadline =
@@ -203,30 +219,32 @@ async function sendOnHelper(
 	const stop = new AbortController();
 	const request: IHttpRequestOptions = {
 		url: opts.url,
-		method: (opts.method ?? 'POST') as IHttpRequestMethods,
+		method: opts.method as IHttpRequestMethods,
 		headers,
 		body,
-		qs: opts.qs,
+		qs: opts.query,
 		json: false,
 		encoding: 'stream',
 		returnFullResponse: true,
 		// A session refresh needs n8n to see the 401; every other status is interpreted here.
-		ignoreHttpStatusErrors: opts.authMode === 'session' ? { ignore: true, except: [401] } : true,
+		ignoreHttpStatusErrors:
+			opts.credential?.mode === 'session' ? { ignore: true, except: [401] } : true,
 		// Following redirects would buffer upload bodies in memory and could carry credentials elsewhere.
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 		timeout: deadline ? 0 : timeoutMs,
 	};
 	abortable(request, stop.signal);
+	const type = opts.credential?.type;
 	const pending = (async () =>
-		opts.credentialType
-			? ((await ctx.helpers.httpRequestWithAuthentication.call(ctx, opts.credentialType, request, {
+		type
+			? ((await ctx.helpers.httpRequestWithAuthentication.call(ctx, type, request, {
 					// Read once per node run: n8n would otherwise look it up and decrypt it again for every request.
 					credentialsDecrypted: {
 						id: '',
-						name: opts.credentialType,
-						type: opts.credentialType,
-						data: await runCredentials(ctx, opts.credentialType, opts.itemIndex),
+						name: type,
+						type,
+						data: await runCredentials(ctx, type, opts.itemIndex),
 					},
 				})) as RawAnswer)
 			: ((await ctx.helpers.httpRequest(request)) as RawAnswer))().catch((error: unknown) => {
@@ -296,12 +314,11 @@ const DEFAULT_HEADERS: Record<string, string> = {
 /** A call on the transport's kept-alive connections (undici, `calls.ts`). */
 async function sendOnKeptAlive(
 	ctx: RequestContext,
-	opts: ApiRequestOptions,
+	opts: ApiRequest,
 	timeoutMs: number,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	const headers: Record<string, string> = { ...opts.headers };
-	if (opts.credentialType) headers[MODE_MARKER_HEADER] = opts.authMode ?? 'fields';
-	const request = await authenticated(ctx, opts, headers, await buildBody(bodyOf(opts), headers));
+	const headers = markedHeaders(opts);
+	const request = await authenticated(ctx, opts, headers, await buildBody(opts.body, headers));
 	const sent = request.headers;
 	for (const [name, value] of Object.entries(DEFAULT_HEADERS)) sent[name] ??= value;
 	let payload: string | Buffer | undefined;
@@ -319,7 +336,7 @@ async function sendOnKeptAlive(
 		method: request.method,
 		headers: sent,
 		body: payload,
-		reuse: !opts.write,
+		reuse: opts.write === undefined,
 		timeoutMs,
 		cancel: request.cancel,
 	});
@@ -369,21 +386,16 @@ function parseJson(ctx: ErrorContext, raw: RawAnswer, text: string): unknown {
 	}
 }
 
-async function decode(
-	ctx: ErrorContext,
-	opts: ApiRequestOptions,
-	raw: RawAnswer,
-): Promise<unknown> {
-	if (opts.responseType === 'stream') return raw.body;
-	const text = (
-		await readCapped(raw.body, opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES)
-	).toString('utf8');
-	return opts.responseType === 'text' ? text : parseJson(ctx, raw, text);
+async function decode(ctx: ErrorContext, opts: ApiRequest, raw: RawAnswer): Promise<unknown> {
+	const as = opts.answer?.as ?? 'json';
+	if (as === 'stream' || as === 'store') return raw.body;
+	const text = (await readCapped(raw.body, maxBytesOf(opts))).toString('utf8');
+	return as === 'text' ? text : parseJson(ctx, raw, text);
 }
 
 async function attempt<T>(
 	ctx: RequestContext,
-	opts: ApiRequestOptions,
+	opts: ApiRequest,
 	errorCtx: ErrorContext,
 	timeoutMs: number,
 ): Promise<Step<T>> {
@@ -407,13 +419,13 @@ async function attempt<T>(
 			proxyError(errorCtx, proxyRefusal(proxy, new URL(opts.url), 407) as ProxyFailure),
 		);
 	}
-	const accepted = (opts.acceptStatuses ?? []).includes(status);
-	if (!accepted && (status === 429 || (opts.retryStatuses ?? []).includes(status))) {
+	const accepted = (opts.answer?.accept ?? []).includes(status);
+	if (!accepted && (status === 429 || (opts.retry?.statuses ?? []).includes(status))) {
 		const body = await readErrorBody(raw, timeoutMs);
 		const hintMs = parseRetryAfter(header(raw, 'retry-after')) ?? retrySecondsInText(body);
 		return { retry: statusError(errorCtx, status, body), hintMs };
 	}
-	if (!accepted && (opts.uncertainStatuses ?? []).includes(status)) {
+	if (!accepted && (opts.write?.uncertainStatuses ?? []).includes(status)) {
 		return { uncertain: statusError(errorCtx, status, await readErrorBody(raw, timeoutMs)) };
 	}
 	if (!accepted && status >= 500) {
@@ -458,7 +470,7 @@ function scrubbed(error: unknown): unknown {
 }
 
 function afterTransportFailure<T>(
-	opts: ApiRequestOptions,
+	opts: ApiRequest,
 	errorCtx: ErrorContext,
 	error: unknown,
 	statusReceived: boolean,
@@ -523,12 +535,13 @@ const HASH_FIELDS: Array<[string, string]> = [
 ];
 
 /** The hashes a storage request names, as `file "H7", folder "F2"`, for the error that refuses it. */
-function hashesNamed(opts: ApiRequestOptions): string | undefined {
+function hashesNamed(opts: ApiRequest): string | undefined {
 	if (opts.api !== 'v2' && opts.api !== 'v1') return undefined;
+	const { body } = opts;
 	const fields: Record<string, unknown> = {
-		...opts.qs,
-		...opts.upload?.fields,
-		...opts.form,
+		...opts.query,
+		...(body?.kind === 'file' ? body.upload.fields : {}),
+		...(body?.kind === 'form' ? body.fields : {}),
 	};
 	const named = HASH_FIELDS.filter(([field]) => typeof fields[field] === 'string' && fields[field])
 		.map(([field, label]) => `${label} "${String(fields[field])}"`)
@@ -537,14 +550,14 @@ function hashesNamed(opts: ApiRequestOptions): string | undefined {
 }
 
 /** A write refused before any byte of it left: marked as not applied (`WriteOutcome`). */
-function notSent<E extends Error>(opts: ApiRequestOptions, error: E): E {
+function notSent<E extends Error>(opts: ApiRequest, error: E): E {
 	return opts.write ? withOutcome(error, 'not-applied') : error;
 }
 
 /** The one function through which every node talks HTTP: status first, then body; retries by the rules of the spec. */
 export async function apiRequest<T = unknown>(
 	ctx: RequestContext,
-	opts: ApiRequestOptions,
+	opts: ApiRequest,
 ): Promise<ApiResponse<T>> {
 	const errorCtx: ErrorContext = {
 		api: opts.api,
@@ -563,7 +576,7 @@ export async function apiRequest<T = unknown>(
 	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
 	const once = async () => await attempt<T>(ctx, opts, errorCtx, timeoutMs);
 	try {
-		return await retrying(reconciling(once, opts, timeoutMs), policy, Boolean(opts.write));
+		return await retrying(reconciling(once, opts.write, timeoutMs), policy, Boolean(opts.write));
 	} catch (error) {
 		throw opts.write ? settledWrite(error) : error;
 	}

@@ -1,6 +1,6 @@
 import { authenticatorOf } from '../auth/authenticators';
 import { keptAlivePath, transferPath } from './binary-mode';
-import { bodyOf, type ApiRequestOptions } from './request-types';
+import type { ApiRequest } from './request-types';
 
 /** The three ways a request can go, each the same `send -> answer` (request.ts). */
 export type TransportPath = 'own socket' | 'undici' | 'helper';
@@ -15,17 +15,15 @@ export type TransportPath = 'own socket' | 'undici' | 'helper';
  * - n8n's request helper: everything else (streamed bodies and answers, session calls, socks proxies, SSRF
  *   protection, CLOUD_STORAGE_KEEP_ALIVE=false).
  */
-export function pathFor(opts: ApiRequestOptions): TransportPath {
-	const body = bodyOf(opts);
-	const applicable = opts.credentialType === undefined || !!authenticatorOf(opts.credentialType);
-	const fromDisk = body.kind === 'file' && body.onDisk !== undefined;
-	if (
-		applicable &&
-		(opts.diskDownload === true || (fromDisk && transferPath('upload') !== 'helper'))
-	)
+export function pathFor(request: ApiRequest): TransportPath {
+	const { body, credential } = request;
+	const as = request.answer?.as;
+	const applicable = credential === undefined || !!authenticatorOf(credential.type);
+	const fromDisk = body?.kind === 'file' && body.upload.source.path !== undefined;
+	if (applicable && (as === 'store' || (fromDisk && transferPath('upload') !== 'helper')))
 		return 'own socket';
-	if (keptAlivePath(process.env, opts.url) !== 'own connections') return 'helper';
-	if (opts.responseType === 'stream' || body.kind === 'file') return 'helper';
-	if (opts.credentialType === undefined) return 'undici';
-	return opts.authMode !== 'session' && applicable ? 'undici' : 'helper';
+	if (keptAlivePath(process.env, request.url) !== 'own connections') return 'helper';
+	if (as === 'stream' || as === 'store' || body?.kind === 'file') return 'helper';
+	if (credential === undefined) return 'undici';
+	return credential.mode !== 'session' && applicable ? 'undici' : 'helper';
 }

@@ -16,10 +16,10 @@ type StoreContext = IExecuteFunctions | IPollFunctions;
 /** A download into n8n's binary store, as its caller describes it; the transfer picks the path and checks the copy. */
 export interface StoreDownload {
 	/**
-	 * Sends the request: `ownSocket` asks for the transport's own socket (`diskDownload`), else n8n's helper. The
-	 * answer as a stream, the file as stored (`Accept-Encoding: identity`).
+	 * Sends the request with this `answer.as`: `store` for the transport's own socket, `stream` for n8n's helper.
+	 * The answer as a stream, the file as stored (`Accept-Encoding: identity`).
 	 */
-	send(ownSocket: boolean): Promise<ApiResponse<Readable>>;
+	send(as: 'store' | 'stream'): Promise<ApiResponse<Readable>>;
 	/** An answer that is no file for the caller (a missing file's status): handed back, its body closed. */
 	declined?(response: ApiResponse<Readable>): boolean;
 	/** The name to store the file under, once the answer is there. */
@@ -55,7 +55,7 @@ export async function downloadIntoStore(
 	// A size known in advance is checked before the request; otherwise the announced length, before the body.
 	const tooLarge = binaryStoreProblem(download.expectedSize, download.label, itemIndex);
 	if (tooLarge) throw tooLarge;
-	const response = await download.send(via === 'main thread');
+	const response = await download.send(via === 'main thread' ? 'store' : 'stream');
 	if (download.declined?.(response)) {
 		response.body.destroy();
 		return { declined: response };

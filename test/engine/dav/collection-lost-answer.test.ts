@@ -278,7 +278,7 @@ describe('the outcome travels with the error', () => {
 				return { status: 207, headers: {}, body: kindAnswer('/alice/book/', 'addressbook') };
 			if (request.method === 'PROPFIND') throw new Error('connection refused');
 			// The transport lost the DELETE's answer and asks the caller to settle it.
-			await request.reconcile!();
+			await request.write!.reconcile!();
 			return { status: 204, headers: {}, body: '' };
 		};
 		const client = new DavClient(http, 'https://dav.example/', 'contact');

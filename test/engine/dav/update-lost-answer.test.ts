@@ -34,7 +34,7 @@ function timedOutTransport(looks: Array<{ etag: string; data: string }>) {
 		methods.push(request.method);
 		if (request.method === 'PUT') {
 			for (let n = 0; n < 2; n++) {
-				const found = await request.reconcile!();
+				const found = await request.write!.reconcile!();
 				if (found !== undefined) return { status: 200, headers: {}, body: '', reconciled: found };
 				look++;
 			}

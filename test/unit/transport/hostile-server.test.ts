@@ -31,6 +31,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { outcomeOf as writeOutcomeOf } from '../../../nodes/shared/errors/outcome';
 import { downloadFile } from '../../../nodes/shared/storage/download';
 import { apiRequest } from '../../../nodes/shared/transport/request';
+import { fileBody, formBody } from '../../../nodes/shared/transport/request-types';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
 
 const TIMEOUT_S = 2;
@@ -574,8 +575,9 @@ describe.each([
 					apiRequest(ctx, {
 						api: 'v2',
 						url: `${base()}/api_v2/get_file_info`,
-						form: { file_hash: 'H4sh' },
-						responseType: 'text',
+						method: 'POST',
+						body: formBody({ file_hash: 'H4sh' }),
+						answer: { as: 'text' },
 						retry: { maxAttempts: 1 },
 					}),
 					Boolean(options.stalls),
@@ -611,9 +613,10 @@ async function upload(
 	return await apiRequest(ctx, {
 		api: 'v2',
 		url: `${baseUrl}/api_v2/upload_file`,
-		write: true,
+		method: 'POST',
+		write: {},
 		retry: { maxAttempts: 1 },
-		upload: {
+		body: fileBody({
 			fields: { folder_hash: 'F' },
 			field: 'file',
 			fileName: 'up.bin',
@@ -625,8 +628,8 @@ async function upload(
 				// Without a path on disk the transport hands the upload to n8n's helper, as in database or S3 mode.
 				path: via === 'main thread' ? path : undefined,
 			},
-		},
-		responseType: 'text',
+		}),
+		answer: { as: 'text' },
 	});
 }
 
@@ -709,7 +712,8 @@ describe('a TLS certificate issued for other names than the host used', () => {
 			apiRequest(ctx, {
 				api: 'v2',
 				url: `${base()}/api_v2/get_file_info`,
-				form: { file_hash: 'H4sh' },
+				method: 'POST',
+				body: formBody({ file_hash: 'H4sh' }),
 				retry: { maxAttempts: 3 },
 			}),
 			false,
@@ -813,7 +817,8 @@ describe('a TLS handshake that does not complete', () => {
 				apiRequest(ctx, {
 					api: 'v2',
 					url: `${base}/api_v2/get_file_info`,
-					form: { file_hash: 'H4sh' },
+					method: 'POST',
+					body: formBody({ file_hash: 'H4sh' }),
 					// Once: a second attempt's handshake would meet the driven clock.
 					retry: { maxAttempts: 1 },
 				}),
@@ -828,8 +833,9 @@ describe('a TLS handshake that does not complete', () => {
 				apiRequest(ctx, {
 					api: 'v2',
 					url: `${base}/api_v2/rename_file`,
-					form: { file_hash: 'H4sh', name: 'renamed.txt' },
-					write: true,
+					method: 'POST',
+					body: formBody({ file_hash: 'H4sh', name: 'renamed.txt' }),
+					write: {},
 					retry: { maxAttempts: 1 },
 				}),
 			);
@@ -915,7 +921,8 @@ describe.each([
 			apiRequest(ctx, {
 				api: 'v2',
 				url: `${base()}/api_v2/get_file_info`,
-				form: { file_hash: 'H4sh' },
+				method: 'POST',
+				body: formBody({ file_hash: 'H4sh' }),
 			}),
 		);
 	});

@@ -14,6 +14,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import type { RawAnswer } from '../../../nodes/shared/transport/body';
 import { sendCall } from '../../../nodes/shared/transport/calls';
 import { apiRequest } from '../../../nodes/shared/transport/request';
+import { formBody } from '../../../nodes/shared/transport/request-types';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
@@ -279,8 +280,9 @@ async function failureOf(url: string, write = false): Promise<Error & { descript
 	return await apiRequest(context(), {
 		api: 'v2',
 		url,
-		form: { file_hash: 'H' },
-		write,
+		method: 'POST',
+		body: formBody({ file_hash: 'H' }),
+		write: write ? {} : undefined,
 		itemIndex: 0,
 		retry: RETRY,
 	}).then(
@@ -422,7 +424,8 @@ describe('a proxy that stalls (driven clock)', () => {
 			const pending = apiRequest(context(1), {
 				api: 'v2',
 				url: `${secure.url}/x`,
-				form: { file_hash: 'H' },
+				method: 'POST',
+				body: formBody({ file_hash: 'H' }),
 				itemIndex: 0,
 				retry: { maxAttempts: 1 },
 			}).catch((error: Error) => error);

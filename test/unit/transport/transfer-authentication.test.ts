@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest, type ApiRequestOptions } from '../../../nodes/shared/transport/request';
+import { apiRequest } from '../../../nodes/shared/transport/request';
+import { fileBody, formBody, type FileUpload } from '../../../nodes/shared/transport/request-types';
 import { MODE_MARKER_HEADER } from '../../../nodes/shared/transport';
 import { SocketBody } from '../../../nodes/shared/transport/socket-exchange';
 
@@ -64,7 +65,7 @@ function context(): { ctx: IExecuteFunctions; asked: string[] } {
 	return { ctx: ctx as unknown as IExecuteFunctions, asked };
 }
 
-const upload = (fields: Record<string, string | undefined>): ApiRequestOptions['upload'] => ({
+const upload = (fields: Record<string, string | undefined>): FileUpload => ({
 	fields,
 	field: 'file',
 	fileName: 'up.bin',
@@ -88,11 +89,12 @@ it('adds a token credential’s fields to an upload’s form, after its own and 
 	await apiRequest(ctx, {
 		api: 'v1',
 		url: `${base}/save_file.php`,
-		credentialType: 'cloudStorageTokenApi',
-		write: true,
-		qs: { up_id: 'F', do: 'update' },
-		responseType: 'text',
-		upload: upload({ folder_hash: 'F', folder_upload_key: undefined, watermark_text: '' }),
+		method: 'POST',
+		credential: { type: 'cloudStorageTokenApi' },
+		write: {},
+		query: { up_id: 'F', do: 'update' },
+		answer: { as: 'text' },
+		body: fileBody(upload({ folder_hash: 'F', folder_upload_key: undefined, watermark_text: '' })),
 	});
 	const [sent] = received;
 	// The query string as n8n's helper would join it; the secret only in the body.
@@ -111,9 +113,10 @@ it('sends an upload by upload key anonymously: no credential read, no authentica
 	await apiRequest(ctx, {
 		api: 'v2',
 		url: `${base}/api_v2/upload_file`,
-		write: true,
-		responseType: 'text',
-		upload: upload({ folder_hash: 'F', folder_upload_key: 'K3y' }),
+		method: 'POST',
+		write: {},
+		answer: { as: 'text' },
+		body: fileBody(upload({ folder_hash: 'F', folder_upload_key: 'K3y' })),
 	});
 	expect(asked).toEqual([]);
 	const names = [...received[0].body.matchAll(/; name="([^"]+)"/g)].map((match) => match[1]);
@@ -136,10 +139,10 @@ it.each([
 		const response = await apiRequest(ctx, {
 			api: 'v2',
 			url: `${base}/api_v2/download_file`,
-			credentialType,
-			form: { file_hash: 'H' },
-			responseType: 'stream',
-			diskDownload: true,
+			method: 'POST',
+			credential: { type: credentialType },
+			body: formBody({ file_hash: 'H' }),
+			answer: { as: 'store' },
 		});
 		expect(response.body).toBeInstanceOf(SocketBody);
 		expect(await read(response.body)).toBe('ok');

@@ -81,9 +81,9 @@ export async function execute(
 		{ dvs_document_id: taskId, comment },
 		{
 			itemIndex,
-			write: true,
-			uncertainHint:
-				"The documents offer no read of a task's comments, so the node cannot look; sending it again would post it twice and repeat the e-mails. Open the task in the web interface to check before running this item again.",
+			write: {
+				hint: "The documents offer no read of a task's comments, so the node cannot look; sending it again would post it twice and repeat the e-mails. Open the task in the web interface to check before running this item again.",
+			},
 		},
 	).catch((error: unknown) => {
 		// No read can settle it: the message names the task and the comment, so the user knows what to look for.

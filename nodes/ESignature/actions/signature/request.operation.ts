@@ -85,9 +85,9 @@ export async function execute(
 		},
 		{
 			itemIndex,
-			write: true,
-			uncertainHint:
-				'The signing request may have been e-mailed already. Ask the recipients before running this item again, or they may get it twice.',
+			write: {
+				hint: 'The signing request may have been e-mailed already. Ask the recipients before running this item again, or they may get it twice.',
+			},
 		},
 	).catch((error: unknown) => {
 		throw markedWriteFailure(error);

@@ -3,6 +3,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
 import { writeOutcome } from '../../../shared/storage/reconcile';
+import { formBody } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -33,9 +34,9 @@ export async function execute(
 		account,
 		'api/authenticate_user.php',
 		{
-			form: { get_user_access_token: 1 },
+			body: formBody({ get_user_access_token: 1 }),
 			itemIndex,
-			write: true,
+			write: {},
 		},
 	);
 	const { body } = response;

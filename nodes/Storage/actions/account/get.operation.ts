@@ -8,6 +8,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
 import { folderLink } from '../../../shared/storage/links';
+import { formBody } from '../../../shared/transport';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['account'], operation: ['get'] } },
@@ -27,7 +28,7 @@ export async function execute(
 		this,
 		account,
 		'api/authenticate_user.php',
-		{ form: {}, itemIndex },
+		{ body: formBody({}), itemIndex },
 	);
 	const user: IDataObject = { ...(body?.UserData ?? {}) };
 	for (const field of SECRET_FIELDS) delete user[field];

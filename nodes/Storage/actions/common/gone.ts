@@ -19,7 +19,7 @@ const info = (
 		{ [`${kind}_hash`]: hash },
 		{
 			itemIndex,
-			acceptStatuses: [403, 405],
+			answer: { accept: [403, 405] },
 		},
 	);
 
@@ -52,33 +52,34 @@ export async function deleteProven(
 		{ [`${kind}_hash`]: hash },
 		{
 			itemIndex,
-			write: true,
-			reconcile: async () => {
-				if ((await info(ctx, account, kind, hash, itemIndex)).status === 200) return undefined;
-				if (parent === undefined)
+			write: {
+				reconcile: async () => {
+					if ((await info(ctx, account, kind, hash, itemIndex)).status === 200) return undefined;
+					if (parent === undefined)
+						throw mayHaveBeenApplied(
+							ctx,
+							itemIndex,
+							`the answer to deleting ${kind} ${hash} was lost, and the service now answers 405 for it, which also means "no access"; its folder was not known to check`,
+							check,
+						);
+					const { body: listing } = await v2<IDataObject[]>(
+						ctx,
+						account,
+						'get_folder_content',
+						{ folder_hash: parent },
+						{ itemIndex },
+					);
+					const listed = (Array.isArray(listing) ? listing : []).some(
+						(item) => String(item.hash) === hash,
+					);
+					if (!listed) return { status: 'ok' };
 					throw mayHaveBeenApplied(
 						ctx,
 						itemIndex,
-						`the answer to deleting ${kind} ${hash} was lost, and the service now answers 405 for it, which also means "no access"; its folder was not known to check`,
-						check,
+						`the answer to deleting ${kind} ${hash} was lost; the service answers 405 for it, yet its folder still lists it`,
+						`The account may have lost access to it meanwhile. ${check}`,
 					);
-				const { body: listing } = await v2<IDataObject[]>(
-					ctx,
-					account,
-					'get_folder_content',
-					{ folder_hash: parent },
-					{ itemIndex },
-				);
-				const listed = (Array.isArray(listing) ? listing : []).some(
-					(item) => String(item.hash) === hash,
-				);
-				if (!listed) return { status: 'ok' };
-				throw mayHaveBeenApplied(
-					ctx,
-					itemIndex,
-					`the answer to deleting ${kind} ${hash} was lost; the service answers 405 for it, yet its folder still lists it`,
-					`The account may have lost access to it meanwhile. ${check}`,
-				);
+				},
 			},
 		},
 	);

@@ -52,18 +52,19 @@ export async function renameProven(
 		{ [`${kind}_hash`]: hash, [`${kind}_name`]: name },
 		{
 			itemIndex,
-			write: true,
-			reconcile: async () => {
-				const now = await currentName();
-				if (now === before) return undefined;
-				if (isNameOrVariant(now, name, kind === 'file'))
-					return { [`${kind}_hash`]: hash, [`${kind}_name`]: now };
-				throw mayHaveBeenApplied(
-					ctx,
-					itemIndex,
-					`the answer to renaming ${kind} ${hash} to "${name}" was lost, and it is now named "${now}" (it was "${before}")`,
-					`Another client may have renamed it meanwhile, or the service changed the name it stored. Check the ${kind}'s name before running this item again; the node did not send the rename twice.`,
-				);
+			write: {
+				reconcile: async () => {
+					const now = await currentName();
+					if (now === before) return undefined;
+					if (isNameOrVariant(now, name, kind === 'file'))
+						return { [`${kind}_hash`]: hash, [`${kind}_name`]: now };
+					throw mayHaveBeenApplied(
+						ctx,
+						itemIndex,
+						`the answer to renaming ${kind} ${hash} to "${name}" was lost, and it is now named "${now}" (it was "${before}")`,
+						`Another client may have renamed it meanwhile, or the service changed the name it stored. Check the ${kind}'s name before running this item again; the node did not send the rename twice.`,
+					);
+				},
 			},
 		},
 	);

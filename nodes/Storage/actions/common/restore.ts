@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { requireAccount, v1, type StorageAccount } from '../../../shared/storage/client';
 import { writeOutcome } from '../../../shared/storage/reconcile';
 import { toNodeError } from '../../../shared/node/node-error';
+import { formBody } from '../../../shared/transport';
 
 interface RestoreAnswer {
 	success?: boolean;
@@ -30,9 +31,9 @@ export async function restore(
 	let status = 200;
 	try {
 		({ body, status } = await v1<RestoreAnswer>(ctx, account, `api/undelete_${kind}.php`, {
-			form: { hash, [`${kind}_hash`]: hash },
+			body: formBody({ hash, [`${kind}_hash`]: hash }),
 			itemIndex,
-			write: true,
+			write: {},
 		}));
 	} catch (error) {
 		// The transport's failures are PackErrors: in n8n's form first, so the fix can be added to its text.

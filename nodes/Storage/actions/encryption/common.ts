@@ -71,7 +71,7 @@ export async function encryptionAction(
 		account,
 		action,
 		{ userID: own, ...fields },
-		{ itemIndex, write },
+		{ itemIndex, write: write ? {} : undefined },
 	);
 	return { ...(response.body ?? {}), ...(write ? writeOutcome(response) : {}) };
 }

@@ -13,6 +13,7 @@ import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { nameField } from '../common/fields';
 import { requiredName } from '../common/names';
+import { formBody } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{ ...folderLocator(), description: 'The folder to look in' },
@@ -60,9 +61,9 @@ export async function execute(
 	const folderHash = await folderHashParam(this, account, 'folder', itemIndex);
 	// The documents answer not-found conditions with 405 (some services use 404): both mean "no such file here".
 	const { status, body } = await v1<HashByName>(this, account, 'api/get_file_info.php', {
-		form: { action: 'get_file_hash_by_name', upload_hash: folderHash, file_name: name },
+		body: formBody({ action: 'get_file_hash_by_name', upload_hash: folderHash, file_name: name }),
 		itemIndex,
-		acceptStatuses: NOT_FOUND_STATUSES,
+		answer: { accept: NOT_FOUND_STATUSES },
 	});
 	const hash =
 		!NOT_FOUND_STATUSES.includes(status) && body?.success !== false

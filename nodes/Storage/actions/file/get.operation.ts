@@ -75,7 +75,7 @@ export async function execute(
 		// Documented as GET with the delete key in the query; the transport never shows a query string.
 		const { body: legacy } = await v1<LegacyInfo>(this, account, 'api/get_file_info.php', {
 			method: 'GET',
-			qs: { hash: fileHash, del_key: String(body.delete_key) },
+			query: { hash: fileHash, del_key: String(body.delete_key) },
 			itemIndex,
 		});
 		output.details = legacy?.file_info ?? null;

@@ -48,7 +48,7 @@ export async function execute(
 	// The script's output is not shown in the spec beyond "file edit keys": it is passed on as it comes.
 	const { body } = await v1<IDataObject>(this, account, 'api/get_file_keys.php', {
 		method: 'GET',
-		qs: { hash },
+		query: { hash },
 		itemIndex,
 	});
 	return [

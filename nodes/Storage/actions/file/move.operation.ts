@@ -72,8 +72,9 @@ export async function execute(
 			{ file_hash: fileHash, folder_hash: targetHash },
 			{
 				itemIndex,
-				write: true,
-				reconcile: async () => await movedAlready(this, account, fileHash, targetHash, itemIndex),
+				write: {
+					reconcile: async () => await movedAlready(this, account, fileHash, targetHash, itemIndex),
+				},
 			},
 		);
 	} catch (error) {

@@ -20,7 +20,7 @@ import { withLink } from '../../../shared/storage/outputs';
 import { mayHaveBeenApplied, writeOutcome } from '../../../shared/storage/reconcile';
 import { contentOf, sameContent, storedContent } from '../../../shared/storage/content-proof';
 import { withOutcome } from '../../../shared/errors/outcome';
-import { binarySource } from '../../../shared/transport';
+import { binarySource, fileBody } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -82,7 +82,7 @@ async function contentEtag(
 		account,
 		'download_file',
 		{ file_hash: hash },
-		{ itemIndex, responseType: 'stream' },
+		{ itemIndex, answer: { as: 'stream' } },
 	);
 	body?.destroy?.();
 	const etag = Array.isArray(headers.etag) ? headers.etag[0] : headers.etag;
@@ -124,39 +124,45 @@ export async function execute(
 	const etagBefore = await contentEtag(this, account, fileHash, itemIndex);
 	const response = await v1(this, account, 'save_file.php', {
 		itemIndex,
-		write: true,
-		responseType: 'text',
-		uncertainStatuses: [494],
+		answer: { as: 'text' },
 		// As documented: every parameter in the query, only the file in the multipart body.
-		qs: {
+		query: {
 			up_id: folderHash,
 			...(folder.add_files_key ? { key: String(folder.add_files_key) } : {}),
 			do: 'update',
 			replace_file_hash: fileHash,
 		},
 		// Described once: the transport sends it from disk in n8n's filesystem binary mode, else through n8n's helper.
-		upload: { fields: {}, field: 'file', fileName: String(before.name ?? source.fileName), source },
-		// Proven by content: the bytes stored now, against those sent (size, then CRC-32 of a download).
-		reconcile: async () => {
-			const sent = await contentOf(source);
-			const now = await fileInfo(this, account, fileHash, itemIndex);
-			if (
-				Number(now.size) === sent.size &&
-				sameContent(await storedContent(this, account, fileHash, itemIndex), sent)
-			)
-				return now;
-			// Not what was sent, and its ETag unchanged: nothing replaced it, so sending it again is safe.
-			if (
-				etagBefore !== undefined &&
-				(await contentEtag(this, account, fileHash, itemIndex)) === etagBefore
-			)
-				return undefined;
-			throw mayHaveBeenApplied(
-				this,
-				itemIndex,
-				`the answer to replacing the content of ${fileHash} was lost, and what it stores now is not what was sent, yet it may have changed since (${etagBefore === undefined ? 'the service sends no ETag' : 'its ETag changed'}): another client may have replaced it meanwhile`,
-				'Download the file and compare it with the new content before running this item again; the node did not send it twice (a second replacement adds a version on BUSINESS and ENTERPRISE accounts).',
-			);
+		body: fileBody({
+			fields: {},
+			field: 'file',
+			fileName: String(before.name ?? source.fileName),
+			source,
+		}),
+		write: {
+			uncertainStatuses: [494],
+			// Proven by content: the bytes stored now, against those sent (size, then CRC-32 of a download).
+			reconcile: async () => {
+				const sent = await contentOf(source);
+				const now = await fileInfo(this, account, fileHash, itemIndex);
+				if (
+					Number(now.size) === sent.size &&
+					sameContent(await storedContent(this, account, fileHash, itemIndex), sent)
+				)
+					return now;
+				// Not what was sent, and its ETag unchanged: nothing replaced it, so sending it again is safe.
+				if (
+					etagBefore !== undefined &&
+					(await contentEtag(this, account, fileHash, itemIndex)) === etagBefore
+				)
+					return undefined;
+				throw mayHaveBeenApplied(
+					this,
+					itemIndex,
+					`the answer to replacing the content of ${fileHash} was lost, and what it stores now is not what was sent, yet it may have changed since (${etagBefore === undefined ? 'the service sends no ETag' : 'its ETag changed'}): another client may have replaced it meanwhile`,
+					'Download the file and compare it with the new content before running this item again; the node did not send it twice (a second replacement adds a version on BUSINESS and ENTERPRISE accounts).',
+				);
+			},
 		},
 	});
 	try {

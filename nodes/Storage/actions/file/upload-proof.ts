@@ -28,7 +28,7 @@ export async function fileHashesIn(
 		account,
 		'get_folder_content',
 		{ folder_hash: folderHash },
-		{ itemIndex, acceptStatuses: [403, 405] },
+		{ itemIndex, answer: { accept: [403, 405] } },
 	);
 	if (status !== 200) return undefined;
 	return new Set(

@@ -6,12 +6,12 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { storageAccount, v2 } from '../../../shared/storage/client';
+import { storageAccount, v2Body } from '../../../shared/storage/client';
 import { rootFolderHash } from '../../../shared/storage/account-info';
 import { isRoot, locate, resolveHash } from '../../../shared/storage/locator';
 import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
-import { binarySource } from '../../../shared/transport';
+import { binarySource, fileBody } from '../../../shared/transport';
 import { claimed, writeOutcome } from '../../../shared/storage/reconcile';
 import { fileHashesIn, findUploaded, type UploadedFile } from './upload-proof';
 import { uploadOptions, watermarkFields, type UploadOptions } from './upload.options';
@@ -88,39 +88,39 @@ export async function execute(
 	// The files there before this upload began are never taken for it (with a credential; see findUploaded).
 	const before = uploadKey ? undefined : await fileHashesIn(this, account, folderHash, itemIndex);
 
-	const response = await v2<UploadedFile>(
+	const response = await v2Body<UploadedFile>(
 		this,
 		account,
 		'upload_file',
-		{},
+		// Described once: the transport sends it from disk in n8n's filesystem binary mode, else through n8n's helper.
+		fileBody({
+			fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
+			field: 'file',
+			fileName,
+			source,
+		}),
 		{
 			itemIndex,
-			write: true,
-			uncertainStatuses: [494],
-			// A valid upload key replaces credentials, so none are sent with it.
-			anonymous: Boolean(uploadKey),
-			// Described once: the transport sends it from disk in n8n's filesystem binary mode, else through n8n's helper.
-			upload: {
-				fields: { folder_hash: folderHash, folder_upload_key: uploadKey, ...watermark },
-				field: 'file',
-				fileName,
-				source,
-			},
 			// With an upload key there is no way to prove the outcome (an anonymous listing refuses PRIVATE folders),
 			// nor when the folder could not be listed before: "may have been applied". Otherwise its content settles it.
-			...(before === undefined
-				? {
-						uncertainHint: `The upload of "${fileName}" (${source.size} bytes) may have been applied. Open the folder in the web app (or list it with a credential) and look for a file of that name (or a numbered variant) and size uploaded just now before running again; this node does not upload it twice.`,
-					}
-				: {
-						reconcile: async () =>
-							await findUploaded(this, account, folderHash, fileName, itemIndex, {
-								before,
-								source,
-								// A watermark changes the stored bytes of JPG and PNG images: they cannot be compared.
-								watermarked: Boolean(watermark.watermark_text),
-							}),
-					}),
+			write: {
+				uncertainStatuses: [494],
+				...(before === undefined
+					? {
+							hint: `The upload of "${fileName}" (${source.size} bytes) may have been applied. Open the folder in the web app (or list it with a credential) and look for a file of that name (or a numbered variant) and size uploaded just now before running again; this node does not upload it twice.`,
+						}
+					: {
+							reconcile: async () =>
+								await findUploaded(this, account, folderHash, fileName, itemIndex, {
+									before,
+									source,
+									// A watermark changes the stored bytes of JPG and PNG images: they cannot be compared.
+									watermarked: Boolean(watermark.watermark_text),
+								}),
+						}),
+			},
+			// A valid upload key replaces credentials, so none are sent with it.
+			anonymous: Boolean(uploadKey),
 		},
 	);
 	const { body } = response;

@@ -3,6 +3,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { parallelRequests, parallelRequestsField } from '../../../shared/node/parallel';
 import { requireAccount, storageAccount, v1 } from '../../../shared/storage/client';
+import { jsonBody } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	{
@@ -56,8 +57,8 @@ export async function execute(
 	requireAccount(this, account, itemIndex);
 	// The body is JSON, which the central authenticator does not read fields from: the session cookie carries the login.
 	const { body } = await v1<Record<string, boolean>>(this, account, 'api/get_uploads_exist.php', {
-		json: { hashes },
-		authMode: 'session',
+		body: jsonBody({ hashes }),
+		mode: 'session',
 		itemIndex,
 	});
 	return hashes.map((hash) => ({ json: { hash, exists: body?.[hash] === true } }));

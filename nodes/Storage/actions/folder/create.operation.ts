@@ -99,7 +99,7 @@ export async function execute(
 			folder_name: name || undefined,
 			access_type: options.accessType,
 		},
-		{ itemIndex, write: true },
+		{ itemIndex, write: {} },
 	);
 	const { body } = response;
 	// The service's own field names stay as it answered them; the uniform names every folder output carries

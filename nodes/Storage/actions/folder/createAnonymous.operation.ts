@@ -58,9 +58,9 @@ export async function execute(
 	// Sent without credentials on purpose: with them the script would create the folder in the account.
 	const response = await v1<CreatedUpload>(this, account, 'api/get_upload_id.php', {
 		method: 'GET',
-		qs: { ...(name ? { folder_name: name } : {}), access_type: accessType },
+		query: { ...(name ? { folder_name: name } : {}), access_type: accessType },
 		anonymous: true,
-		write: true,
+		write: {},
 		itemIndex,
 	});
 	const { body } = response;

@@ -19,6 +19,7 @@ import { folderLocator } from '../../../shared/storage/locator-fields';
 import { withLink } from '../../../shared/storage/outputs';
 import { writeOutcome } from '../../../shared/storage/reconcile';
 import { withOutcome } from '../../../shared/errors/outcome';
+import { formBody } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
 	folderLocator('parentFolder', {
@@ -172,13 +173,14 @@ export async function execute(
 	// there it was created (or was there already), else sending it again is safe, as existing folders are reused.
 	const response = await v1<PathAnswer>(this, account, 'api/get_ids_and_keys_from_paths.php', {
 		// As documented: the parent and its add key in the query, the paths in the form body.
-		qs: { upload_hash: parent.hash, ...(parent.addKey ? { add_key: parent.addKey } : {}) },
-		form: { Directories: [path] },
+		query: { upload_hash: parent.hash, ...(parent.addKey ? { add_key: parent.addKey } : {}) },
+		body: formBody({ Directories: [path] }),
 		itemIndex,
-		write: true,
-		reconcile: async () => {
-			const found = await findLeaf(this, account, parent.hash, segments, itemIndex);
-			return 'hash' in found ? ({ Success: true } satisfies PathAnswer) : undefined;
+		write: {
+			reconcile: async () => {
+				const found = await findLeaf(this, account, parent.hash, segments, itemIndex);
+				return 'hash' in found ? ({ Success: true } satisfies PathAnswer) : undefined;
+			},
 		},
 	});
 	const { body } = response;

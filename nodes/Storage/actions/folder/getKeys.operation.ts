@@ -44,8 +44,8 @@ export async function execute(
 	if (this.getNodeParameter('addKeyOnly', itemIndex, false)) {
 		const { body } = await v1<{ add_key?: string }>(this, account, 'api/get_add_key.php', {
 			method: 'GET',
-			qs: { hash },
-			authMode: 'session',
+			query: { hash },
+			mode: 'session',
 			itemIndex,
 		});
 		return [{ json: { hash, add_files_key: body?.add_key ?? null } }];
@@ -56,7 +56,7 @@ export async function execute(
 		'api/get_upload_keys.php',
 		{
 			method: 'GET',
-			qs: { hash },
+			query: { hash },
 			itemIndex,
 		},
 	);

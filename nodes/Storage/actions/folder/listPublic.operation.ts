@@ -52,7 +52,7 @@ export async function execute(
 	const includeFolders = this.getNodeParameter('includeFolders', itemIndex, true) as boolean;
 	const { body } = await v1<IDataObject[]>(this, account, 'api/get_file_list_for_upload.php', {
 		method: 'GET',
-		qs: includeFolders ? { hash, include_folders: 1 } : { hash },
+		query: includeFolders ? { hash, include_folders: 1 } : { hash },
 		// With a credential the listing is neither throttled nor delayed; without one it is the public view.
 		anonymous: !account.credentialType,
 		itemIndex,
