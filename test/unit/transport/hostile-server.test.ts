@@ -749,6 +749,15 @@ describe("an unrequested gzip through n8n's helper", () => {
 	});
 });
 
+const PROXY_VARIABLES = [
+	'HTTP_PROXY',
+	'HTTPS_PROXY',
+	'ALL_PROXY',
+	'NO_PROXY',
+	'CLOUD_STORAGE_KEEP_ALIVE',
+];
+const PROXY_VARIANTS = PROXY_VARIABLES.flatMap((name) => [name, name.toLowerCase()]);
+
 describe('a TLS handshake that does not complete', () => {
 	beforeEach(() => {
 		forgetOpenSockets();
@@ -846,16 +855,84 @@ describe('a TLS handshake that does not complete', () => {
 			expect(writeOutcomeOf(outcome)).toBe('not-applied');
 		});
 	});
-});
 
-const PROXY_VARIABLES = [
-	'HTTP_PROXY',
-	'HTTPS_PROXY',
-	'ALL_PROXY',
-	'NO_PROXY',
-	'CLOUD_STORAGE_KEEP_ALIVE',
-];
-const PROXY_VARIANTS = PROXY_VARIABLES.flatMap((name) => [name, name.toLowerCase()]);
+	// Behind a proxy the handshake with the service runs inside the CONNECT tunnel, after the proxy answered: it
+	// still comes before any byte of the request, on every path a write can take through a proxy.
+	describe.each(kinds)("%s inside a proxy's CONNECT tunnel", (kind) => {
+		let proxy: ProxyFixture;
+		const saved = Object.fromEntries(PROXY_VARIANTS.map((name) => [name, process.env[name]]));
+		beforeAll(async () => (proxy = await startProxy()));
+		afterAll(async () => await proxy.close());
+		beforeEach(() => {
+			for (const name of PROXY_VARIANTS) delete process.env[name];
+			process.env.HTTPS_PROXY = proxy.url;
+			proxy.reset();
+		});
+		afterEach(() => {
+			for (const [name, value] of Object.entries(saved))
+				if (value === undefined) delete process.env[name];
+				else process.env[name] = value;
+		});
+
+		/** The write went to the proxy, which opened the tunnel; then every connection of the pack is closed. */
+		const throughTunnel = async (pending: (base: string) => Promise<unknown>) => {
+			const outcome = await run(kind, pending);
+			expect(proxy.tunnels.map((tunnel) => tunnel.target)).toContain(
+				`localhost:${handshakePorts[kind]}`,
+			);
+			const began = performance.now();
+			while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+				await new Promise((resolve) => setImmediate(resolve));
+			expect(proxy.closed()).toBe(proxy.connections());
+			expectUserError(outcome, said[kind].message, said[kind].description);
+			expect((outcome as Error).message).not.toMatch(/may (or may not )?have been applied/);
+			expect(writeOutcomeOf(outcome)).toBe('not-applied');
+		};
+		const writeCall = (ctx: IExecuteFunctions, base: string) =>
+			apiRequest(ctx, {
+				api: 'v2',
+				url: `${base}/api_v2/rename_file`,
+				form: { file_hash: 'H4sh', name: 'renamed.txt' },
+				write: true,
+				retry: { maxAttempts: 1 },
+			});
+
+		it.each([
+			['undici', undefined],
+			["n8n's helper", 'false'],
+		])('a write call through %s is reported as not sent', async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+			const { ctx } = context();
+			await throughTunnel((base) => writeCall(ctx, base));
+		});
+
+		// Behind a proxy an upload goes through n8n's helper, whether or not n8n's store has the file on disk.
+		it.each(uploadPaths)('an upload (%s) is reported as not sent', async (via) => {
+			const { ctx } = context();
+			await throughTunnel((base) => upload(ctx, base, via, true));
+		});
+
+		// Nothing was sent, so the write goes again as a read would: each attempt reaches the handshake.
+		(kind === 'reset' ? it : it.skip)('a write call with attempts left is sent again', async () => {
+			let handshakes = 0;
+			onHandshake = () => handshakes++;
+			const { ctx } = context();
+			const outcome = await outcomeOf(
+				apiRequest(ctx, {
+					api: 'v2',
+					url: `https://localhost:${handshakePorts[kind]}/api_v2/rename_file`,
+					form: { file_hash: 'H4sh', name: 'renamed.txt' },
+					write: true,
+					retry: { maxAttempts: 3 },
+				}),
+				true,
+			);
+			expect(handshakes).toBe(3);
+			expect(writeOutcomeOf(outcome)).toBe('not-applied');
+			await expectSocketsClosed(outcome);
+		});
+	});
+});
 
 describe.each([
 	['plain', 'HTTP_PROXY', () => `http://127.0.0.1:${plainPort}`],
