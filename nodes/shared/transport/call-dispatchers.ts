@@ -166,6 +166,8 @@ export function dispatcherFor(
 	release: () => void;
 	/** A connection of its own still connecting (TLS: in its handshake): nothing of the request has left. */
 	connecting?: () => boolean;
+	/** A write's proxy has not yet opened the way to the service (no CONNECT answered): nothing has left. */
+	tunnelling?: () => boolean;
 } {
 	if (pooled) {
 		if (!proxy) return { dispatcher: directPool(origin), release: () => undefined };
@@ -185,6 +187,7 @@ export function dispatcherFor(
 			},
 			// The tunnel is open, and the TLS handshake with the service inside it has not completed.
 			connecting: () => watch.tunnels.size > 0 && !watch.connected,
+			tunnelling: () => watch.tunnels.size === 0 && !watch.connected,
 		};
 	}
 	const own = tracked((connect) => new Client(origin, { ...NO_LIMITS, connect }));

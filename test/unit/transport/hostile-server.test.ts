@@ -30,6 +30,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { outcomeOf as writeOutcomeOf } from '../../../nodes/shared/errors/outcome';
 import { downloadFile } from '../../../nodes/shared/storage/download';
+import { backoff } from '../../../nodes/shared/transport/around-send';
 import { apiRequest } from '../../../nodes/shared/transport/request';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
 
@@ -916,20 +917,26 @@ describe('a TLS handshake that does not complete', () => {
 		(kind === 'reset' ? it : it.skip)('a write call with attempts left is sent again', async () => {
 			let handshakes = 0;
 			onHandshake = () => handshakes++;
-			const { ctx } = context();
-			const outcome = await outcomeOf(
-				apiRequest(ctx, {
-					api: 'v2',
-					url: `https://localhost:${handshakePorts[kind]}/api_v2/rename_file`,
-					form: { file_hash: 'H4sh', name: 'renamed.txt' },
-					write: true,
-					retry: { maxAttempts: 3 },
-				}),
-				true,
-			);
-			expect(handshakes).toBe(3);
-			expect(writeOutcomeOf(outcome)).toBe('not-applied');
-			await expectSocketsClosed(outcome);
+			// The clock stands still (no attempt may meet the Timeout on a loaded machine): no wait between attempts.
+			const wait = jest.spyOn(backoff, 'wait').mockResolvedValue(undefined);
+			try {
+				const { ctx } = context();
+				const outcome = await outcomeOf(
+					apiRequest(ctx, {
+						api: 'v2',
+						url: `https://localhost:${handshakePorts[kind]}/api_v2/rename_file`,
+						form: { file_hash: 'H4sh', name: 'renamed.txt' },
+						write: true,
+						retry: { maxAttempts: 3 },
+					}),
+					false,
+				);
+				expect(handshakes).toBe(3);
+				expect(writeOutcomeOf(outcome)).toBe('not-applied');
+				await expectSocketsClosed(outcome);
+			} finally {
+				wait.mockRestore();
+			}
 		});
 	});
 });
@@ -995,6 +1002,71 @@ describe.each([
 				form: { file_hash: 'H4sh' },
 			}),
 		);
+	});
+});
+
+// The request goes through the tunnel only once the proxy opened it: a write whose CONNECT is never answered sent
+// nothing, on every path a write takes through a proxy.
+describe('a proxy that never answers CONNECT', () => {
+	let proxy: ProxyFixture;
+	const saved = Object.fromEntries(PROXY_VARIANTS.map((name) => [name, process.env[name]]));
+	beforeAll(async () => (proxy = await startProxy()));
+	afterAll(async () => await proxy.close());
+	beforeEach(() => {
+		for (const name of PROXY_VARIANTS) delete process.env[name];
+		process.env.HTTPS_PROXY = proxy.url;
+		proxy.reset();
+		jest.useFakeTimers({
+			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+		});
+	});
+	afterEach(() => {
+		jest.useRealTimers();
+		for (const [name, value] of Object.entries(saved))
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+	});
+
+	const unanswered = async (pending: (base: string) => Promise<unknown>) => {
+		const held = new Promise<void>((resolve) => proxy.stall(true, resolve));
+		const before = requestsSeen;
+		const outcome = await outcomeOf(pending(`https://localhost:${tlsPort}`), true, held);
+		expect(requestsSeen).toBe(before);
+		expectUserError(
+			outcome,
+			/^The proxy http:\/\/127\.0\.0\.1:\d+ did not open the connection to localhost:\d+ within the node's Timeout$/,
+			/HTTPS_PROXY, HTTP_PROXY or ALL_PROXY.*Nothing reached the service\.$/,
+		);
+		expect(writeOutcomeOf(outcome)).toBe('not-applied');
+		const began = performance.now();
+		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+			await new Promise((resolve) => setImmediate(resolve));
+		expect(proxy.closed()).toBe(proxy.connections());
+	};
+
+	it.each([
+		['undici', undefined],
+		["n8n's helper", 'false'],
+	])(
+		'a write call through %s is reported as not sent, naming the proxy',
+		async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+			const { ctx } = context();
+			await unanswered((base) =>
+				apiRequest(ctx, {
+					api: 'v2',
+					url: `${base}/api_v2/rename_file`,
+					form: { file_hash: 'H4sh', name: 'renamed.txt' },
+					write: true,
+					retry: { maxAttempts: 1 },
+				}),
+			);
+		},
+	);
+
+	it.each(uploadPaths)('an upload (%s) is reported as not sent, naming the proxy', async (via) => {
+		const { ctx } = context();
+		await unanswered((base) => upload(ctx, base, via, true));
 	});
 });
 
