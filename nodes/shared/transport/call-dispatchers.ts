@@ -78,13 +78,16 @@ function directPool(origin: string): Dispatcher {
 }
 
 /** The reads' pools through each proxy (by its URL), kept like the direct one. */
-const throughProxy = new Map<string, { agent: ProxyAgent; answered: boolean }>();
+const throughProxy = new Map<
+	string,
+	{ agent: ProxyAgent; answered: boolean; watch: TunnelWatch }
+>();
 
-/** What a write's own proxy agent tells about its tunnel (`tunnelled`). */
+/** What a proxy agent tells about its tunnels (`keepingTunnels`, `connectNoted`). */
 interface TunnelWatch {
-	/** The sockets of the tunnels the proxy opened (CONNECT answered 200): undici hands them on, never closes them. */
+	/** The open tunnels (CONNECT answered 200): undici hands them on and does not close one still in its handshake. */
 	tunnels: Set<Duplex>;
-	/** The request's connection is ready (through a tunnel: its TLS handshake with the service completed) or failed. */
+	/** A write's connection is ready (through a tunnel: its TLS handshake with the service completed) or failed. */
 	connected: boolean;
 }
 
@@ -98,6 +101,7 @@ function keepingTunnels(watch: TunnelWatch): Dispatcher.DispatcherComposeInterce
 			onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
 			onRequestUpgrade: (controller, statusCode, headers, socket) => {
 				watch.tunnels.add(socket);
+				socket.once('close', () => watch.tunnels.delete(socket));
 				handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
 			},
 			onResponseStart: (controller, statusCode, headers, message) =>
@@ -111,10 +115,10 @@ function keepingTunnels(watch: TunnelWatch): Dispatcher.DispatcherComposeInterce
 /**
  * An http target through an http proxy as a forwarded absolute-URI request (`GET http://host/path`, as n8n's
  * helper sends it: squid's default refuses CONNECT to ports but 443), else a CONNECT tunnel. The URL's credentials
- * become Proxy-Authorization. Every pool on the way gets the direct one's settings, not undici's limits. With
- * `watch` (a write's own agent) its tunnel and the end of its connect are noted.
+ * become Proxy-Authorization. Every pool on the way gets the direct one's settings, not undici's limits. Its
+ * tunnels and the end of each connect are noted in `watch`.
  */
-function proxyAgent(proxy: string, pooled: boolean, watch?: TunnelWatch): ProxyAgent {
+function proxyAgent(proxy: string, pooled: boolean, watch: TunnelWatch): ProxyAgent {
 	const settings = pooled ? { ...NO_LIMITS, ...KEPT_ALIVE } : NO_LIMITS;
 	return new ProxyAgent({
 		uri: proxy,
@@ -128,22 +132,21 @@ function proxyAgent(proxy: string, pooled: boolean, watch?: TunnelWatch): ProxyA
 			new Pool(origin, {
 				...options,
 				...settings,
-				...(watch && {
-					connect: connectNoted((options as { connect: buildConnector.connector }).connect, watch),
-				}),
+				connect: connectNoted((options as { connect?: buildConnector.connector }).connect, watch),
 			}),
 		// The proxy's side of each tunnel, while CONNECT is answered: its wait is the node's Timeout too.
-		clientFactory: (origin, options) => {
-			const pool = new Pool(origin, { ...options, ...NO_LIMITS });
-			return watch ? (pool.compose(keepingTunnels(watch)) as unknown as Pool) : pool;
-		},
+		clientFactory: (origin, options) =>
+			new Pool(origin, { ...options, ...NO_LIMITS }).compose(
+				keepingTunnels(watch),
+			) as unknown as Pool,
 	});
 }
 
 function connectNoted(
-	connect: buildConnector.connector,
+	connect: buildConnector.connector | undefined,
 	watch: TunnelWatch,
-): buildConnector.connector {
+): buildConnector.connector | undefined {
+	if (typeof connect !== 'function') return connect;
 	return (options, callback) =>
 		connect(options, (...args: buildConnector.CallbackArgs) => {
 			watch.connected = true;
@@ -172,8 +175,11 @@ export function dispatcherFor(
 	if (pooled) {
 		if (!proxy) return { dispatcher: directPool(origin), release: () => undefined };
 		let kept = throughProxy.get(proxy);
-		if (!kept)
-			throughProxy.set(proxy, (kept = { agent: proxyAgent(proxy, true), answered: false }));
+		if (!kept) {
+			const watch: TunnelWatch = { tunnels: new Set(), connected: false };
+			kept = { agent: proxyAgent(proxy, true, watch), answered: false, watch };
+			throughProxy.set(proxy, kept);
+		}
 		return { dispatcher: kept.agent, release: () => undefined };
 	}
 	if (proxy) {
@@ -227,4 +233,6 @@ export function retirePool(origin: string, proxy: string | undefined): void {
 	if (!kept) return;
 	throughProxy.delete(proxy);
 	void kept.agent.destroy().catch(() => undefined);
+	// A tunnel whose TLS handshake with the service stalls is no connection of the pool's yet.
+	for (const tunnel of kept.watch.tunnels) tunnel.destroy();
 }

@@ -597,6 +597,110 @@ describe.each([
 			},
 		);
 	});
+
+	// A write call: through undici on a connection of its own, or through n8n's helper. Its answer cut, stalled or
+	// unreadable leaves it uncertain: never called a success nor sent again.
+	describe.each([
+		['undici', undefined],
+		["n8n's helper", 'false'],
+	])('a write call (%s)', (via, keepAlive) => {
+		const kept = process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		beforeEach(() => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+		});
+		afterEach(() => {
+			if (kept === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+			else process.env.CLOUD_STORAGE_KEEP_ALIVE = kept;
+		});
+
+		it.each(cases.filter(([name]) => !/neither length|unrequested gzip/.test(name)))(
+			'%s',
+			async (_case, steps, expected, options = {}) => {
+				// undici refuses the unasked 100 Continue: the write's answer is unreadable, so its outcome is uncertain.
+				if (_case === 'several 1xx answers first' && via === 'undici')
+					expected = {
+						error:
+							/^The write may have been applied: its answer broke HTTP\/1\.1 \(HPE_UNREQUESTED_CONTINUE\)/,
+					};
+				if (/^a close/.test(_case))
+					expected = { error: /^The write may have been applied: the connection dropped/ };
+				if (_case === 'the same length twice' || _case === 'conflicting lengths')
+					expected = {
+						bytesOrError: [
+							'hello',
+							/^(?!.*Transfer-Encoding).*(more than one Content-Length|conflicting or invalid Content-Length|conflicting header line|broke HTTP\/1\.1)/,
+						],
+					};
+				if (_case === 'a stall after the head')
+					expected = {
+						error:
+							/^The (write may have been applied: its answer stalled while it was read|storage API did not answer within)/,
+					};
+				script = steps;
+				const before = requestsSeen;
+				const { ctx } = context();
+				const outcome = await outcomeOf(
+					apiRequest(ctx, {
+						api: 'v2',
+						url: `${base()}/api_v2/rename_file`,
+						form: { file_hash: 'H4sh', name: 'renamed.txt' },
+						write: true,
+						responseType: 'text',
+						retry: { maxAttempts: 3 },
+					}),
+					Boolean(options.stalls),
+					answering(),
+				);
+				check(
+					outcome instanceof Error
+						? outcome
+						: Buffer.from(String((outcome as { body: string }).body)),
+					expected,
+				);
+				// Sent once: whatever its answer, a write that reached the server is never sent again.
+				expect(requestsSeen - before).toBe(1);
+				await expectSocketsClosed(outcome);
+			},
+		);
+	});
+
+	// The same calls with CLOUD_STORAGE_KEEP_ALIVE=false (or n8n's SSRF protection on, or a session call): n8n's helper.
+	describe("an ordinary call (n8n's helper)", () => {
+		const keepAlive = process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		beforeEach(() => (process.env.CLOUD_STORAGE_KEEP_ALIVE = 'false'));
+		afterEach(() => {
+			if (keepAlive === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+			else process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+		});
+
+		it.each(cases.filter(([name]) => !/neither length|unrequested gzip/.test(name)))(
+			'%s',
+			async (_case, steps, expected, options = {}) => {
+				script = steps;
+				const before = requestsSeen;
+				const { ctx } = context();
+				const outcome = await outcomeOf(
+					apiRequest(ctx, {
+						api: 'v2',
+						url: `${base()}/api_v2/get_file_info`,
+						form: { file_hash: 'H4sh' },
+						responseType: 'text',
+						retry: { maxAttempts: 1 },
+					}),
+					Boolean(options.stalls),
+					answering(),
+				);
+				check(
+					outcome instanceof Error
+						? outcome
+						: Buffer.from(String((outcome as { body: string }).body)),
+					expected,
+				);
+				expect(requestsSeen - before).toBe(1);
+				await expectSocketsClosed(outcome);
+			},
+		);
+	});
 });
 
 const uploadPaths = ['main thread', 'helper'] as const;
@@ -704,18 +808,28 @@ describe('a TLS certificate issued for other names than the host used', () => {
 		expectUserError(await outcomeOf(upload(ctx, base(), via), false), NAME_MISMATCH, fix);
 	});
 
-	it('an ordinary call is refused, naming the certificate', async () => {
-		const { ctx } = context();
-		const outcome = await outcomeOf(
-			apiRequest(ctx, {
-				api: 'v2',
-				url: `${base()}/api_v2/get_file_info`,
-				form: { file_hash: 'H4sh' },
-				retry: { maxAttempts: 3 },
-			}),
-			false,
-		);
-		expectUserError(outcome, NAME_MISMATCH, fix);
+	it.each([
+		['undici', undefined],
+		["n8n's helper", 'false'],
+	])('an ordinary call (%s) is refused, naming the certificate', async (_path, keepAlive) => {
+		const kept = process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+		try {
+			const { ctx } = context();
+			const outcome = await outcomeOf(
+				apiRequest(ctx, {
+					api: 'v2',
+					url: `${base()}/api_v2/get_file_info`,
+					form: { file_hash: 'H4sh' },
+					retry: { maxAttempts: 3 },
+				}),
+				false,
+			);
+			expectUserError(outcome, NAME_MISMATCH, fix);
+		} finally {
+			if (kept === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+			else process.env.CLOUD_STORAGE_KEEP_ALIVE = kept;
+		}
 	});
 });
 
@@ -766,9 +880,12 @@ describe('a TLS handshake that does not complete', () => {
 			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
 		});
 	});
+	const keepAlive = process.env.CLOUD_STORAGE_KEEP_ALIVE;
 	afterEach(() => {
 		onHandshake = undefined;
 		jest.useRealTimers();
+		if (keepAlive === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		else process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
 	});
 
 	/** What each failure is called on every path: the cause in words, no OpenSSL text, no source path. */
@@ -817,7 +934,11 @@ describe('a TLS handshake that does not complete', () => {
 			expectUserError(outcome, said[kind].message, said[kind].description);
 		});
 
-		it('an ordinary call names it', async () => {
+		it.each([
+			['undici', undefined],
+			["n8n's helper", 'false'],
+		])('an ordinary call (%s) names it', async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
 			const { ctx } = context();
 			const outcome = await run(kind, (base) =>
 				apiRequest(ctx, {
@@ -831,8 +952,13 @@ describe('a TLS handshake that does not complete', () => {
 			expectUserError(outcome, said[kind].message, said[kind].description);
 		});
 
-		// A write on undici's connection of its own: the handshake that never completed sent nothing.
-		it('a write call is reported as not sent', async () => {
+		// A write on undici's connection of its own or through n8n's helper: the handshake that never completed sent
+		// nothing.
+		it.each([
+			['undici', undefined],
+			["n8n's helper", 'false'],
+		])('a write call (%s) is reported as not sent', async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
 			const { ctx } = context();
 			const outcome = await run(kind, (base) =>
 				apiRequest(ctx, {
@@ -897,6 +1023,26 @@ describe('a TLS handshake that does not complete', () => {
 				write: true,
 				retry: { maxAttempts: 1 },
 			});
+
+		it.each([
+			['undici', undefined],
+			["n8n's helper", 'false'],
+		])('a read through %s names it', async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+			const { ctx } = context();
+			const outcome = await run(kind, (base) =>
+				apiRequest(ctx, {
+					api: 'v2',
+					url: `${base}/api_v2/get_file_info`,
+					form: { file_hash: 'H4sh' },
+					retry: { maxAttempts: 1 },
+				}),
+			);
+			expect(proxy.tunnels.map((tunnel) => tunnel.target)).toContain(
+				`localhost:${handshakePorts[kind]}`,
+			);
+			expectUserError(outcome, said[kind].message, said[kind].description);
+		});
 
 		it.each([
 			['undici', undefined],
