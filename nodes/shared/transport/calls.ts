@@ -4,7 +4,7 @@ import type { Dispatcher } from 'undici';
 
 import type { RawAnswer } from './body';
 import { AnswerTimeoutError, IdleLimit, idleWatched } from './timeout';
-import { cancelled, failure, handshakeCode } from './failures';
+import { cancelled, classifyFailure, failure, handshakeCode } from './failures';
 import { answeredThrough, dispatcherFor, mayReuse, retirePool } from './call-dispatchers';
 import { proxyFor, proxySpoken } from './proxy';
 import { proxyFailureOf, proxyRefusal, proxySilence } from './proxy-failures';
@@ -107,7 +107,13 @@ async function exchange(
 		const unopened = tunnelling?.() === true;
 		job.cancel?.removeEventListener('abort', onCancel);
 		release();
-		if (!stop.signal.aborted) throw translated(error, false, proxy, target);
+		if (!stop.signal.aborted) {
+			const failed = translated(error, false, proxy, target);
+			// A proxy's refusal (a forwarded read's 407 comes as an error): its kept connections are closed now.
+			if (pooled && proxy && classifyFailure(failed).kind === 'proxy')
+				retirePool(target.origin, proxy);
+			throw failed;
+		}
 		// An answer that still comes is discarded, which also frees its connection.
 		sent.then(
 			(late) => late.body.destroy(),
@@ -124,10 +130,12 @@ async function exchange(
 		waiting.stop();
 	}
 	if (proxy && answer.statusCode === 407) {
-		// Only a proxy asks for its credentials: nothing reached the service.
+		// Only a proxy asks for its credentials: nothing reached the service. Every next read would be refused too:
+		// the pool's connections to it are closed now, not after their idle time.
 		answer.body.destroy();
 		job.cancel?.removeEventListener('abort', onCancel);
 		release();
+		if (pooled) retirePool(target.origin, proxy);
 		throw proxyRefusal(proxy, target, 407);
 	}
 	if (proxy && pooled) answeredThrough(proxy);

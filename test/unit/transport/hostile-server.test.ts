@@ -1117,6 +1117,12 @@ describe.each([
 			/HTTPS_PROXY, HTTP_PROXY or ALL_PROXY.*http:\/\/user:password@host:port.*Nothing reached the service/,
 		);
 		expect(requestsSeen).toBe(before);
+		// Every connection the pack opened to the proxy is closed (waits on I/O; the guard ends a hang).
+		const began = performance.now();
+		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+			await new Promise((resolve) => setImmediate(resolve));
+		expect(proxy.closed()).toBe(proxy.connections());
+		return outcome;
 	};
 
 	it("a download through n8n's helper names the proxy", async () => {
@@ -1148,6 +1154,22 @@ describe.each([
 				form: { file_hash: 'H4sh' },
 			}),
 		);
+	});
+	it.each([
+		['undici', undefined],
+		["n8n's helper", 'false'],
+	])('a write call through %s names the proxy, as not sent', async (_path, keepAlive) => {
+		if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+		const { ctx } = context();
+		const outcome = await refused(
+			apiRequest(ctx, {
+				api: 'v2',
+				url: `${base()}/api_v2/rename_file`,
+				form: { file_hash: 'H4sh', name: 'renamed.txt' },
+				write: true,
+			}),
+		);
+		expect(writeOutcomeOf(outcome)).toBe('not-applied');
 	});
 });
 
