@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { loadOptions } from '../shared/ai/methods';
 import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
@@ -48,7 +49,7 @@ export class CloudStorageAi implements INodeType {
 
 	methods = {
 		credentialTest,
-		loadOptions,
+		loadOptions: convertingErrors(loadOptions),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { modelFields, modelOptionFields, thinkField } from '../shared/ai/fields';
 import { loadOptions } from '../shared/ai/methods';
 import type { ThinkLevel } from '../shared/ai/models';
@@ -65,7 +66,7 @@ export class CloudStorageAiChatModel implements INodeType {
 
 	methods = {
 		credentialTest,
-		loadOptions,
+		loadOptions: convertingErrors(loadOptions),
 	};
 
 	async supplyData(this: ISupplyDataFunctions, itemIndex: number): Promise<SupplyData> {

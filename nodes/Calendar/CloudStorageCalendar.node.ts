@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { searchCalendars } from '../shared/dav-node/list-search';
 import * as calendar from './actions/calendar/Calendar.resource';
 import * as event from './actions/event/Event.resource';
@@ -51,7 +52,7 @@ export class CloudStorageCalendar implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchCalendars },
+		listSearch: convertingErrors({ searchCalendars }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

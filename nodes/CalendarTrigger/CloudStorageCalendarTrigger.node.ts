@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { davClient } from '../shared/dav-node/client';
 import { searchCalendars } from '../shared/dav-node/list-search';
 import { collectionLocator } from '../shared/dav-node/locators';
@@ -74,7 +75,7 @@ export class CloudStorageCalendarTrigger implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchCalendars },
+		listSearch: convertingErrors({ searchCalendars }),
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

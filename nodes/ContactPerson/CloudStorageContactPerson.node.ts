@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { listSearch, loadOptions, resourceMapping } from '../shared/dms/methods';
 import * as contactPerson from './actions/contactPerson/ContactPerson.resource';
 import { resources, router } from './actions/router';
@@ -50,9 +51,9 @@ export class CloudStorageContactPerson implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch,
-		loadOptions,
-		resourceMapping,
+		listSearch: convertingErrors(listSearch),
+		loadOptions: convertingErrors(loadOptions),
+		resourceMapping: convertingErrors(resourceMapping),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { searchAddressBooks } from '../shared/dav-node/list-search';
 import * as addressBook from './actions/addressBook/AddressBook.resource';
 import * as contact from './actions/contact/Contact.resource';
@@ -51,7 +52,7 @@ export class CloudStorageContacts implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchAddressBooks },
+		listSearch: convertingErrors({ searchAddressBooks }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { davClient } from '../shared/dav-node/client';
 import { searchAddressBooks } from '../shared/dav-node/list-search';
 import { collectionLocator } from '../shared/dav-node/locators';
@@ -39,7 +40,7 @@ export class CloudStorageContactsTrigger implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchAddressBooks },
+		listSearch: convertingErrors({ searchAddressBooks }),
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { listSearch, loadOptions, resourceMapping } from '../shared/dms/methods';
 import * as client from './actions/client/Client.resource';
 import * as project from './actions/project/Project.resource';
@@ -58,9 +59,9 @@ export class CloudStorageDmsTask implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch,
-		loadOptions,
-		resourceMapping,
+		listSearch: convertingErrors(listSearch),
+		loadOptions: convertingErrors(loadOptions),
+		resourceMapping: convertingErrors(resourceMapping),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { runPoll } from '../shared/node/poll';
 import { getFields } from '../shared/dms/client';
 import { listSearch } from '../shared/dms/methods';
@@ -41,8 +42,8 @@ export class CloudStorageDmsTrigger implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch,
-		loadOptions: {
+		listSearch: convertingErrors(listSearch),
+		loadOptions: convertingErrors({
 			/** The task register's own status options (get_fields of tasks: no other register is read). */
 			async getTaskStatuses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 				const status = (await getFields(this, 'task')).find(
@@ -63,7 +64,7 @@ export class CloudStorageDmsTrigger implements INodeType {
 					value: option.id,
 				}));
 			},
-		},
+		}),
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

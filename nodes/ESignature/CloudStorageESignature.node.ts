@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { searchFolders } from '../shared/storage/folder-search';
 import { resources, router } from './actions/router';
 import { optionsFor } from '../shared/node/router';
@@ -49,7 +50,7 @@ export class CloudStorageESignature implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchFolders },
+		listSearch: convertingErrors({ searchFolders }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

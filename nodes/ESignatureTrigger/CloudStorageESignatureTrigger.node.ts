@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { runPoll } from '../shared/node/poll';
 import { searchFolders } from '../shared/storage/folder-search';
 import { storageCredentials } from '../shared/storage/auth-fields';
@@ -38,7 +39,7 @@ export class CloudStorageESignatureTrigger implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchFolders },
+		listSearch: convertingErrors({ searchFolders }),
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

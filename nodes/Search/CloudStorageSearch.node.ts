@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { searchFolders } from '../shared/storage/folder-search';
 import * as item from './actions/item/Item.resource';
 import { resources, router } from './actions/router';
@@ -50,7 +51,7 @@ export class CloudStorageSearch implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchFolders },
+		listSearch: convertingErrors({ searchFolders }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -11,6 +11,7 @@ import * as encryption from './actions/encryption/Encryption.resource';
 import * as file from './actions/file/File.resource';
 import * as folder from './actions/folder/Folder.resource';
 import { resources, router } from './actions/router';
+import { convertingErrors } from '../shared/node/load-options';
 import { optionsFor } from '../shared/node/router';
 import { storageAuthentication } from '../shared/storage/auth-fields';
 import { searchFolders } from '../shared/storage/folder-search';
@@ -99,7 +100,7 @@ export class CloudStorage implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchFolders },
+		listSearch: convertingErrors({ searchFolders }),
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { convertingErrors } from '../shared/node/load-options';
 import { runPoll } from '../shared/node/poll';
 import { searchFolders } from '../shared/storage/folder-search';
 import { pollChanges } from './poll';
@@ -38,7 +39,7 @@ export class CloudStorageTrigger implements INodeType {
 
 	methods = {
 		credentialTest,
-		listSearch: { searchFolders },
+		listSearch: convertingErrors({ searchFolders }),
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {

@@ -2,7 +2,6 @@ import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow'
 
 import { listCollections } from '../dav/discovery';
 import type { DataKind } from '../dav/requests';
-import { toNodeError } from '../node/node-error';
 import { davClient } from './client';
 
 async function search(
@@ -11,13 +10,8 @@ async function search(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const client = await davClient(ctx, undefined, kind === 'calendar' ? 'event' : 'contact');
-	let collections: Awaited<ReturnType<typeof listCollections>>;
-	try {
-		collections = await listCollections(client, kind);
-	} catch (error) {
-		// A list search runs outside the router, so the protocol's error is converted here.
-		throw toNodeError(ctx.getNode(), error);
-	}
+	// Its failures become n8n's errors in the node's methods (`convertingErrors`).
+	const collections = await listCollections(client, kind);
 	const needle = (filter ?? '').toLowerCase();
 	return {
 		results: collections

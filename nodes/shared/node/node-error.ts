@@ -7,7 +7,8 @@ import { packErrorOf } from '../errors/pack-error';
 /**
  * The single place a PackError becomes an n8n error; n8n errors pass through unchanged, anything else becomes
  * a NodeOperationError wrapping it as n8n does. Called by the router (action nodes), the poll wrapper
- * (triggers), `supplyData` (sub-nodes) and the list-search methods.
+ * (triggers), `supplyData` (sub-nodes) and the list-search, load-options and resource-mapping methods
+ * (`convertingErrors`).
  */
 export function toNodeError(
 	node: INode,

@@ -1,6 +1,7 @@
 import { buildConnector, Client, Pool, ProxyAgent, type Dispatcher } from 'undici';
 
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 
 import { failure, handshakeCode } from './failures';
 
@@ -77,14 +78,47 @@ function directPool(origin: string): Dispatcher {
 }
 
 /** The reads' pools through each proxy (by its URL), kept like the direct one. */
-const throughProxy = new Map<string, { agent: ProxyAgent; answered: boolean }>();
+const throughProxy = new Map<
+	string,
+	{ agent: ProxyAgent; answered: boolean; watch: TunnelWatch }
+>();
+
+/** What a proxy agent tells about its tunnels (`keepingTunnels`, `connectNoted`). */
+interface TunnelWatch {
+	/** The open tunnels (CONNECT answered 200): undici hands them on and does not close one still in its handshake. */
+	tunnels: Set<Duplex>;
+	/** A write's connection is ready (through a tunnel: its TLS handshake with the service completed) or failed. */
+	connected: boolean;
+}
+
+/**
+ * undici's interceptor shape (`compose`): the proxy's side hands each CONNECT's tunnel to `watch` as undici's
+ * own handler gets it, so a handshake with the service that stalls inside it can be closed.
+ */
+function keepingTunnels(watch: TunnelWatch): Dispatcher.DispatcherComposeInterceptor {
+	return (dispatch) => (options, handler) =>
+		dispatch(options, {
+			onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+			onRequestUpgrade: (controller, statusCode, headers, socket) => {
+				watch.tunnels.add(socket);
+				socket.once('close', () => watch.tunnels.delete(socket));
+				handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
+			},
+			onResponseStart: (controller, statusCode, headers, message) =>
+				handler.onResponseStart?.(controller, statusCode, headers, message),
+			onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+			onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+			onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+		});
+}
 
 /**
  * An http target through an http proxy as a forwarded absolute-URI request (`GET http://host/path`, as n8n's
  * helper sends it: squid's default refuses CONNECT to ports but 443), else a CONNECT tunnel. The URL's credentials
- * become Proxy-Authorization. Every pool on the way gets the direct one's settings, not undici's limits.
+ * become Proxy-Authorization. Every pool on the way gets the direct one's settings, not undici's limits. Its
+ * tunnels and the end of each connect are noted in `watch`.
  */
-function proxyAgent(proxy: string, pooled: boolean): ProxyAgent {
+function proxyAgent(proxy: string, pooled: boolean, watch: TunnelWatch): ProxyAgent {
 	const settings = pooled ? { ...NO_LIMITS, ...KEPT_ALIVE } : NO_LIMITS;
 	return new ProxyAgent({
 		uri: proxy,
@@ -92,11 +126,32 @@ function proxyAgent(proxy: string, pooled: boolean): ProxyAgent {
 		...settings,
 		proxyTls: NO_CONNECT_LIMIT,
 		requestTls: NO_CONNECT_LIMIT,
-		// The pools to a target (through a tunnel) and to the proxy (forwarding).
-		factory: (origin, options) => new Pool(origin, { ...options, ...settings }),
+		// The pools to a target (through a tunnel: its connect is the proxy agent's CONNECT, then TLS inside) and to
+		// the proxy (forwarding).
+		factory: (origin, options) =>
+			new Pool(origin, {
+				...options,
+				...settings,
+				connect: connectNoted((options as { connect?: buildConnector.connector }).connect, watch),
+			}),
 		// The proxy's side of each tunnel, while CONNECT is answered: its wait is the node's Timeout too.
-		clientFactory: (origin, options) => new Pool(origin, { ...options, ...NO_LIMITS }),
+		clientFactory: (origin, options) =>
+			new Pool(origin, { ...options, ...NO_LIMITS }).compose(
+				keepingTunnels(watch),
+			) as unknown as Pool,
 	});
+}
+
+function connectNoted(
+	connect: buildConnector.connector | undefined,
+	watch: TunnelWatch,
+): buildConnector.connector | undefined {
+	if (typeof connect !== 'function') return connect;
+	return (options, callback) =>
+		connect(options, (...args: buildConnector.CallbackArgs) => {
+			watch.connected = true;
+			callback(...args);
+		});
 }
 
 /**
@@ -114,17 +169,32 @@ export function dispatcherFor(
 	release: () => void;
 	/** A connection of its own still connecting (TLS: in its handshake): nothing of the request has left. */
 	connecting?: () => boolean;
+	/** A write's proxy has not yet opened the way to the service (no CONNECT answered): nothing has left. */
+	tunnelling?: () => boolean;
 } {
 	if (pooled) {
 		if (!proxy) return { dispatcher: directPool(origin), release: () => undefined };
 		let kept = throughProxy.get(proxy);
-		if (!kept)
-			throughProxy.set(proxy, (kept = { agent: proxyAgent(proxy, true), answered: false }));
+		if (!kept) {
+			const watch: TunnelWatch = { tunnels: new Set(), connected: false };
+			kept = { agent: proxyAgent(proxy, true, watch), answered: false, watch };
+			throughProxy.set(proxy, kept);
+		}
 		return { dispatcher: kept.agent, release: () => undefined };
 	}
 	if (proxy) {
-		const own = proxyAgent(proxy, false);
-		return { dispatcher: own, release: () => void own.destroy().catch(() => undefined) };
+		const watch: TunnelWatch = { tunnels: new Set(), connected: false };
+		const own = proxyAgent(proxy, false, watch);
+		return {
+			dispatcher: own,
+			release: () => {
+				void own.destroy().catch(() => undefined);
+				for (const tunnel of watch.tunnels) tunnel.destroy();
+			},
+			// The tunnel is open, and the TLS handshake with the service inside it has not completed.
+			connecting: () => watch.tunnels.size > 0 && !watch.connected,
+			tunnelling: () => watch.tunnels.size === 0 && !watch.connected,
+		};
 	}
 	const own = tracked((connect) => new Client(origin, { ...NO_LIMITS, connect }));
 	return {
@@ -163,4 +233,6 @@ export function retirePool(origin: string, proxy: string | undefined): void {
 	if (!kept) return;
 	throughProxy.delete(proxy);
 	void kept.agent.destroy().catch(() => undefined);
+	// A tunnel whose TLS handshake with the service stalls is no connection of the pool's yet.
+	for (const tunnel of kept.watch.tunnels) tunnel.destroy();
 }

@@ -4,10 +4,10 @@ import type { Dispatcher } from 'undici';
 
 import type { RawAnswer } from './body';
 import { AnswerTimeoutError, IdleLimit, idleWatched } from './timeout';
-import { cancelled, failure, handshakeCode } from './failures';
+import { cancelled, classifyFailure, failure, handshakeCode } from './failures';
 import { answeredThrough, dispatcherFor, mayReuse, retirePool } from './call-dispatchers';
 import { proxyFor, proxySpoken } from './proxy';
-import { proxyFailureOf, proxyRefusal } from './proxy-failures';
+import { proxyFailureOf, proxyRefusal, proxySilence } from './proxy-failures';
 
 /** For the unit tests only: nock intercepts node:http, so they route calls through a dispatcher over it (`offline.ts`). */
 let replaced: Dispatcher | undefined;
@@ -66,8 +66,13 @@ async function exchange(
 	pooled: boolean,
 	proxy: string | undefined,
 ): Promise<RawAnswer | AnswerTimeoutError> {
-	const { dispatcher, release, connecting } = replaced
-		? { dispatcher: replaced, release: () => undefined, connecting: undefined }
+	const { dispatcher, release, connecting, tunnelling } = replaced
+		? {
+				dispatcher: replaced,
+				release: () => undefined,
+				connecting: undefined,
+				tunnelling: undefined,
+			}
 		: dispatcherFor(target.origin, pooled, proxy);
 	const stop = new AbortController();
 	const onCancel = () => stop.abort(cancelled());
@@ -99,9 +104,16 @@ async function exchange(
 	} catch (error) {
 		// Asked before `release` closes it: a connection still in its TLS handshake sent nothing.
 		const handshaking = target.protocol === 'https:' && connecting?.() === true;
+		const unopened = tunnelling?.() === true;
 		job.cancel?.removeEventListener('abort', onCancel);
 		release();
-		if (!stop.signal.aborted) throw translated(error, false, proxy, target);
+		if (!stop.signal.aborted) {
+			const failed = translated(error, false, proxy, target);
+			// A proxy's refusal (a forwarded read's 407 comes as an error): its kept connections are closed now.
+			if (pooled && proxy && classifyFailure(failed).kind === 'proxy')
+				retirePool(target.origin, proxy);
+			throw failed;
+		}
 		// An answer that still comes is discarded, which also frees its connection.
 		sent.then(
 			(late) => late.body.destroy(),
@@ -111,16 +123,19 @@ async function exchange(
 		if (!(reason instanceof AnswerTimeoutError)) throw reason;
 		if (handshaking)
 			throw failure('ERR_TLS_HANDSHAKE_TIMEOUT', 'the TLS handshake did not complete');
+		if (proxy && unopened) throw proxySilence(proxy, target);
 		if (pooled) retirePool(target.origin, proxy);
 		return reason;
 	} finally {
 		waiting.stop();
 	}
 	if (proxy && answer.statusCode === 407) {
-		// Only a proxy asks for its credentials: nothing reached the service.
+		// Only a proxy asks for its credentials: nothing reached the service. Every next read would be refused too:
+		// the pool's connections to it are closed now, not after their idle time.
 		answer.body.destroy();
 		job.cancel?.removeEventListener('abort', onCancel);
 		release();
+		if (pooled) retirePool(target.origin, proxy);
 		throw proxyRefusal(proxy, target, 407);
 	}
 	if (proxy && pooled) answeredThrough(proxy);

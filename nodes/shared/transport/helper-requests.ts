@@ -5,6 +5,8 @@ import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 
 import { classifyFailure, failure } from './failures';
+import { proxyFor } from './proxy';
+import { proxySilence } from './proxy-failures';
 
 /**
  * A request n8n's helper sent for the transport, as Node's http reports it (`http.client.request.start`): n8n hands
@@ -15,6 +17,10 @@ import { classifyFailure, failure } from './failures';
 export interface HelperRequest {
 	/** Before the TLS handshake completed no byte of the request left (plain http: taken as sent). */
 	sent: boolean;
+	/** Node handed it its socket: through a proxy's tunnel (n8n's agent) only once the proxy answered CONNECT. */
+	socketed: boolean;
+	/** Scheme, host and port it went to. */
+	target?: URL;
 	/** The request's own failure (llhttp's code for an answer that broke HTTP/1.1). */
 	failed?: Error;
 	close(): void;
@@ -32,6 +38,15 @@ function secured(socket: Socket): boolean {
 	return !(socket instanceof TLSSocket) || socket.getFinished() !== undefined;
 }
 
+/** Never throws: this runs in a diagnostics channel's subscriber, where an error would be uncaught. */
+function targetOfRequest(request: ClientRequest): URL | undefined {
+	try {
+		return new URL(`${request.protocol}//${String(request.getHeader('host') ?? request.host)}`);
+	} catch {
+		return undefined;
+	}
+}
+
 /** Requests already noted: Node announces each twice (created, then started once its body ends). */
 const noted = new WeakSet<ClientRequest>();
 
@@ -45,10 +60,16 @@ function started({ request }: { request: ClientRequest }): void {
 	if (!seen) return;
 	const entry: HelperRequest = {
 		sent: request.protocol !== 'https:',
-		close: () => request.destroy(),
+		socketed: false,
+		target: targetOfRequest(request),
+		close: () => {
+			request.destroy();
+			for (const connection of opened.get(seen) ?? []) connection.destroy();
+		},
 	};
 	seen.push(entry);
 	const watch = (socket: Socket) => {
+		entry.socketed = true;
 		entry.sent ||= secured(socket);
 		if (!entry.sent) socket.once('secureConnect', () => (entry.sent = true));
 	};
@@ -56,6 +77,20 @@ function started({ request }: { request: ClientRequest }): void {
 	if (request.socket) watch(request.socket);
 	else request.once('socket', watch);
 	request.once('error', (error) => (entry.failed ??= error));
+}
+
+/**
+ * The connections Node opened for a send (`net.connect`), noted before its request is announced: n8n's proxy agent
+ * connects to the proxy first, and does not close that connection when the request is destroyed while CONNECT is
+ * unanswered.
+ */
+const opened = new WeakMap<HelperRequest[], Socket[]>();
+
+function connecting({ socket }: { socket: Socket }): void {
+	const seen = sending.getStore();
+	if (!seen) return;
+	const connections = opened.get(seen) ?? [];
+	opened.set(seen, [...connections.filter((connection) => !connection.destroyed), socket]);
 }
 
 /** Runs `send` (a call of n8n's helper), noting in `seen` every request Node's http starts for it. */
@@ -70,6 +105,7 @@ export async function watchingHelper<T>(
 		// multipart upload whose handshake fails before then would go unseen, and pass for a dropped request.
 		subscribe('http.client.request.created', started as (message: unknown) => void);
 		subscribe('http.client.request.start', started as (message: unknown) => void);
+		subscribe('net.client.socket', connecting as (message: unknown) => void);
 	}
 	const { hostname, pathname } = new URL(url);
 	const target = targetOf(hostname, pathname);
@@ -97,7 +133,11 @@ export function helperFailure(seen: HelperRequest[], error: unknown): unknown {
 	const kind = classifyFailure(error).kind;
 	if (kind === 'dropped')
 		return failure('ERR_TLS_HANDSHAKE_RESET', 'the connection closed during the TLS handshake');
-	if (kind === 'timeout')
-		return failure('ERR_TLS_HANDSHAKE_TIMEOUT', 'the TLS handshake did not complete');
-	return error;
+	if (kind !== 'timeout') return error;
+	// n8n's own timeout destroyed the request, not a connection its proxy agent still holds open.
+	request.close();
+	// Waiting for its socket behind a proxy: the proxy never opened the tunnel.
+	const proxy = request.socketed || !request.target ? undefined : proxyFor(request.target.href);
+	if (proxy && request.target) return proxySilence(proxy, request.target);
+	return failure('ERR_TLS_HANDSHAKE_TIMEOUT', 'the TLS handshake did not complete');
 }

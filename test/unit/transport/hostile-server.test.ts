@@ -30,6 +30,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 
 import { outcomeOf as writeOutcomeOf } from '../../../nodes/shared/errors/outcome';
 import { downloadFile } from '../../../nodes/shared/storage/download';
+import { backoff } from '../../../nodes/shared/transport/around-send';
 import { apiRequest } from '../../../nodes/shared/transport/request';
 import { fileBody, formBody } from '../../../nodes/shared/transport/request-types';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
@@ -598,6 +599,112 @@ describe.each([
 			},
 		);
 	});
+
+	// A write call: through undici on a connection of its own, or through n8n's helper. Its answer cut, stalled or
+	// unreadable leaves it uncertain: never called a success nor sent again.
+	describe.each([
+		['undici', undefined],
+		["n8n's helper", 'false'],
+	])('a write call (%s)', (via, keepAlive) => {
+		const kept = process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		beforeEach(() => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+		});
+		afterEach(() => {
+			if (kept === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+			else process.env.CLOUD_STORAGE_KEEP_ALIVE = kept;
+		});
+
+		it.each(cases.filter(([name]) => !/neither length|unrequested gzip/.test(name)))(
+			'%s',
+			async (_case, steps, expected, options = {}) => {
+				// undici refuses the unasked 100 Continue: the write's answer is unreadable, so its outcome is uncertain.
+				if (_case === 'several 1xx answers first' && via === 'undici')
+					expected = {
+						error:
+							/^The write may have been applied: its answer broke HTTP\/1\.1 \(HPE_UNREQUESTED_CONTINUE\)/,
+					};
+				if (/^a close/.test(_case))
+					expected = { error: /^The write may have been applied: the connection dropped/ };
+				if (_case === 'the same length twice' || _case === 'conflicting lengths')
+					expected = {
+						bytesOrError: [
+							'hello',
+							/^(?!.*Transfer-Encoding).*(more than one Content-Length|conflicting or invalid Content-Length|conflicting header line|broke HTTP\/1\.1)/,
+						],
+					};
+				if (_case === 'a stall after the head')
+					expected = {
+						error:
+							/^The (write may have been applied: its answer stalled while it was read|storage API did not answer within)/,
+					};
+				script = steps;
+				const before = requestsSeen;
+				const { ctx } = context();
+				const outcome = await outcomeOf(
+					apiRequest(ctx, {
+						api: 'v2',
+						url: `${base()}/api_v2/rename_file`,
+						method: 'POST',
+						body: formBody({ file_hash: 'H4sh', name: 'renamed.txt' }),
+						write: {},
+						answer: { as: 'text' },
+						retry: { maxAttempts: 3 },
+					}),
+					Boolean(options.stalls),
+					answering(),
+				);
+				check(
+					outcome instanceof Error
+						? outcome
+						: Buffer.from(String((outcome as { body: string }).body)),
+					expected,
+				);
+				// Sent once: whatever its answer, a write that reached the server is never sent again.
+				expect(requestsSeen - before).toBe(1);
+				await expectSocketsClosed(outcome);
+			},
+		);
+	});
+
+	// The same calls with CLOUD_STORAGE_KEEP_ALIVE=false (or n8n's SSRF protection on, or a session call): n8n's helper.
+	describe("an ordinary call (n8n's helper)", () => {
+		const keepAlive = process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		beforeEach(() => (process.env.CLOUD_STORAGE_KEEP_ALIVE = 'false'));
+		afterEach(() => {
+			if (keepAlive === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+			else process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+		});
+
+		it.each(cases.filter(([name]) => !/neither length|unrequested gzip/.test(name)))(
+			'%s',
+			async (_case, steps, expected, options = {}) => {
+				script = steps;
+				const before = requestsSeen;
+				const { ctx } = context();
+				const outcome = await outcomeOf(
+					apiRequest(ctx, {
+						api: 'v2',
+						url: `${base()}/api_v2/get_file_info`,
+						method: 'POST',
+						body: formBody({ file_hash: 'H4sh' }),
+						answer: { as: 'text' },
+						retry: { maxAttempts: 1 },
+					}),
+					Boolean(options.stalls),
+					answering(),
+				);
+				check(
+					outcome instanceof Error
+						? outcome
+						: Buffer.from(String((outcome as { body: string }).body)),
+					expected,
+				);
+				expect(requestsSeen - before).toBe(1);
+				await expectSocketsClosed(outcome);
+			},
+		);
+	});
 });
 
 const uploadPaths = ['main thread', 'helper'] as const;
@@ -706,19 +813,29 @@ describe('a TLS certificate issued for other names than the host used', () => {
 		expectUserError(await outcomeOf(upload(ctx, base(), via), false), NAME_MISMATCH, fix);
 	});
 
-	it('an ordinary call is refused, naming the certificate', async () => {
-		const { ctx } = context();
-		const outcome = await outcomeOf(
-			apiRequest(ctx, {
-				api: 'v2',
-				url: `${base()}/api_v2/get_file_info`,
-				method: 'POST',
-				body: formBody({ file_hash: 'H4sh' }),
-				retry: { maxAttempts: 3 },
-			}),
-			false,
-		);
-		expectUserError(outcome, NAME_MISMATCH, fix);
+	it.each([
+		['undici', undefined],
+		["n8n's helper", 'false'],
+	])('an ordinary call (%s) is refused, naming the certificate', async (_path, keepAlive) => {
+		const kept = process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+		try {
+			const { ctx } = context();
+			const outcome = await outcomeOf(
+				apiRequest(ctx, {
+					api: 'v2',
+					url: `${base()}/api_v2/get_file_info`,
+					method: 'POST',
+					body: formBody({ file_hash: 'H4sh' }),
+					retry: { maxAttempts: 3 },
+				}),
+				false,
+			);
+			expectUserError(outcome, NAME_MISMATCH, fix);
+		} finally {
+			if (kept === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+			else process.env.CLOUD_STORAGE_KEEP_ALIVE = kept;
+		}
 	});
 });
 
@@ -753,6 +870,15 @@ describe("an unrequested gzip through n8n's helper", () => {
 	});
 });
 
+const PROXY_VARIABLES = [
+	'HTTP_PROXY',
+	'HTTPS_PROXY',
+	'ALL_PROXY',
+	'NO_PROXY',
+	'CLOUD_STORAGE_KEEP_ALIVE',
+];
+const PROXY_VARIANTS = PROXY_VARIABLES.flatMap((name) => [name, name.toLowerCase()]);
+
 describe('a TLS handshake that does not complete', () => {
 	beforeEach(() => {
 		forgetOpenSockets();
@@ -760,9 +886,12 @@ describe('a TLS handshake that does not complete', () => {
 			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
 		});
 	});
+	const keepAlive = process.env.CLOUD_STORAGE_KEEP_ALIVE;
 	afterEach(() => {
 		onHandshake = undefined;
 		jest.useRealTimers();
+		if (keepAlive === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		else process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
 	});
 
 	/** What each failure is called on every path: the cause in words, no OpenSSL text, no source path. */
@@ -811,7 +940,11 @@ describe('a TLS handshake that does not complete', () => {
 			expectUserError(outcome, said[kind].message, said[kind].description);
 		});
 
-		it('an ordinary call names it', async () => {
+		it.each([
+			['undici', undefined],
+			["n8n's helper", 'false'],
+		])('an ordinary call (%s) names it', async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
 			const { ctx } = context();
 			const outcome = await run(kind, (base) =>
 				apiRequest(ctx, {
@@ -826,8 +959,13 @@ describe('a TLS handshake that does not complete', () => {
 			expectUserError(outcome, said[kind].message, said[kind].description);
 		});
 
-		// A write on undici's connection of its own: the handshake that never completed sent nothing.
-		it('a write call is reported as not sent', async () => {
+		// A write on undici's connection of its own or through n8n's helper: the handshake that never completed sent
+		// nothing.
+		it.each([
+			['undici', undefined],
+			["n8n's helper", 'false'],
+		])('a write call (%s) is reported as not sent', async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
 			const { ctx } = context();
 			const outcome = await run(kind, (base) =>
 				apiRequest(ctx, {
@@ -852,16 +990,114 @@ describe('a TLS handshake that does not complete', () => {
 			expect(writeOutcomeOf(outcome)).toBe('not-applied');
 		});
 	});
-});
 
-const PROXY_VARIABLES = [
-	'HTTP_PROXY',
-	'HTTPS_PROXY',
-	'ALL_PROXY',
-	'NO_PROXY',
-	'CLOUD_STORAGE_KEEP_ALIVE',
-];
-const PROXY_VARIANTS = PROXY_VARIABLES.flatMap((name) => [name, name.toLowerCase()]);
+	// Behind a proxy the handshake with the service runs inside the CONNECT tunnel, after the proxy answered: it
+	// still comes before any byte of the request, on every path a write can take through a proxy.
+	describe.each(kinds)("%s inside a proxy's CONNECT tunnel", (kind) => {
+		let proxy: ProxyFixture;
+		const saved = Object.fromEntries(PROXY_VARIANTS.map((name) => [name, process.env[name]]));
+		beforeAll(async () => (proxy = await startProxy()));
+		afterAll(async () => await proxy.close());
+		beforeEach(() => {
+			for (const name of PROXY_VARIANTS) delete process.env[name];
+			process.env.HTTPS_PROXY = proxy.url;
+			proxy.reset();
+		});
+		afterEach(() => {
+			for (const [name, value] of Object.entries(saved))
+				if (value === undefined) delete process.env[name];
+				else process.env[name] = value;
+		});
+
+		/** The write went to the proxy, which opened the tunnel; then every connection of the pack is closed. */
+		const throughTunnel = async (pending: (base: string) => Promise<unknown>) => {
+			const outcome = await run(kind, pending);
+			expect(proxy.tunnels.map((tunnel) => tunnel.target)).toContain(
+				`localhost:${handshakePorts[kind]}`,
+			);
+			const began = performance.now();
+			while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+				await new Promise((resolve) => setImmediate(resolve));
+			expect(proxy.closed()).toBe(proxy.connections());
+			expectUserError(outcome, said[kind].message, said[kind].description);
+			expect((outcome as Error).message).not.toMatch(/may (or may not )?have been applied/);
+			expect(writeOutcomeOf(outcome)).toBe('not-applied');
+		};
+		const writeCall = (ctx: IExecuteFunctions, base: string) =>
+			apiRequest(ctx, {
+				api: 'v2',
+				url: `${base}/api_v2/rename_file`,
+				method: 'POST',
+				body: formBody({ file_hash: 'H4sh', name: 'renamed.txt' }),
+				write: {},
+				retry: { maxAttempts: 1 },
+			});
+
+		it.each([
+			['undici', undefined],
+			["n8n's helper", 'false'],
+		])('a read through %s names it', async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+			const { ctx } = context();
+			const outcome = await run(kind, (base) =>
+				apiRequest(ctx, {
+					api: 'v2',
+					url: `${base}/api_v2/get_file_info`,
+					method: 'POST',
+					body: formBody({ file_hash: 'H4sh' }),
+					retry: { maxAttempts: 1 },
+				}),
+			);
+			expect(proxy.tunnels.map((tunnel) => tunnel.target)).toContain(
+				`localhost:${handshakePorts[kind]}`,
+			);
+			expectUserError(outcome, said[kind].message, said[kind].description);
+		});
+
+		it.each([
+			['undici', undefined],
+			["n8n's helper", 'false'],
+		])('a write call through %s is reported as not sent', async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+			const { ctx } = context();
+			await throughTunnel((base) => writeCall(ctx, base));
+		});
+
+		// Behind a proxy an upload goes through n8n's helper, whether or not n8n's store has the file on disk.
+		it.each(uploadPaths)('an upload (%s) is reported as not sent', async (via) => {
+			const { ctx } = context();
+			await throughTunnel((base) => upload(ctx, base, via, true));
+		});
+
+		// Nothing was sent, so the write goes again as a read would: each attempt reaches the handshake.
+		if (kind === 'reset')
+			it('a write call with attempts left is sent again', async () => {
+				let handshakes = 0;
+				onHandshake = () => handshakes++;
+				// The clock stands still (no attempt may meet the Timeout on a loaded machine): no wait between attempts.
+				const wait = jest.spyOn(backoff, 'wait').mockResolvedValue(undefined);
+				try {
+					const { ctx } = context();
+					const outcome = await outcomeOf(
+						apiRequest(ctx, {
+							api: 'v2',
+							url: `https://localhost:${handshakePorts[kind]}/api_v2/rename_file`,
+							method: 'POST',
+							body: formBody({ file_hash: 'H4sh', name: 'renamed.txt' }),
+							write: {},
+							retry: { maxAttempts: 3 },
+						}),
+						false,
+					);
+					expect(handshakes).toBe(3);
+					expect(writeOutcomeOf(outcome)).toBe('not-applied');
+					await expectSocketsClosed(outcome);
+				} finally {
+					wait.mockRestore();
+				}
+			});
+	});
+});
 
 describe.each([
 	['plain', 'HTTP_PROXY', () => `http://127.0.0.1:${plainPort}`],
@@ -893,6 +1129,12 @@ describe.each([
 			/HTTPS_PROXY, HTTP_PROXY or ALL_PROXY.*http:\/\/user:password@host:port.*Nothing reached the service/,
 		);
 		expect(requestsSeen).toBe(before);
+		// Every connection the pack opened to the proxy is closed (waits on I/O; the guard ends a hang).
+		const began = performance.now();
+		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+			await new Promise((resolve) => setImmediate(resolve));
+		expect(proxy.closed()).toBe(proxy.connections());
+		return outcome;
 	};
 
 	it("a download through n8n's helper names the proxy", async () => {
@@ -925,6 +1167,89 @@ describe.each([
 				body: formBody({ file_hash: 'H4sh' }),
 			}),
 		);
+	});
+	it.each([
+		['undici', undefined],
+		["n8n's helper", 'false'],
+	])('a write call through %s names the proxy, as not sent', async (_path, keepAlive) => {
+		if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+		const { ctx } = context();
+		const outcome = await refused(
+			apiRequest(ctx, {
+				api: 'v2',
+				url: `${base()}/api_v2/rename_file`,
+				method: 'POST',
+				body: formBody({ file_hash: 'H4sh', name: 'renamed.txt' }),
+				write: {},
+			}),
+		);
+		expect(writeOutcomeOf(outcome)).toBe('not-applied');
+	});
+});
+
+// The request goes through the tunnel only once the proxy opened it: a write whose CONNECT is never answered sent
+// nothing, on every path a write takes through a proxy.
+describe('a proxy that never answers CONNECT', () => {
+	let proxy: ProxyFixture;
+	const saved = Object.fromEntries(PROXY_VARIANTS.map((name) => [name, process.env[name]]));
+	beforeAll(async () => (proxy = await startProxy()));
+	afterAll(async () => await proxy.close());
+	beforeEach(() => {
+		for (const name of PROXY_VARIANTS) delete process.env[name];
+		process.env.HTTPS_PROXY = proxy.url;
+		proxy.reset();
+		jest.useFakeTimers({
+			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+		});
+	});
+	afterEach(() => {
+		jest.useRealTimers();
+		for (const [name, value] of Object.entries(saved))
+			if (value === undefined) delete process.env[name];
+			else process.env[name] = value;
+	});
+
+	const unanswered = async (pending: (base: string) => Promise<unknown>) => {
+		const held = new Promise<void>((resolve) => proxy.stall(true, resolve));
+		const before = requestsSeen;
+		const outcome = await outcomeOf(pending(`https://localhost:${tlsPort}`), true, held);
+		expect(requestsSeen).toBe(before);
+		expectUserError(
+			outcome,
+			/^The proxy http:\/\/127\.0\.0\.1:\d+ did not open the connection to localhost:\d+ within the node's Timeout$/,
+			/HTTPS_PROXY, HTTP_PROXY or ALL_PROXY.*Nothing reached the service\.$/,
+		);
+		expect(writeOutcomeOf(outcome)).toBe('not-applied');
+		const began = performance.now();
+		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+			await new Promise((resolve) => setImmediate(resolve));
+		expect(proxy.closed()).toBe(proxy.connections());
+	};
+
+	it.each([
+		['undici', undefined],
+		["n8n's helper", 'false'],
+	])(
+		'a write call through %s is reported as not sent, naming the proxy',
+		async (_path, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+			const { ctx } = context();
+			await unanswered((base) =>
+				apiRequest(ctx, {
+					api: 'v2',
+					url: `${base}/api_v2/rename_file`,
+					method: 'POST',
+					body: formBody({ file_hash: 'H4sh', name: 'renamed.txt' }),
+					write: {},
+					retry: { maxAttempts: 1 },
+				}),
+			);
+		},
+	);
+
+	it.each(uploadPaths)('an upload (%s) is reported as not sent, naming the proxy', async (via) => {
+		const { ctx } = context();
+		await unanswered((base) => upload(ctx, base, via, true));
 	});
 });
 

@@ -17,6 +17,7 @@ import { apiRequest } from '../../../nodes/shared/transport/request';
 import { formBody } from '../../../nodes/shared/transport/request-types';
 import { AnswerTimeoutError } from '../../../nodes/shared/transport/timeout';
 import { classifyFailure } from '../../../nodes/shared/transport/failures';
+import { outcomeOf } from '../../../nodes/shared/errors/outcome';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
 
 const certificate = readFileSync(join(__dirname, 'fixtures/loopback-cert.pem'), 'utf8');
@@ -436,5 +437,39 @@ describe('a proxy that stalls (driven clock)', () => {
 		} finally {
 			jest.useRealTimers();
 		}
+	});
+
+	// The request goes through the tunnel only once the proxy opened it: a write waiting for it sent nothing.
+	it('through apiRequest: a write whose CONNECT is never answered names the proxy, as not sent, and closes its connection to it', async () => {
+		process.env.HTTPS_PROXY = proxy.url;
+		jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+		try {
+			let stalls = 0;
+			proxy.stall(true, () => stalls++);
+			const pending = apiRequest(context(1), {
+				api: 'v2',
+				url: `${secure.url}/api_v2/rename_file`,
+				method: 'POST',
+				body: formBody({ file_hash: 'H', name: 'b.txt' }),
+				write: {},
+				itemIndex: 0,
+				retry: { maxAttempts: 1 },
+			}).catch((error: Error) => error);
+			await until(() => stalls === 1);
+			jest.advanceTimersByTime(1000);
+			const error = (await pending) as Error & { description?: string };
+			expect(error.message).toBe(
+				`The proxy ${proxy.url} did not open the connection to ${new URL(secure.url).host} within the node's Timeout`,
+			);
+			expect(error.description).toMatch(/Nothing reached the service\.$/);
+			expect(outcomeOf(error)).toBe('not-applied');
+		} finally {
+			jest.useRealTimers();
+		}
+		// Waits on I/O only; the guard just ends a wait that would otherwise hang.
+		const began = performance.now();
+		await until(() => proxy.closed() === proxy.connections() || performance.now() - began > 5000);
+		expect(proxy.closed()).toBe(proxy.connections());
+		expect(secure.seen).toHaveLength(0);
 	});
 });

@@ -122,6 +122,8 @@ export async function startProxy(tls?: { cert: string; key: Buffer }): Promise<P
 			on: connectionNumber.get(client) ?? 0,
 		});
 		client.on('error', () => undefined);
+		// A CONNECT's socket is the handler's, held half-open by node:http: closed here once the client closes it.
+		client.once('end', () => client.destroy());
 		if (stalling) return void onStall?.();
 		const answer = (status: number, extra = '') =>
 			void client.end(`HTTP/1.1 ${status} Refused\r\n${extra}content-length: 0\r\n\r\n`);
