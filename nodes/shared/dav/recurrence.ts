@@ -248,19 +248,7 @@ function untilBefore(at: Time, previous?: Time): Time {
 			isDate: false,
 		});
 	}
-	const last = new Date((previous ? instantSeconds(previous) : instantSeconds(at) - 1) * 1000);
-	return ICAL.Time.fromData(
-		{
-			year: last.getUTCFullYear(),
-			month: last.getUTCMonth() + 1,
-			day: last.getUTCDate(),
-			hour: last.getUTCHours(),
-			minute: last.getUTCMinutes(),
-			second: last.getUTCSeconds(),
-			isDate: false,
-		},
-		ICAL.Timezone.utcTimezone,
-	);
+	return utcTimeAt(previous ? instantSeconds(previous) : instantSeconds(at) - 1);
 }
 
 function startOf(value: unknown): Time {

@@ -15,7 +15,16 @@ import {
 	splitSeries,
 	updateOccurrence,
 } from '../../../nodes/shared/dav/recurrence';
-import { byUrl, DAV, etagProp, found, multistatus, poll, xmlText } from './poll-context';
+import {
+	answeredByNock,
+	byUrl,
+	DAV,
+	etagProp,
+	found,
+	multistatus,
+	poll,
+	xmlText,
+} from './poll-context';
 
 interface ReferenceCase {
 	name: string;
@@ -105,18 +114,7 @@ describe.each(CASES)('$name', ({ ics, occurrences }) => {
 });
 
 describe('Event Starts Soon near a DST gap', () => {
-	beforeEach(() => {
-		nock.cleanAll();
-		nock.disableNetConnect();
-	});
-	afterEach(() => {
-		jest.restoreAllMocks();
-		expect(nock.pendingMocks()).toEqual([]);
-	});
-	afterAll(() => {
-		nock.enableNetConnect();
-		nock.restore();
-	});
+	answeredByNock();
 
 	it.each(CASES.filter((item) => /in the gap, (UTC|local) form/.test(item.name)))(
 		'$name: the occurrences the reference has, at their start',
