@@ -10,6 +10,7 @@ import path from 'node:path';
 import nock from 'nock';
 
 import { describeCalendarData, expandCalendarData } from '../../../nodes/shared/dav/event-view';
+import { patchEventData } from '../../../nodes/shared/dav/icalendar';
 import {
 	cancelOccurrence,
 	splitSeries,
@@ -110,6 +111,29 @@ describe.each(CASES)('$name', ({ ics, occurrences }) => {
 		const split = splitSeries(ics, recurrenceId, { summary: 'Later' }, 'new', 'UTC', NOW);
 		const both = [...expanded(split.original), ...expanded(split.following)];
 		expect(both.sort()).toEqual([...occurrences].sort());
+	});
+});
+
+describe('moving an event keeps its exact length (RFC 5545 3.8.5.3), as the reference reads it', () => {
+	it.each([
+		['Europe/Berlin', 'across spring-forward, PT8H', '20270328T070000'],
+		['America/New_York', 'across fall-back, PT8H', '20271107T050000'],
+	])('%s: a night of 8 hours moved onto the night %s', (zone, name, wallEnd) => {
+		const reference = CASES.find(
+			(item) => item.name === `${zone} ${name} (its VTIMEZONE in the object)`,
+		)!;
+		const [, start, end] = fields(reference.occurrences[0]);
+		const local = /DTSTART;TZID=[^:]+:(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})/.exec(
+			reference.ics,
+		)!;
+		// The same night of 8 hours on 1 March, far from any change, then moved onto the reference's night.
+		const night = reference.ics
+			.replace(/DTSTART;TZID=[^\r]+/, `DTSTART;TZID=${zone}:20270301T220000`)
+			.replace('DURATION:PT8H', `DTEND;TZID=${zone}:20270302T060000`);
+		const iso = `${local[1]}-${local[2]}-${local[3]}T${local[4]}:${local[5]}:${local[6]}`;
+		const moved = patchEventData(night, { start: iso }, zone, NOW);
+		expect(describeCalendarData(moved)).toMatchObject({ start, end });
+		expect(moved).toContain(`DTEND;TZID=${zone}:${wallEnd}`);
 	});
 });
 
