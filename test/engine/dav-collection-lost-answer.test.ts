@@ -5,62 +5,15 @@
  * changed collection settles each: applied (`applied-after-lost-answer`), or sent again; never "may have
  * been applied" while the server can be read.
  */
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { IDataObject } from 'n8n-workflow';
 
 import { byUrl, CALENDAR, CONTACTS, runDavNode } from '../dav/engine';
 import { DAV_SERVERS, type DavServer } from '../dav/servers';
-
-type Drop = 'after-applied' | 'before-sent';
-
-/** Passes everything through to the DAV server, except that the next request of one method is dropped. */
-async function startDropProxy(target: string) {
-	let next: { method: string; drop: Drop } | undefined;
-	const seen: string[] = [];
-	const server: Server = createServer((req, res) => {
-		seen.push(req.method ?? '');
-		const fault = next && req.method === next.method ? next : undefined;
-		if (fault) next = undefined;
-		if (fault?.drop === 'before-sent') {
-			req.resume();
-			req.on('end', () => req.socket.destroy());
-			return;
-		}
-		const upstream = request(
-			new URL(req.url ?? '/', target),
-			{ method: req.method, headers: req.headers },
-			(answer) => {
-				if (fault?.drop === 'after-applied') {
-					answer.resume();
-					answer.on('end', () => req.socket.destroy());
-					return;
-				}
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-		dropNext(method: string, drop: Drop) {
-			next = { method, drop };
-			seen.length = 0;
-		},
-		sent: (method: string) => seen.filter((entry) => entry === method).length,
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		},
-	};
-}
+import { startDropProxy, type DropProxy } from './dav/drop-proxy';
 
 describe.each(DAV_SERVERS)('$name', (server) => {
 	let dav: DavServer;
-	let proxy: Awaited<ReturnType<typeof startDropProxy>>;
+	let proxy: DropProxy;
 	beforeAll(async () => {
 		dav = await server.start();
 		proxy = await startDropProxy(dav.url);
@@ -89,7 +42,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			components: ['VEVENT'],
 		});
 		expect(error).toBeUndefined();
-		expect(proxy.sent('MKCALENDAR')).toBe(1);
+		expect(proxy.requests('MKCALENDAR')).toHaveLength(1);
 		expect(json[0]).toMatchObject({
 			displayName: 'Lost create',
 			outcome: 'applied-after-lost-answer',
@@ -105,7 +58,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			displayName: 'Lost book',
 		});
 		expect(error).toBeUndefined();
-		expect(proxy.sent('MKCOL')).toBe(2);
+		expect(proxy.requests('MKCOL')).toHaveLength(2);
 		expect(json[0]).toMatchObject({
 			displayName: 'Lost book',
 			outcome: 'applied-after-lost-answer',
@@ -126,7 +79,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			displayName: 'After',
 		});
 		expect(error).toBeUndefined();
-		expect(proxy.sent('PROPPATCH')).toBe(1);
+		expect(proxy.requests('PROPPATCH')).toHaveLength(1);
 		expect(json[0]).toMatchObject({ displayName: 'After', outcome: 'applied-after-lost-answer' });
 		expect(await displayNameAt(calendar)).toBe('After');
 	});
@@ -143,7 +96,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			calendar: byUrl(calendar),
 		});
 		expect(error).toBeUndefined();
-		expect(proxy.sent('DELETE')).toBe(1);
+		expect(proxy.requests('DELETE')).toHaveLength(1);
 		expect(json[0]).toMatchObject({
 			deleted: true,
 			goneAfterLostAnswer: true,
@@ -163,7 +116,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 			addressBook: byUrl(book),
 		});
 		expect(error).toBeUndefined();
-		expect(proxy.sent('DELETE')).toBe(2);
+		expect(proxy.requests('DELETE')).toHaveLength(2);
 		expect(json).toEqual([{ deleted: true, url: book, outcome: 'applied-after-lost-answer' }]);
 		expect(await displayNameAt(book)).toBeUndefined();
 	});

@@ -4,58 +4,9 @@
  * before it reached the server while another client changes the event. The node repeats the DELETE with the
  * same If-Match and reports what the server's answer to the repeat proves, never "may have been applied".
  */
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import { CALENDAR, runDavNode } from '../dav/engine';
 import { DAV_SERVERS, type DavServer } from '../dav/servers';
-
-type Drop = 'after-applied' | 'before-sent';
-
-/** Passes everything through to the DAV server, except that the next DELETE's connection is dropped. */
-async function startDropProxy(target: string) {
-	let next: { drop: Drop; meanwhile?: () => Promise<unknown> } | undefined;
-	const seen: Array<{ method: string; ifMatch?: string }> = [];
-	const server: Server = createServer((req, res) => {
-		seen.push({ method: req.method ?? '', ifMatch: req.headers['if-match'] as string | undefined });
-		const fault = req.method === 'DELETE' ? next : undefined;
-		if (fault) next = undefined;
-		if (fault?.drop === 'before-sent') {
-			req.resume();
-			// Another client's change lands while this DELETE never reached the server.
-			void (fault.meanwhile?.() ?? Promise.resolve()).then(() => req.socket.destroy());
-			return;
-		}
-		const upstream = request(
-			new URL(req.url ?? '/', target),
-			{ method: req.method, headers: req.headers },
-			(answer) => {
-				if (fault?.drop === 'after-applied') {
-					answer.resume();
-					answer.on('end', () => req.socket.destroy());
-					return;
-				}
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-		dropNextDelete(drop: Drop, meanwhile?: () => Promise<unknown>) {
-			next = { drop, meanwhile };
-			seen.length = 0;
-		},
-		deletes: () => seen.filter((entry) => entry.method === 'DELETE'),
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		},
-	};
-}
+import { startDropProxy, type DropProxy } from './dav/drop-proxy';
 
 const ics = (uid: string, summary: string) =>
 	[
@@ -75,7 +26,7 @@ const ics = (uid: string, summary: string) =>
 
 describe.each(DAV_SERVERS)('$name', (server) => {
 	let dav: DavServer;
-	let proxy: Awaited<ReturnType<typeof startDropProxy>>;
+	let proxy: DropProxy;
 	let work: string;
 	beforeAll(async () => {
 		dav = await server.start();
@@ -109,7 +60,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 
 	it('dropped after the server deleted it: the repeat finds it gone; deleted, with the lost answer named', async () => {
 		const event = await anEvent('lost-after');
-		proxy.dropNextDelete('after-applied');
+		proxy.dropNext('DELETE', 'after-applied');
 		const { json, error } = await remove(event.viaProxy, event.etag);
 		expect(error).toBeUndefined();
 		expect(json).toEqual([
@@ -121,7 +72,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 				outcome: 'applied-after-lost-answer',
 			},
 		]);
-		expect(proxy.deletes()).toEqual([
+		expect(proxy.requests('DELETE')).toEqual([
 			{ method: 'DELETE', ifMatch: event.etag },
 			{ method: 'DELETE', ifMatch: event.etag },
 		]);
@@ -130,7 +81,7 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 
 	it('dropped before it reached the server: the repeat deletes it', async () => {
 		const event = await anEvent('lost-before');
-		proxy.dropNextDelete('before-sent');
+		proxy.dropNext('DELETE', 'before-sent');
 		const { json, error } = await remove(event.viaProxy, event.etag);
 		expect(error).toBeUndefined();
 		expect(json).toEqual([
@@ -146,7 +97,8 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 
 	it('dropped while another client changed the event: a conflict naming its new ETag; the change is kept', async () => {
 		const event = await anEvent('lost-changed');
-		proxy.dropNextDelete(
+		proxy.dropNext(
+			'DELETE',
 			'before-sent',
 			async () =>
 				await dav.send('PUT', event.direct, {

@@ -1,5 +1,6 @@
 import ICAL from 'ical.js';
 
+import { endAfter, endOf, lengthOf } from './event-length';
 import { masterComponent, parseCalendar } from './icalendar';
 import { instantSeconds } from './instants';
 import { registerMissingZones } from './timezones';
@@ -46,7 +47,7 @@ export function describeComponent(vevent: Component): EventView {
 	const event = new ICAL.Event(vevent);
 	const start = vevent.hasProperty('dtstart') ? event.startDate : undefined;
 	const end =
-		vevent.hasProperty('dtend') || vevent.hasProperty('duration') ? event.endDate : undefined;
+		vevent.hasProperty('dtend') || vevent.hasProperty('duration') ? endOf(vevent) : undefined;
 	const text = (name: string) => {
 		const value = vevent.getFirstPropertyValue(name);
 		return value === null || value === undefined ? undefined : String(value);
@@ -108,21 +109,6 @@ export function describeCalendarData(text: string): EventView {
 
 const MAX_ITERATIONS = 50_000;
 
-/**
- * An occurrence's end as its start's instant plus the series' length: ical.js adds the length to the wall
- * clock, so a start shifted out of a DST gap would otherwise end before it began.
- */
-function lengthAfter(start: Time, end: Time): Time {
-	const shift = instantSeconds(start) - start.toUnixTime();
-	if (shift === 0 || end.isDate) return end;
-	const shifted = ICAL.Time.fromData(
-		{ year: 1970, month: 1, day: 1, hour: 0, isDate: false },
-		ICAL.Timezone.utcTimezone,
-	);
-	shifted.fromUnixTime(end.toUnixTime() + shift);
-	return shifted;
-}
-
 /** Which occurrence a time names: its instant, or for an all-day series its date (RFC 5545 3.8.4.4). */
 export function occurrenceKey(time: Time, allDay: boolean): string {
 	return allDay ? time.toString().slice(0, 10) : String(instantSeconds(time));
@@ -159,7 +145,7 @@ export function expandCalendarData(
 		if (!master) {
 			for (const exception of exceptions) {
 				const event = new ICAL.Event(exception);
-				if (overlaps(event.startDate, event.endDate, from, to))
+				if (overlaps(event.startDate, endOf(exception), from, to))
 					occurrences.push(describeComponent(exception));
 			}
 			continue;
@@ -169,7 +155,7 @@ export function expandCalendarData(
 			if (
 				overlaps(
 					event.startDate,
-					master.hasProperty('dtend') || master.hasProperty('duration') ? event.endDate : undefined,
+					master.hasProperty('dtend') || master.hasProperty('duration') ? endOf(master) : undefined,
 					from,
 					to,
 				)
@@ -187,6 +173,14 @@ export function expandCalendarData(
 				exception,
 			]),
 		);
+		// EXDATE by instant too: ical.js compares its own instants, an hour off for a time a DST gap skips.
+		const excluded = new Set(
+			master
+				.getAllProperties('exdate')
+				.flatMap((property) => property.getValues() as Time[])
+				.map((time) => occurrenceKey(time, allDay)),
+		);
+		const length = lengthOf(master);
 		const seen = new Set<string>();
 		const iterator = event.iterator();
 		for (
@@ -195,12 +189,11 @@ export function expandCalendarData(
 			count++, next = iterator.next()
 		) {
 			const key = occurrenceKey(next, allDay);
+			if (excluded.has(key)) continue;
 			seen.add(key);
 			const override = overrides.get(key);
-			const details = event.getOccurrenceDetails(next);
-			const moved = override ? new ICAL.Event(override) : undefined;
-			const startDate = moved?.startDate ?? details.startDate;
-			const endDate = moved?.endDate ?? lengthAfter(details.startDate, details.endDate);
+			const startDate = override ? new ICAL.Event(override).startDate : next;
+			const endDate = override ? endOf(override) : endAfter(next, length);
 			if (instantSeconds(next) >= to && instantSeconds(startDate) >= to) break;
 			if (!overlaps(startDate, endDate, from, to)) continue;
 			occurrences.push({
@@ -214,7 +207,7 @@ export function expandCalendarData(
 		// An instance moved into the range from beyond the point where iteration stopped.
 		for (const [key, exception] of overrides) {
 			const moved = new ICAL.Event(exception);
-			if (seen.has(key) || !overlaps(moved.startDate, moved.endDate, from, to)) continue;
+			if (seen.has(key) || !overlaps(moved.startDate, endOf(exception), from, to)) continue;
 			occurrences.push({ ...describeComponent(exception), recurring: true });
 		}
 	}

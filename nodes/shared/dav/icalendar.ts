@@ -2,6 +2,7 @@ import ICAL from 'ical.js';
 
 import { isEmailAddress } from '../esignature/input';
 import { DavDataError } from './errors';
+import { endAfter, inZoneOf, lengthOf } from './event-length';
 import {
 	addMissingVtimezones,
 	isKnownZone,
@@ -291,8 +292,7 @@ export function applyFields(
 	setText(vevent, 'location', fields.location);
 	setText(vevent, 'status', fields.status?.toUpperCase());
 	const oldStart = vevent.hasProperty('dtstart') ? event.startDate : undefined;
-	const oldDuration =
-		oldStart && vevent.hasProperty('dtend') ? event.endDate.subtractDate(oldStart) : undefined;
+	const oldLength = oldStart && vevent.hasProperty('dtend') ? lengthOf(vevent) : undefined;
 	const allDay = fields.allDay ?? (oldStart ? oldStart.isDate : false);
 	const zone =
 		fields.timezone ||
@@ -310,11 +310,9 @@ export function applyFields(
 	if (fields.start !== undefined) {
 		const start = timeOf(fields.start);
 		event.startDate = start;
-		if (fields.end === undefined && oldDuration && oldStart && oldStart.isDate === allDay) {
-			// Moving an event keeps its length.
-			const end = start.clone();
-			end.addDuration(oldDuration);
-			event.endDate = end;
+		if (fields.end === undefined && oldLength && oldStart && oldStart.isDate === allDay) {
+			// Moving an event keeps its length (exact, RFC 5545 3.8.5.3, whatever DST change it now crosses).
+			event.endDate = inZoneOf(endAfter(start, oldLength), start);
 		}
 	}
 	if (fields.end !== undefined) event.endDate = timeOf(fields.end);

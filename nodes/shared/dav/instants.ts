@@ -1,6 +1,7 @@
 import ICAL from 'ical.js';
 
 type Time = InstanceType<typeof ICAL.Time>;
+type Timezone = InstanceType<typeof ICAL.Timezone>;
 
 function wallSeconds(time: Time): number {
 	return Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second) / 1000;
@@ -15,6 +16,14 @@ interface ZoneChange {
 	second: number;
 	utcOffset: number;
 	prevUtcOffset: number;
+}
+
+/** When a change happens, in epoch seconds (ical.js keeps its fields in UTC). */
+function changeSeconds(change: ZoneChange): number {
+	return (
+		Date.UTC(change.year, change.month - 1, change.day, change.hour, change.minute, change.second) /
+		1000
+	);
 }
 
 /**
@@ -33,15 +42,7 @@ export function instantSeconds(time: Time): number {
 	for (const change of changes) {
 		if (change.utcOffset === change.prevUtcOffset || Math.abs(change.year - time.year) > 1)
 			continue;
-		const at =
-			Date.UTC(
-				change.year,
-				change.month - 1,
-				change.day,
-				change.hour,
-				change.minute,
-				change.second,
-			) / 1000;
+		const at = changeSeconds(change);
 		const low = at + Math.min(change.prevUtcOffset, change.utcOffset);
 		const high = at + Math.max(change.prevUtcOffset, change.utcOffset);
 		// In the gap or the repeated hour: the offset before the change (the first of the two instants).
@@ -53,4 +54,51 @@ export function instantSeconds(time: Time): number {
 /** Orders two times by their instants (a gap time as RFC 5545 reads it). */
 export function compareInstants(a: Time, b: Time): number {
 	return Math.sign(instantSeconds(a) - instantSeconds(b));
+}
+
+/**
+ * A zone's UTC offset (seconds) at an instant, from the zone's own definition (the object's VTIMEZONE or
+ * the registered one). Not ical.js' convertToZone: it looks the offset up at the UTC wall clock as if it
+ * were local, so it is an hour off for up to an hour after a change.
+ */
+function offsetAt(zone: Timezone, seconds: number): number {
+	if (zone === ICAL.Timezone.utcTimezone || zone === ICAL.Timezone.localTimezone || !zone.component)
+		return 0;
+	const year = new Date(seconds * 1000).getUTCFullYear();
+	// Fills ical.js' table of the zone's changes through the year after the instant's.
+	zone.utcOffset(ICAL.Time.fromData({ year: year + 1, month: 1, day: 1, isDate: true }));
+	const changes = zone.changes as ZoneChange[];
+	let offset = changes[0]?.prevUtcOffset ?? 0;
+	for (const change of changes) {
+		if (changeSeconds(change) > seconds) break;
+		offset = change.utcOffset;
+	}
+	return offset;
+}
+
+/** The wall clock of an instant (epoch seconds) in a zone, as a time in that zone. */
+export function wallTimeAt(zone: Timezone, seconds: number): Time {
+	const wall = new Date((seconds + offsetAt(zone, seconds)) * 1000);
+	return ICAL.Time.fromData(
+		{
+			year: wall.getUTCFullYear(),
+			month: wall.getUTCMonth() + 1,
+			day: wall.getUTCDate(),
+			hour: wall.getUTCHours(),
+			minute: wall.getUTCMinutes(),
+			second: wall.getUTCSeconds(),
+			isDate: false,
+		},
+		zone,
+	);
+}
+
+/** A UTC time at an instant (epoch seconds). */
+export function utcTimeAt(seconds: number): Time {
+	const time = ICAL.Time.fromData(
+		{ year: 1970, month: 1, day: 1, hour: 0, isDate: false },
+		ICAL.Timezone.utcTimezone,
+	);
+	time.fromUnixTime(seconds);
+	return time;
 }

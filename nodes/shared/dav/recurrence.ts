@@ -12,7 +12,8 @@ import {
 	stamp,
 	type EventFields,
 } from './icalendar';
-import { compareInstants, instantSeconds } from './instants';
+import { endAfter, inZoneOf, lengthOf, type EventLength } from './event-length';
+import { compareInstants, instantSeconds, utcTimeAt, wallTimeAt } from './instants';
 import { registerMissingZones } from './timezones';
 
 type Component = InstanceType<typeof ICAL.Component>;
@@ -104,13 +105,23 @@ function overrideFor(calendar: Component, uid: string, at: Time): Component | un
 		);
 }
 
-/** A date-time property carrying `time` with the TZID of the series, as RFC 5545 wants EXDATE and RECURRENCE-ID. */
+/**
+ * A date-time property carrying `time` with the TZID of the series, as RFC 5545 wants EXDATE and
+ * RECURRENCE-ID; a UTC time (an end no wall clock of the zone names) keeps its Z and gets no TZID.
+ */
 function timeProperty(name: string, time: Time, like: Component): Property {
 	const property = new ICAL.Property(name, like);
 	property.setValue(time);
 	const tzid = like.getFirstProperty('dtstart')?.getParameter('tzid');
-	if (typeof tzid === 'string') property.setParameter('tzid', tzid);
+	if (typeof tzid === 'string' && time.zone?.tzid !== 'UTC') property.setParameter('tzid', tzid);
 	return property;
+}
+
+/** DTEND of an instance starting at `start` with the series' length, unless its DURATION says it already. */
+function endProperty(instance: Component, start: Time, length: EventLength, like: Component) {
+	if (instance.hasProperty('duration')) return;
+	instance.removeAllProperties('dtend');
+	instance.addProperty(timeProperty('dtend', inZoneOf(endAfter(start, length), start), like));
 }
 
 function clone<T extends Component | Property>(item: T): T {
@@ -172,16 +183,10 @@ export function updateOccurrence(
 		override = clone(master);
 		for (const name of ['rrule', 'rdate', 'exdate', 'exrule', 'sequence'])
 			override.removeAllProperties(name);
-		const series = new ICAL.Event(master);
-		const length = series.endDate.subtractDate(series.startDate);
 		override.removeAllProperties('dtstart');
-		override.removeAllProperties('dtend');
-		override.removeAllProperties('duration');
 		override.addProperty(timeProperty('recurrence-id', at, master));
 		override.addProperty(timeProperty('dtstart', at, master));
-		const end = at.clone();
-		end.addDuration(length);
-		override.addProperty(timeProperty('dtend', end, master));
+		endProperty(override, at, lengthOf(master), master);
 		calendar.addSubcomponent(override);
 	}
 	const occurrenceFields = withoutRule(fields);
@@ -243,19 +248,7 @@ function untilBefore(at: Time, previous?: Time): Time {
 			isDate: false,
 		});
 	}
-	const last = new Date((previous ? instantSeconds(previous) : instantSeconds(at) - 1) * 1000);
-	return ICAL.Time.fromData(
-		{
-			year: last.getUTCFullYear(),
-			month: last.getUTCMonth() + 1,
-			day: last.getUTCDate(),
-			hour: last.getUTCHours(),
-			minute: last.getUTCMinutes(),
-			second: last.getUTCSeconds(),
-			isDate: false,
-		},
-		ICAL.Timezone.utcTimezone,
-	);
+	return utcTimeAt(previous ? instantSeconds(previous) : instantSeconds(at) - 1);
 }
 
 function startOf(value: unknown): Time {
@@ -329,7 +322,10 @@ function shiftBetween(at: Time, newStart: Time): Shift {
 	return {
 		active: true,
 		apply: (time) => {
-			const local = at.isDate || isFloating(at) ? time : time.convertToZone(at.zone!);
+			const local =
+				at.isDate || isFloating(at) || time.zone?.tzid === at.zone?.tzid
+					? time
+					: wallTimeAt(at.zone!, instantSeconds(time));
 			const moved = ICAL.Time.fromData({ ...wallFields(local), isDate: at.isDate });
 			moved.addDuration(delta);
 			return ICAL.Time.fromData(wallFields(moved), newStart.zone);
@@ -452,16 +448,12 @@ export function splitSeries(
 	for (const zone of calendar.getAllSubcomponents('vtimezone'))
 		following.addSubcomponent(clone(zone));
 	const head = clone(master);
-	const length = series.endDate.subtractDate(series.startDate);
-	for (const name of ['dtstart', 'dtend', 'duration', 'exdate', 'rdate'])
-		head.removeAllProperties(name);
+	for (const name of ['dtstart', 'exdate', 'rdate']) head.removeAllProperties(name);
 	if (keepIdentity) bumpSequence(head);
 	else for (const name of ['sequence', 'created']) head.removeAllProperties(name);
 	head.updatePropertyWithValue('uid', newUid);
 	head.addProperty(timeProperty('dtstart', at, master));
-	const end = at.clone();
-	end.addDuration(length);
-	head.addProperty(timeProperty('dtend', end, master));
+	endProperty(head, at, lengthOf(master), master);
 	const rest = rrule.clone();
 	if (rest.count) rest.count = Math.max(1, rest.count - before);
 	head.updatePropertyWithValue('rrule', rest);
@@ -481,9 +473,7 @@ export function splitSeries(
 		const moved = shift.apply(rest.until);
 		const bound = rest.clone();
 		bound.until =
-			newStart.isDate || isFloating(newStart)
-				? moved
-				: moved.convertToZone(ICAL.Timezone.utcTimezone);
+			newStart.isDate || isFloating(newStart) ? moved : utcTimeAt(instantSeconds(moved));
 		head.updatePropertyWithValue('rrule', bound);
 	}
 
@@ -507,15 +497,11 @@ export function splitSeries(
 			override.removeAllProperties('recurrence-id');
 			override.addProperty(timeProperty('recurrence-id', shift.apply(original), head));
 			if (unmoved && compareInstants(original, at) !== 0) {
-				const overrideLength = event.endDate.subtractDate(event.startDate);
+				const overrideLength = lengthOf(override);
 				const start = shift.apply(original);
-				const overrideEnd = start.clone();
-				overrideEnd.addDuration(overrideLength);
 				override.removeAllProperties('dtstart');
-				override.removeAllProperties('dtend');
-				override.removeAllProperties('duration');
 				override.addProperty(timeProperty('dtstart', start, head));
-				override.addProperty(timeProperty('dtend', overrideEnd, head));
+				endProperty(override, start, overrideLength, head);
 			}
 		}
 		if (compareInstants(original, at) === 0) {

@@ -6,7 +6,7 @@
  * fails is it "may have been applied", outcome unknown, never "nothing was changed".
  */
 import nock from 'nock';
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { INode } from 'n8n-workflow';
 
 import { deleteCollection } from '../../../nodes/shared/dav/collections';
 import { DavClient } from '../../../nodes/shared/dav/client';
@@ -18,29 +18,12 @@ import {
 	withOutcome,
 } from '../../../nodes/shared/errors/outcome';
 import { toNodeError } from '../../../nodes/shared/node/node-error';
-import { chain, PACKAGE_NAME, runWorkflow } from '../harness';
 import { offlineWithNock } from '../../unit/offline';
 import { kindAnswer, kindIs } from './resource-kinds';
+import { byUrl, DAV, run } from './run-node';
 
-const DAV = 'https://dav.example.test';
-const credentials = {
-	cloudStorageDavApi: { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' },
-};
-const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
 const HOME = '/alice/';
 const NEW = /^\/alice\/[0-9a-f-]{36}\/$/;
-
-async function run(node: 'cloudStorageCalendar' | 'cloudStorageContacts', parameters: IDataObject) {
-	const nodes = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
-		{ name: 'DAV', type: `${PACKAGE_NAME}.${node}`, parameters: parameters as never },
-	];
-	const result = await runWorkflow(
-		{ nodes, connections: chain('Start', 'DAV') },
-		{ credentials: credentials as never },
-	);
-	return { ...result, json: result.nodeOutput('DAV').map((item) => item.json) };
-}
 
 const ms = (inner: string) =>
 	`<D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="urn:ietf:params:xml:ns:carddav">${inner}</D:multistatus>`;

@@ -9,27 +9,9 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { chain, PACKAGE_NAME, runWorkflow } from '../harness';
 import { offlineWithNock } from '../../unit/offline';
 import { kindIs, type MockedKind } from './resource-kinds';
-
-const DAV = 'https://dav.example.test';
-const credentials = {
-	cloudStorageDavApi: { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' },
-};
-const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
-
-async function run(node: 'cloudStorageCalendar' | 'cloudStorageContacts', parameters: IDataObject) {
-	const nodes = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
-		{ name: 'DAV', type: `${PACKAGE_NAME}.${node}`, parameters: parameters as never },
-	];
-	const result = await runWorkflow(
-		{ nodes, connections: chain('Start', 'DAV') },
-		{ credentials: credentials as never },
-	);
-	return { ...result, json: result.nodeOutput('DAV').map((item) => item.json) };
-}
+import { byUrl, DAV, run } from './run-node';
 
 const ms = (inner: string) =>
 	`<D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav" xmlns:A="urn:ietf:params:xml:ns:carddav">${inner}</D:multistatus>`;

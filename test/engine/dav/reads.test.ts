@@ -5,9 +5,7 @@
  * 0.2.8 answers 500 to every addressbook-query) is answered by reading the book.
  */
 import nock from 'nock';
-import type { IDataObject } from 'n8n-workflow';
 
-import { chain, PACKAGE_NAME, runWorkflow } from '../harness';
 import {
 	collectionProps,
 	DAV,
@@ -19,28 +17,13 @@ import {
 	xmlText,
 } from '../../unit/dav/poll-context';
 import { offlineWithNock } from '../../unit/offline';
+import { byUrl, run } from './run-node';
 
 jest.mock('n8n-workflow', () => ({
 	...jest.requireActual('n8n-workflow'),
 	sleep: jest.fn(async () => undefined),
 }));
 
-const credentials = {
-	cloudStorageDavApi: { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' },
-};
-const byUrl = (value: string) => ({ __rl: true, mode: 'url', value });
-
-async function run(node: 'cloudStorageCalendar' | 'cloudStorageContacts', parameters: IDataObject) {
-	const nodes = [
-		{ name: 'Start', type: 'n8n-nodes-base.manualTrigger', parameters: {} },
-		{ name: 'DAV', type: `${PACKAGE_NAME}.${node}`, parameters: parameters as never },
-	];
-	const result = await runWorkflow(
-		{ nodes, connections: chain('Start', 'DAV') },
-		{ credentials: credentials as never },
-	);
-	return { ...result, json: result.nodeOutput('DAV').map((item) => item.json) };
-}
 const calData = (data: string) => `<C:calendar-data>${xmlText(data)}</C:calendar-data>`;
 
 offlineWithNock({ allMocksUsed: true });

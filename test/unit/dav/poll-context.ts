@@ -5,6 +5,7 @@
  */
 import { request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
+import nock from 'nock';
 import type {
 	IDataObject,
 	IHttpRequestOptions,
@@ -21,6 +22,25 @@ import { CloudStorageContactsTrigger } from '../../../nodes/ContactsTrigger/Clou
 process.env.CLOUD_STORAGE_KEEP_ALIVE = 'false';
 
 export const DAV = 'https://dav.example.test';
+
+/**
+ * The file's DAV answers come from nock alone: nothing leaves the machine, every answer a test set up must
+ * have been asked for, and spies end with each test.
+ */
+export function answeredByNock(): void {
+	beforeEach(() => {
+		nock.cleanAll();
+		nock.disableNetConnect();
+	});
+	afterEach(() => {
+		jest.restoreAllMocks();
+		expect(nock.pendingMocks()).toEqual([]);
+	});
+	afterAll(() => {
+		nock.enableNetConnect();
+		nock.restore();
+	});
+}
 export const DAV_CREDENTIAL = { davUrl: `${DAV}/`, username: 'alice', password: 'dav-secret-1' };
 
 export interface SentRequest {

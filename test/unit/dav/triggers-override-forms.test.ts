@@ -7,20 +7,18 @@
 import nock from 'nock';
 import type { IDataObject } from 'n8n-workflow';
 
-import { byUrl, DAV, etagProp, found, multistatus, poll, xmlText } from './poll-context';
+import {
+	answeredByNock,
+	byUrl,
+	DAV,
+	etagProp,
+	found,
+	multistatus,
+	poll,
+	xmlText,
+} from './poll-context';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterEach(() => {
-	jest.restoreAllMocks();
-	expect(nock.pendingMocks()).toEqual([]);
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+answeredByNock();
 
 const SERIES = [
 	'BEGIN:VCALENDAR',

@@ -9,6 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { utcBasic } from '../../../nodes/shared/dav/requests';
 import { withDurableCursors } from '../durable-env';
 import {
+	answeredByNock,
 	byUrl,
 	collectionProps,
 	DAV,
@@ -22,18 +23,7 @@ import {
 	type SentRequest,
 } from './poll-context';
 
-beforeEach(() => {
-	nock.cleanAll();
-	nock.disableNetConnect();
-});
-afterEach(() => {
-	jest.restoreAllMocks();
-	expect(nock.pendingMocks()).toEqual([]);
-});
-afterAll(() => {
-	nock.enableNetConnect();
-	nock.restore();
-});
+answeredByNock();
 
 const at = (iso: string) => jest.spyOn(Date, 'now').mockReturnValue(Date.parse(iso));
 const calData = (data: string) => `<C:calendar-data>${xmlText(data)}</C:calendar-data>`;
