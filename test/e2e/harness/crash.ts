@@ -76,9 +76,20 @@ export interface CrashRunResult {
 	minutes: number;
 }
 
-/** n8n 2.41.1's durable scheduler with durable poll cursors, and a short outbox lease after a kill. */
+/**
+ * n8n 2.41.1's durable scheduler with durable poll cursors, and a shorter outbox lease. n8n applies an
+ * (de)activation from its publication outbox under a lease (2 min by default): a record a killed main left
+ * "in progress" blocks the workflow's next ones until the lease ends, and the poll cycle finds it then. n8n
+ * aborts the work at 70 % of the lease and hands the record to another pass when it ends, so the lease must
+ * outlast an activation with its first poll: at 2 s, five activations at once in queue mode overran it
+ * ("Workflow publication processing exceeded its deadline"), were taken up again with nothing left to add,
+ * and two workflows never polled.
+ */
 export function schedulerEnv(scheduler: Scheduler): Record<string, string> {
-	const common = { N8N_WORKFLOW_PUBLICATION_OUTBOX_LEASE_SECONDS: '2' };
+	const common = {
+		N8N_WORKFLOW_PUBLICATION_OUTBOX_LEASE_SECONDS: '20',
+		N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '1000',
+	};
 	if (scheduler === 'default') return common;
 	return {
 		...common,
@@ -226,22 +237,54 @@ export async function crashRun(
 		port: await freePort(),
 		// n8n 2.41.1's insights module throws on recovering an execution killed while it was saved (startedAt null:
 		// "Cannot read properties of null (reading 'getTime')") and main exits on the restart; insights are not under test.
-		env: { ...schedulerEnv(scheduler), N8N_DISABLED_MODULES: 'insights' },
+		env: { ...schedulerEnv(scheduler), N8N_DISABLED_MODULES: 'mcp-registry,insights' },
 	});
 	const runs = targets.map((target) => ({ target, made: [] as string[], workflowId: '' }));
 	const moments: KillMoment[] = [];
 	const change = async () => {
 		for (const run of runs) run.made.push(...(await run.target.change(random)));
 	};
+	/**
+	 * Until n8n has applied every (de)activation of the workflows (nothing pending or in progress in its
+	 * publication outbox, which also holds the re-activations of a restart). A deactivation still pending when
+	 * the activation comes is merged with it into one record that changes nothing: no poll would run.
+	 */
+	const published = async () =>
+		await until(
+			"n8n's publication outbox to apply the workflows' (de)activations",
+			async () => {
+				for (const { workflowId } of runs) {
+					const { status } = await n8n.client.request<{ status: string }>(
+						'GET',
+						`/rest/workflows/${workflowId}/publication-status`,
+					);
+					if (status === 'in_progress') {
+						await sleep(200); // each look is a request to n8n's main
+						return false;
+					}
+				}
+				return true;
+			},
+			180_000,
+		);
 	/** One poll of every trigger now. Resolves once each has begun, with a check that all were answered. */
 	const pollNow = async (reactivate: boolean) => {
+		if (reactivate) {
+			await published();
+			for (const run of runs) await n8n.client.deactivate(run.workflowId);
+			await published();
+		}
 		const before = runs.map((run) => run.target.pollRequests().length);
-		if (reactivate) for (const run of runs) await n8n.client.deactivate(run.workflowId);
-		for (const run of runs) void n8n.client.activate(run.workflowId).catch(() => undefined);
+		const refused: string[] = [];
+		for (const run of runs)
+			void n8n.client
+				.activate(run.workflowId)
+				.catch((error: Error) => refused.push(`${run.target.trigger}: ${error.message}`));
 		const requests = runs.map((run, i) => () => run.target.pollRequests().slice(before[i]));
-		await until('the polls to reach their services', () =>
-			requests.every((sent) => sent().length > 0),
-		);
+		await until('the polls to reach their services', () => {
+			if (refused.length) throw new Error(`n8n refused an activation: ${refused.join('; ')}`);
+			return requests.every((sent) => sent().length > 0);
+		});
 		return () => runs.every((run, i) => run.target.pollAnswered(requests[i]()));
 	};
 
