@@ -48,6 +48,17 @@ export interface CrashTarget {
 	close(): Promise<void>;
 }
 
+/** A kill (1-based) and the changes missed or emitted twice that its poll carried. */
+export interface KillCost {
+	kill: number;
+	moment: KillMoment;
+	/** Milliseconds from when the harness saw this trigger's poll answered to the kill (none: not answered). */
+	afterAnswerMs?: number;
+	carried: number;
+	missed: number;
+	twice: number;
+}
+
 export interface CrashRunOptions {
 	scheduler: Scheduler;
 	mode: Mode;
@@ -71,6 +82,8 @@ export interface CrashRunResult {
 	/** Changes emitted more than once with different eventIds (0 expected: the id is the change's). */
 	idsDiffer: number;
 	moments: KillMoment[];
+	/** Per kill that cost this trigger a change: what it lost or repeated, and when it struck. */
+	costlyKills: KillCost[];
 	/** The triggers active in the same n8n, sharing these kills. */
 	together: number;
 	minutes: number;
@@ -173,7 +186,10 @@ async function tally(
 	workflowId: string,
 	made: string[],
 ): Promise<
-	Omit<CrashRunResult, 'scheduler' | 'mode' | 'crashes' | 'moments' | 'together' | 'minutes'>
+	Omit<
+		CrashRunResult,
+		'scheduler' | 'mode' | 'crashes' | 'moments' | 'costlyKills' | 'together' | 'minutes'
+	> & { emitted: Map<string, number> }
 > {
 	const seen = new Map<string, Set<string>>();
 	const counts = new Map<string, number>();
@@ -204,7 +220,39 @@ async function tally(
 		unfinished,
 		unexplained: unexplained + [...counts.keys()].filter((key) => !made.includes(key)).length,
 		idsDiffer: [...seen.values()].filter((ids) => ids.size > 1).length,
+		emitted: counts,
 	};
+}
+
+interface KillRecord {
+	moment: KillMoment;
+	/** How many changes were made before this kill's poll. */
+	upTo: number;
+	afterAnswerMs?: number;
+}
+
+/** Which kill's poll lost or repeated which changes: a change belongs to the first poll after it that was answered
+ * (a poll killed before its answer hands its changes on to the next). */
+function killCosts(kills: KillRecord[], made: string[], emitted: Map<string, number>): KillCost[] {
+	const costs: KillCost[] = [];
+	let from = 0;
+	kills.forEach((kill, index) => {
+		if (kill.afterAnswerMs === undefined) return;
+		const carried = made.slice(from, kill.upTo);
+		from = kill.upTo;
+		const missed = carried.filter((key) => !emitted.get(key)).length;
+		const twice = carried.filter((key) => (emitted.get(key) ?? 0) > 1).length;
+		if (missed || twice)
+			costs.push({
+				kill: index + 1,
+				moment: kill.moment,
+				afterAnswerMs: kill.afterAnswerMs,
+				carried: carried.length,
+				missed,
+				twice,
+			});
+	});
+	return costs;
 }
 
 /**
@@ -228,12 +276,18 @@ export async function crashRun(
 		// "Cannot read properties of null (reading 'getTime')") and main exits on the restart; insights are not under test.
 		env: { ...schedulerEnv(scheduler), N8N_DISABLED_MODULES: 'insights' },
 	});
-	const runs = targets.map((target) => ({ target, made: [] as string[], workflowId: '' }));
+	const runs = targets.map((target) => ({
+		target,
+		made: [] as string[],
+		kills: [] as KillRecord[],
+		workflowId: '',
+	}));
 	const moments: KillMoment[] = [];
 	const change = async () => {
 		for (const run of runs) run.made.push(...(await run.target.change(random)));
 	};
-	/** One poll of every trigger now. Resolves once each has begun, with a check that all were answered. */
+	/** One poll of every trigger now. Resolves once each has begun, with a check that all were answered, which
+	 * notes when the harness first saw each answered. */
 	const pollNow = async (reactivate: boolean) => {
 		const before = runs.map((run) => run.target.pollRequests().length);
 		if (reactivate) for (const run of runs) await n8n.client.deactivate(run.workflowId);
@@ -242,7 +296,15 @@ export async function crashRun(
 		await until('the polls to reach their services', () =>
 			requests.every((sent) => sent().length > 0),
 		);
-		return () => runs.every((run, i) => run.target.pollAnswered(requests[i]()));
+		const answeredAt: Array<number | undefined> = runs.map(() => undefined);
+		const answered = () => {
+			runs.forEach((run, i) => {
+				if (answeredAt[i] === undefined && run.target.pollAnswered(requests[i]()))
+					answeredAt[i] = Date.now();
+			});
+			return answeredAt.every((at) => at !== undefined);
+		};
+		return Object.assign(answered, { answeredAt });
 	};
 
 	try {
@@ -283,7 +345,21 @@ export async function crashRun(
 				await until('the polls to be answered', answered);
 				await sleep(moment === 'after poll returned' ? random() * 40 : 40 + random() * 360);
 			} else await sleep(random() * 200);
+			answered();
 			process.kill(n8n.main.pid, 'SIGKILL');
+			const killedAt = Date.now();
+			runs.forEach((run, i) => {
+				const at = answered.answeredAt[i];
+				run.kills.push({
+					moment,
+					upTo: run.made.length,
+					afterAnswerMs: at === undefined ? undefined : killedAt - at,
+				});
+			});
+			if (process.env.CRASH_FULL === '1')
+				process.stdout.write(
+					`kill ${crash + 1} (${moment}): ${runs.map((run) => `${run.target.trigger} ${run.kills.at(-1)!.afterAnswerMs ?? '-'} ms`).join(', ')}\n`,
+				);
 			for (const run of runs) run.target.release();
 			await change();
 			await n8n.restartMain();
@@ -293,9 +369,11 @@ export async function crashRun(
 		await until('the last polls to be answered', await pollNow(true));
 		await sleep(2000);
 		const results: CrashRunResult[] = [];
-		for (const { target, workflowId, made } of runs) {
+		for (const { target, workflowId, made, kills } of runs) {
+			const { emitted, ...counted } = await tally(n8n.client, target, workflowId, made);
 			results.push({
-				...(await tally(n8n.client, target, workflowId, made)),
+				...counted,
+				costlyKills: killCosts(kills, made, emitted),
 				scheduler,
 				mode,
 				crashes,
