@@ -89,9 +89,16 @@ export interface CrashRunResult {
 	minutes: number;
 }
 
+/**
+ * The publication outbox lease: a record a killed main was processing blocks re-activation until it runs out
+ * (2 min by default), and n8n aborts a record's processing after 70 % of it. 2 s aborted activations at load 12
+ * on 2 cores (their polls never ran); 30 s leaves an activation 21 s.
+ */
+const OUTBOX_LEASE_SECONDS = 30;
+
 /** n8n 2.41.1's durable scheduler with durable poll cursors, and a short outbox lease after a kill. */
 export function schedulerEnv(scheduler: Scheduler): Record<string, string> {
-	const common = { N8N_WORKFLOW_PUBLICATION_OUTBOX_LEASE_SECONDS: '2' };
+	const common = { N8N_WORKFLOW_PUBLICATION_OUTBOX_LEASE_SECONDS: String(OUTBOX_LEASE_SECONDS) };
 	if (scheduler === 'default') return common;
 	return {
 		...common,
@@ -291,11 +298,21 @@ export async function crashRun(
 	const pollNow = async (reactivate: boolean) => {
 		const before = runs.map((run) => run.target.pollRequests().length);
 		if (reactivate) for (const run of runs) await n8n.client.deactivate(run.workflowId);
-		for (const run of runs) void n8n.client.activate(run.workflowId).catch(() => undefined);
+		const refused: string[] = [];
+		for (const run of runs)
+			void n8n.client
+				.activate(run.workflowId)
+				.catch((error: Error) => refused.push(`${run.target.trigger}: ${error.message}`));
 		const requests = runs.map((run, i) => () => run.target.pollRequests().slice(before[i]));
-		await until('the polls to reach their services', () =>
-			requests.every((sent) => sent().length > 0),
-		);
+		// A record a killed main left leased blocks the activation until the lease runs out, then it has 70 % of one.
+		await until(
+			'the polls to reach their services',
+			() => requests.every((sent) => sent().length > 0),
+			(OUTBOX_LEASE_SECONDS * 2 + 60) * 1000,
+		).catch((error: Error) => {
+			const why = refused.length ? ` (activation refused: ${refused.join('; ')})` : '';
+			throw new Error(`${error.message}${why}; n8n's log: ${n8n.main.logFile}`);
+		});
 		const answeredAt: Array<number | undefined> = runs.map(() => undefined);
 		const answered = () => {
 			runs.forEach((run, i) => {
