@@ -361,7 +361,14 @@ export async function crashRun(
 			if (moment !== 'during poll') {
 				await until('the polls to be answered', answered);
 				await sleep(moment === 'after poll returned' ? random() * 40 : 40 + random() * 360);
-			} else await sleep(random() * 200);
+			} else {
+				// Under load a held answer may come before the kill: note when, as for the other moments.
+				const killAt = Date.now() + random() * 200;
+				while (Date.now() < killAt) {
+					answered();
+					await sleep(Math.min(5, killAt - Date.now()));
+				}
+			}
 			answered();
 			process.kill(n8n.main.pid, 'SIGKILL');
 			const killedAt = Date.now();
