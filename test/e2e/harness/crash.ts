@@ -304,15 +304,6 @@ export async function crashRun(
 				.activate(run.workflowId)
 				.catch((error: Error) => refused.push(`${run.target.trigger}: ${error.message}`));
 		const requests = runs.map((run, i) => () => run.target.pollRequests().slice(before[i]));
-		// A record a killed main left leased blocks the activation until the lease runs out, then it has 70 % of one.
-		await until(
-			'the polls to reach their services',
-			() => requests.every((sent) => sent().length > 0),
-			(OUTBOX_LEASE_SECONDS * 2 + 60) * 1000,
-		).catch((error: Error) => {
-			const why = refused.length ? ` (activation refused: ${refused.join('; ')})` : '';
-			throw new Error(`${error.message}${why}; n8n's log: ${n8n.main.logFile}`);
-		});
 		const answeredAt: Array<number | undefined> = runs.map(() => undefined);
 		const answered = () => {
 			runs.forEach((run, i) => {
@@ -321,6 +312,15 @@ export async function crashRun(
 			});
 			return answeredAt.every((at) => at !== undefined);
 		};
+		// A record a killed main left leased blocks the activation until the lease runs out, then it has 70 % of one.
+		await until(
+			'the polls to reach their services',
+			() => answered() || requests.every((sent) => sent().length > 0),
+			(OUTBOX_LEASE_SECONDS * 2 + 60) * 1000,
+		).catch((error: Error) => {
+			const why = refused.length ? ` (activation refused: ${refused.join('; ')})` : '';
+			throw new Error(`${error.message}${why}; n8n's log: ${n8n.main.logFile}`);
+		});
 		return Object.assign(answered, { answeredAt });
 	};
 
