@@ -139,10 +139,15 @@ export async function until<T>(
 	}
 }
 
-/** Every item of the trigger that n8n kept: the trigger's run output, or the start data of an unfinished run. */
+/**
+ * Every item of the trigger that n8n kept: the trigger's run output, or the start data of an unfinished run.
+ * n8n's crash recovery adds a run without data for a node the event log shows started (main killed while the
+ * trigger node ran); the items are then still only in the start data.
+ */
 function triggerItems(data: Record<string, any>, trigger: string): Array<Record<string, any>> {
-	const runs = data.resultData?.runData?.[trigger] as Array<Record<string, any>> | undefined;
-	if (runs?.length) return runs.flatMap((run) => run.data?.main?.[0] ?? []);
+	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
+	const output = runs.flatMap((run) => run.data?.main?.[0] ?? []);
+	if (output.length) return output;
 	const stack = (data.executionData?.nodeExecutionStack ?? []) as Array<Record<string, any>>;
 	return stack
 		.filter((entry) => entry.node?.name === trigger)
