@@ -39,10 +39,17 @@ function note(result: CrashRunResult): string {
 	const kills = [...moments].map(([moment, n]) => `${n} ${moment}`).join(', ') || 'none';
 	const shared =
 		result.together > 1 ? `, shared by the ${result.together} triggers active in one n8n` : '';
+	const costs = result.costlyKills.map(
+		(cost) =>
+			`kill ${cost.kill} (${cost.moment}, ${cost.afterAnswerMs} ms after the harness saw this trigger's poll answered) ` +
+			`${[cost.missed ? `missed ${cost.missed}` : '', cost.twice ? `repeated ${cost.twice}` : ''].filter(Boolean).join(' and ')} of the ${cost.carried} change(s) its poll carried`,
+	);
 	return (
 		`- ${keyOf(result.trigger, schedulerName(result.scheduler), result.mode)}: ${result.crashes} kills (${kills}${shared}); ` +
 		`${result.unfinished} execution(s) left unfinished; ${result.unexplained} item(s) no change explains; ` +
-		`${result.idsDiffer} change(s) emitted twice under different eventIds; ${result.minutes.toFixed(1)} min ` +
+		`${result.idsDiffer} change(s) emitted twice under different eventIds; ` +
+		(costs.length ? `${costs.join('; ')}; ` : '') +
+		`${result.minutes.toFixed(1)} min ` +
 		`(${new Date().toISOString().slice(0, 10)}).`
 	);
 }

@@ -48,6 +48,17 @@ export interface CrashTarget {
 	close(): Promise<void>;
 }
 
+/** A kill (1-based) and the changes missed or emitted twice that its poll carried. */
+export interface KillCost {
+	kill: number;
+	moment: KillMoment;
+	/** Milliseconds from when the harness saw this trigger's poll answered to the kill (none: not answered). */
+	afterAnswerMs?: number;
+	carried: number;
+	missed: number;
+	twice: number;
+}
+
 export interface CrashRunOptions {
 	scheduler: Scheduler;
 	mode: Mode;
@@ -71,23 +82,28 @@ export interface CrashRunResult {
 	/** Changes emitted more than once with different eventIds (0 expected: the id is the change's). */
 	idsDiffer: number;
 	moments: KillMoment[];
+	/** Per kill that cost this trigger a change: what it lost or repeated, and when it struck. */
+	costlyKills: KillCost[];
 	/** The triggers active in the same n8n, sharing these kills. */
 	together: number;
 	minutes: number;
 }
 
 /**
- * n8n 2.41.1's durable scheduler with durable poll cursors, and a shorter outbox lease. n8n applies an
- * (de)activation from its publication outbox under a lease (2 min by default): a record a killed main left
- * "in progress" blocks the workflow's next ones until the lease ends, and the poll cycle finds it then. n8n
- * aborts the work at 70 % of the lease and hands the record to another pass when it ends, so the lease must
- * outlast an activation with its first poll: at 2 s, five activations at once in queue mode overran it
- * ("Workflow publication processing exceeded its deadline"), were taken up again with nothing left to add,
- * and two workflows never polled.
+/**
+ * The publication outbox lease. n8n applies an (de)activation from its publication outbox under a lease (2 min by
+ * default): a record a killed main left "in progress" blocks the workflow's next ones until the lease ends. n8n
+ * aborts the work at 70 % of the lease and hands the record to another pass when it ends, so the lease must outlast
+ * an activation with its first poll: at 2 s, five activations at once in queue mode overran it ("Workflow
+ * publication processing exceeded its deadline"), were taken up again with nothing left to add, and two workflows
+ * never polled; at load 12 on 2 cores every activation was aborted. 30 s leaves an activation 21 s.
  */
+const OUTBOX_LEASE_SECONDS = 30;
+
+/** n8n 2.41.1's durable scheduler with durable poll cursors, and a short outbox lease after a kill. */
 export function schedulerEnv(scheduler: Scheduler): Record<string, string> {
 	const common = {
-		N8N_WORKFLOW_PUBLICATION_OUTBOX_LEASE_SECONDS: '20',
+		N8N_WORKFLOW_PUBLICATION_OUTBOX_LEASE_SECONDS: String(OUTBOX_LEASE_SECONDS),
 		N8N_WORKFLOW_PUBLICATION_OUTBOX_POLL_INTERVAL_MS: '1000',
 	};
 	if (scheduler === 'default') return common;
@@ -130,10 +146,15 @@ export async function until<T>(
 	}
 }
 
-/** Every item of the trigger that n8n kept: the trigger's run output, or the start data of an unfinished run. */
+/**
+ * Every item of the trigger that n8n kept: the trigger's run output, or the start data of an unfinished run.
+ * n8n's crash recovery adds a run without data for a node the event log shows started (main killed while the
+ * trigger node ran); the items are then still only in the start data.
+ */
 function triggerItems(data: Record<string, any>, trigger: string): Array<Record<string, any>> {
-	const runs = data.resultData?.runData?.[trigger] as Array<Record<string, any>> | undefined;
-	if (runs?.length) return runs.flatMap((run) => run.data?.main?.[0] ?? []);
+	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
+	const output = runs.flatMap((run) => run.data?.main?.[0] ?? []);
+	if (output.length) return output;
 	const stack = (data.executionData?.nodeExecutionStack ?? []) as Array<Record<string, any>>;
 	return stack
 		.filter((entry) => entry.node?.name === trigger)
@@ -184,7 +205,10 @@ async function tally(
 	workflowId: string,
 	made: string[],
 ): Promise<
-	Omit<CrashRunResult, 'scheduler' | 'mode' | 'crashes' | 'moments' | 'together' | 'minutes'>
+	Omit<
+		CrashRunResult,
+		'scheduler' | 'mode' | 'crashes' | 'moments' | 'costlyKills' | 'together' | 'minutes'
+	> & { emitted: Map<string, number> }
 > {
 	const seen = new Map<string, Set<string>>();
 	const counts = new Map<string, number>();
@@ -215,7 +239,39 @@ async function tally(
 		unfinished,
 		unexplained: unexplained + [...counts.keys()].filter((key) => !made.includes(key)).length,
 		idsDiffer: [...seen.values()].filter((ids) => ids.size > 1).length,
+		emitted: counts,
 	};
+}
+
+interface KillRecord {
+	moment: KillMoment;
+	/** How many changes were made before this kill's poll. */
+	upTo: number;
+	afterAnswerMs?: number;
+}
+
+/** Which kill's poll lost or repeated which changes: a change belongs to the first poll after it that was answered
+ * (a poll killed before its answer hands its changes on to the next). */
+function killCosts(kills: KillRecord[], made: string[], emitted: Map<string, number>): KillCost[] {
+	const costs: KillCost[] = [];
+	let from = 0;
+	kills.forEach((kill, index) => {
+		if (kill.afterAnswerMs === undefined) return;
+		const carried = made.slice(from, kill.upTo);
+		from = kill.upTo;
+		const missed = carried.filter((key) => !emitted.get(key)).length;
+		const twice = carried.filter((key) => (emitted.get(key) ?? 0) > 1).length;
+		if (missed || twice)
+			costs.push({
+				kill: index + 1,
+				moment: kill.moment,
+				afterAnswerMs: kill.afterAnswerMs,
+				carried: carried.length,
+				missed,
+				twice,
+			});
+	});
+	return costs;
 }
 
 /**
@@ -239,7 +295,12 @@ export async function crashRun(
 		// "Cannot read properties of null (reading 'getTime')") and main exits on the restart; insights are not under test.
 		env: { ...schedulerEnv(scheduler), N8N_DISABLED_MODULES: 'mcp-registry,insights' },
 	});
-	const runs = targets.map((target) => ({ target, made: [] as string[], workflowId: '' }));
+	const runs = targets.map((target) => ({
+		target,
+		made: [] as string[],
+		kills: [] as KillRecord[],
+		workflowId: '',
+	}));
 	const moments: KillMoment[] = [];
 	const change = async () => {
 		for (const run of runs) run.made.push(...(await run.target.change(random)));
@@ -267,7 +328,8 @@ export async function crashRun(
 			},
 			180_000,
 		);
-	/** One poll of every trigger now. Resolves once each has begun, with a check that all were answered. */
+	/** One poll of every trigger now. Resolves once each has begun, with a check that all were answered, which
+	 * notes when the harness first saw each answered. */
 	const pollNow = async (reactivate: boolean) => {
 		if (reactivate) {
 			await published();
@@ -281,11 +343,26 @@ export async function crashRun(
 				.activate(run.workflowId)
 				.catch((error: Error) => refused.push(`${run.target.trigger}: ${error.message}`));
 		const requests = runs.map((run, i) => () => run.target.pollRequests().slice(before[i]));
-		await until('the polls to reach their services', () => {
-			if (refused.length) throw new Error(`n8n refused an activation: ${refused.join('; ')}`);
-			return requests.every((sent) => sent().length > 0);
+		const answeredAt: Array<number | undefined> = runs.map(() => undefined);
+		const answered = () => {
+			runs.forEach((run, i) => {
+				if (answeredAt[i] === undefined && run.target.pollAnswered(requests[i]()))
+					answeredAt[i] = Date.now();
+			});
+			return answeredAt.every((at) => at !== undefined);
+		};
+		// A record a killed main left leased blocks the activation until the lease runs out, then it has 70 % of one.
+		await until(
+			'the polls to reach their services',
+			() => {
+				if (refused.length) throw new Error(`n8n refused an activation: ${refused.join('; ')}`);
+				return answered() || requests.every((sent) => sent().length > 0);
+			},
+			(OUTBOX_LEASE_SECONDS * 2 + 60) * 1000,
+		).catch((error: Error) => {
+			throw new Error(`${error.message}; n8n's log: ${n8n.main.logFile}`);
 		});
-		return () => runs.every((run, i) => run.target.pollAnswered(requests[i]()));
+		return Object.assign(answered, { answeredAt });
 	};
 
 	try {
@@ -325,8 +402,29 @@ export async function crashRun(
 			if (moment !== 'during poll') {
 				await until('the polls to be answered', answered);
 				await sleep(moment === 'after poll returned' ? random() * 40 : 40 + random() * 360);
-			} else await sleep(random() * 200);
+			} else {
+				// Under load a held answer may come before the kill: note when, as for the other moments.
+				const killAt = Date.now() + random() * 200;
+				while (Date.now() < killAt) {
+					answered();
+					await sleep(Math.min(5, killAt - Date.now()));
+				}
+			}
+			answered();
 			process.kill(n8n.main.pid, 'SIGKILL');
+			const killedAt = Date.now();
+			runs.forEach((run, i) => {
+				const at = answered.answeredAt[i];
+				run.kills.push({
+					moment,
+					upTo: run.made.length,
+					afterAnswerMs: at === undefined ? undefined : killedAt - at,
+				});
+			});
+			if (process.env.CRASH_FULL === '1')
+				process.stdout.write(
+					`kill ${crash + 1} (${moment}): ${runs.map((run) => `${run.target.trigger} ${run.kills.at(-1)!.afterAnswerMs ?? '-'} ms`).join(', ')}\n`,
+				);
 			for (const run of runs) run.target.release();
 			await change();
 			await n8n.restartMain();
@@ -336,9 +434,11 @@ export async function crashRun(
 		await until('the last polls to be answered', await pollNow(true));
 		await sleep(2000);
 		const results: CrashRunResult[] = [];
-		for (const { target, workflowId, made } of runs) {
+		for (const { target, workflowId, made, kills } of runs) {
+			const { emitted, ...counted } = await tally(n8n.client, target, workflowId, made);
 			results.push({
-				...(await tally(n8n.client, target, workflowId, made)),
+				...counted,
+				costlyKills: killCosts(kills, made, emitted),
 				scheduler,
 				mode,
 				crashes,
