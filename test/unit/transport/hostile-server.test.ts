@@ -256,7 +256,10 @@ async function outcomeOf<T>(
 		if (stalls && clockMoves && turn % 5 === 4)
 			await jest.advanceTimersByTimeAsync(TIMEOUT_S * 250);
 		// Only a guard against a hang: no outcome depends on it.
-		if (performance.now() - began > 15_000) throw new Error('hang: neither bytes nor an error');
+		if (performance.now() - began > 15_000)
+			throw new Error(
+				`hang: neither bytes nor an error (${jest.getTimerCount()} timer(s) waiting on the driven clock)`,
+			);
 	}
 	return 'error' in outcome ? outcome.error : outcome.value;
 }
