@@ -148,12 +148,18 @@ export async function until<T>(
 
 /**
  * Every item of the trigger that n8n kept: the trigger's run output, or the start data of an unfinished run.
- * n8n's crash recovery adds a run without data for a node the event log shows started (main killed while the
- * trigger node ran); the items are then still only in the start data.
+ * n8n's crash recovery adds a run for a node the event log shows started but whose run data was never saved: without
+ * data if the node did not finish, with one artificial item (`isArtificialRecoveredEventItem`) if it did. The
+ * trigger's items are then still only in the start data.
  */
-function triggerItems(data: Record<string, any>, trigger: string): Array<Record<string, any>> {
+export function triggerItems(
+	data: Record<string, any>,
+	trigger: string,
+): Array<Record<string, any>> {
 	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
-	const output = runs.flatMap((run) => run.data?.main?.[0] ?? []);
+	const output = runs
+		.flatMap((run) => (run.data?.main?.[0] ?? []) as Array<Record<string, any>>)
+		.filter((item) => !item.json?.isArtificialRecoveredEventItem);
 	if (output.length) return output;
 	const stack = (data.executionData?.nodeExecutionStack ?? []) as Array<Record<string, any>>;
 	return stack
