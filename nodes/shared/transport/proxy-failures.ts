@@ -69,14 +69,15 @@ export function proxyRefusal(proxy: string, target: URL, status: number): Error 
 }
 
 /**
- * A write's proxy did not open the way to the service (CONNECT unanswered, or the connection to it not accepted)
- * within the node's Timeout: the request waits for that way, so nothing reached the service.
+ * The proxy did not open the way to the service (CONNECT unanswered, or the connection to it not accepted) within
+ * the node's Timeout: the request waits for that way, so nothing reached the service. Not asked again, read or
+ * write: the proxy had the whole Timeout, and each further attempt would only wait as long again.
  */
 export function proxySilence(proxy: string, target: URL): Error {
 	return proxyFailure(
 		'PROXY_TIMEOUT',
 		`The proxy ${proxyShown(proxy)} did not open the connection to ${target.host} within the node's Timeout`,
 		`Check that the proxy is running and can reach the service, raise the Timeout under Request Options if it is only slow, and check ${SETTINGS}. ${NOTHING_SENT}`,
-		true,
+		false,
 	);
 }
