@@ -14,6 +14,7 @@ import {
 	certificateError,
 	handshakeError,
 	protocolError,
+	protocolWayRound,
 	proxyError,
 	readFailedError,
 	redirectError,
@@ -497,8 +498,15 @@ function afterTransportFailure<T>(
 		const refused = protocolError(errorCtx, failure.code, (error as Error).message ?? '');
 		// Sent, and its answer unreadable: a write may have been applied.
 		if (!opts.write) throw refused;
+		const wayRound = protocolWayRound(failure.code);
 		return {
-			uncertain: uncertainWriteError(errorCtx, `its answer broke HTTP/1.1 (${failure.code})`),
+			uncertain: uncertainWriteError(
+				errorCtx,
+				`its answer broke HTTP/1.1 (${failure.code})`,
+				undefined,
+				wayRound,
+			),
+			wayRound,
 		};
 	}
 	if (failure.kind === 'timeout' && !statusReceived && timeoutMs > 0) {
