@@ -32,7 +32,7 @@ import { classifyFailure, type ProxyFailure } from './failures';
 import { helperFailure, watchingHelper, type HelperRequest } from './helper-requests';
 import { proxyFor } from './proxy';
 import { proxyRefusal } from './proxy-failures';
-import { DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
+import { parseRetryAfter, policyOf, retrySecondsInText } from './retry';
 import {
 	AnswerTimeoutError,
 	answerDeadline,
@@ -581,7 +581,7 @@ export async function apiRequest<T = unknown>(
 
 	const timeoutMs =
 		opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
-	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+	const policy = policyOf(opts.retry);
 	const once = async () => await attempt<T>(ctx, opts, errorCtx, timeoutMs);
 	try {
 		return await retrying(reconciling(once, opts.write, timeoutMs), policy, Boolean(opts.write));
