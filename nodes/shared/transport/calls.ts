@@ -12,7 +12,7 @@ import {
 	noteStart,
 	retirePool,
 } from './call-dispatchers';
-import { proxyFor, proxySpoken } from './proxy';
+import { proxyFor } from './proxy';
 import { proxyFailureOf, proxyRefusal, proxySilence } from './proxy-failures';
 
 /** For the unit tests only: nock intercepts node:http, so they route calls through a dispatcher over it (`offline.ts`). */
@@ -48,9 +48,8 @@ export async function sendCall(
 ): Promise<RawAnswer | AnswerTimeoutError> {
 	if (job.cancel?.aborted) throw cancelled();
 	const target = new URL(url);
+	// A proxy no request can go through was refused before (`unsupportedProxy`).
 	const proxy = replaced ? undefined : proxyFor(url);
-	if (proxy !== undefined && !proxySpoken(proxy))
-		throw failure('ERR_PROXY_SCHEME', "calls through this proxy go through n8n's request helper");
 	const reused = job.reuse && !replaced && mayReuse(target.origin, proxy);
 	const first = await exchange(target, job, job.reuse, proxy).then(
 		(outcome) => ({ outcome }),

@@ -31,7 +31,7 @@ import { sendUploadFromDisk } from './disk-upload';
 import { classifyFailure, type ProxyFailure } from './failures';
 import { helperFailure, watchingHelper, type HelperRequest } from './helper-requests';
 import { proxyFor } from './proxy';
-import { proxyRefusal } from './proxy-failures';
+import { proxyRefusal, unsupportedProxy } from './proxy-failures';
 import { parseRetryAfter, policyOf, retrySecondsInText } from './retry';
 import {
 	AnswerTimeoutError,
@@ -578,6 +578,8 @@ export async function apiRequest<T = unknown>(
 			kind: 'input',
 			itemIndex: opts.itemIndex,
 		});
+	const unspoken = unsupportedProxy(opts.url, opts.itemIndex);
+	if (unspoken) throw notSent(opts, unspoken);
 
 	const timeoutMs =
 		opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
