@@ -1,5 +1,6 @@
 import { authenticatorOf } from '../auth/authenticators';
 import { keptAlivePath, transferPath } from './binary-mode';
+import { proxyConfigured } from './proxy';
 import type { ApiRequest } from './request-types';
 
 /** The three ways a request can go, each the same `send -> answer` (request.ts). */
@@ -20,7 +21,9 @@ export function pathFor(request: ApiRequest): TransportPath {
 	const as = request.answer?.as;
 	const applicable = credential === undefined || !!authenticatorOf(credential.type);
 	const fromDisk = body?.kind === 'file' && body.upload.source.path !== undefined;
-	if (applicable && (as === 'store' || (fromDisk && transferPath('upload') !== 'helper')))
+	// The own socket speaks no proxy: with one configured a download asked for on it goes through n8n's helper.
+	const storeOnSocket = as === 'store' && !proxyConfigured();
+	if (applicable && (storeOnSocket || (fromDisk && transferPath('upload') !== 'helper')))
 		return 'own socket';
 	if (keptAlivePath(process.env) !== 'own connections') return 'helper';
 	if (as === 'stream' || as === 'store' || body?.kind === 'file') return 'helper';

@@ -190,6 +190,17 @@ describe('an https:// proxy (TLS to the proxy)', () => {
 		expect(proxy.tunnels.map((tunnel) => tunnel.target)).toContain(new URL(base).host);
 		expect(reached).toHaveLength(1);
 	});
+
+	// The own socket speaks no proxy: a download asked for on it goes through n8n's helper, never around the proxy.
+	it('a download asked for on the own socket goes through it too', async () => {
+		process.env.HTTPS_PROXY = proxy.url;
+		await downloadFile(context(), { baseUrl: base, webUrl: base }, 'H4sh', {
+			fileName: 'f.bin',
+			via: 'main thread',
+		});
+		expect(proxy.tunnels.map((tunnel) => tunnel.target)).toEqual([new URL(base).host]);
+		expect(reached).toHaveLength(1);
+	});
 });
 
 describe('a proxy n8n’s requests cannot go through', () => {
