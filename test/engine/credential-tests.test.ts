@@ -133,7 +133,7 @@ describe('a redirect to another host is reported, never followed, and the other 
 		),
 	);
 	it.each(cases)('%s credential, %i, through %s', async (kind, status, way) => {
-		// n8n's helper carries the Test where it carries the nodes' calls: SSRF protection, a socks proxy, or this.
+		// n8n's helper carries the Test where it carries the nodes' calls: SSRF protection, or this.
 		if (way === "n8n's helper") process.env.CLOUD_STORAGE_KEEP_ALIVE = 'false';
 		const url = kind === 'dav' ? `${redirectors[status]}/dav/` : redirectors[status];
 		const result = await run(kind, url);

@@ -38,7 +38,7 @@ type LegacyRequest = ICredentialTestFunctions['helpers']['request'];
 
 /**
  * n8n's request helper as a Test may use it (a Test gets only n8n's legacy `request`): the path n8n's SSRF
- * protection, CLOUD_STORAGE_KEEP_ALIVE=false and a socks proxy choose. The credential's own `authenticate` adds
+ * protection and CLOUD_STORAGE_KEEP_ALIVE=false choose. The credential's own `authenticate` adds
  * its fields; n8n is told to follow no redirect, so nothing reaches another address.
  */
 async function throughN8nHelper(

@@ -19,7 +19,11 @@ export type Step<T> =
 			/** A 500 answer: status and body, to notice the same failure repeated. */ repeatKey?: string;
 			unsettled?: boolean;
 	  }
-	| { uncertain: Error; timedOut?: boolean };
+	| {
+			uncertain: Error;
+			timedOut?: boolean;
+			/** A setting that keeps it from happening again: kept after a caller's `hint`. */ wayRound?: string;
+	  };
 
 type Attempt<T> = () => Promise<Step<T>>;
 
@@ -44,7 +48,9 @@ export function reconciling<T>(
 		const { uncertain } = step;
 		const hint = write?.hint;
 		if (hint && uncertain instanceof TransportError)
-			uncertain.description = step.timedOut ? `${hint} ${RAISE_TIMEOUT}` : hint;
+			uncertain.description = [hint, step.timedOut && RAISE_TIMEOUT, step.wayRound]
+				.filter(Boolean)
+				.join(' ');
 		const reconcile = write?.reconcile;
 		if (!reconcile) throw unknownOutcome(uncertain);
 		const timedOut = step.timedOut === true;

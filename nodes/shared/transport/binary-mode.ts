@@ -1,5 +1,5 @@
 import { PackError } from '../errors/pack-error';
-import { proxyConfigured, proxyFor, proxySpoken } from './proxy';
+import { proxyConfigured } from './proxy';
 
 /** n8n's own default cap for a file in its `database` binary mode, in MiB (at most 1024). */
 export const DATABASE_MODE_DEFAULT_MAX_MIB = 512;
@@ -79,16 +79,13 @@ export function ssrfProtectionMayBeOn(env: Env = process.env): boolean {
 
 /**
  * Whether the transport's calls (everything but file transfers) go over its own kept-alive connections
- * (`sendCall`, undici) rather than n8n's request helper. Behind a proxy too, through undici's proxy agent, when
- * the proxy for `url` (n8n's rule, `proxyFor`) is an http or https one; another (socks) leaves the call to n8n's
- * helper. Not while n8n's SSRF protection may be on; CLOUD_STORAGE_KEEP_ALIVE=false sends them all through
- * n8n's helper.
+ * (`sendCall`, undici) rather than n8n's request helper. Behind a proxy too, through undici's proxy agent (a proxy
+ * neither can go through is refused before any request: `unsupportedProxy`). Not while n8n's SSRF protection may
+ * be on; CLOUD_STORAGE_KEEP_ALIVE=false sends them all through n8n's helper.
  */
-export function keptAlivePath(env: Env = process.env, url?: string): 'own connections' | 'helper' {
+export function keptAlivePath(env: Env = process.env): 'own connections' | 'helper' {
 	if (env.CLOUD_STORAGE_KEEP_ALIVE?.trim().toLowerCase() === 'false') return 'helper';
-	if (ssrfProtectionMayBeOn(env)) return 'helper';
-	const proxy = url === undefined ? undefined : proxyFor(url, env);
-	return proxy === undefined || proxySpoken(proxy) ? 'own connections' : 'helper';
+	return ssrfProtectionMayBeOn(env) ? 'helper' : 'own connections';
 }
 
 /**

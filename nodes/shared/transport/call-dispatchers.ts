@@ -89,6 +89,8 @@ interface TunnelWatch {
 	tunnels: Set<Duplex>;
 	/** A write's connection is ready (through a tunnel: its TLS handshake with the service completed) or failed. */
 	connected: boolean;
+	/** CONNECTs asked of the proxy (their connection to it included) and not yet answered. */
+	opening: number;
 }
 
 /**
@@ -96,20 +98,56 @@ interface TunnelWatch {
  * own handler gets it, so a handshake with the service that stalls inside it can be closed.
  */
 function keepingTunnels(watch: TunnelWatch): Dispatcher.DispatcherComposeInterceptor {
-	return (dispatch) => (options, handler) =>
-		dispatch(options, {
+	return (dispatch) => (options, handler) => {
+		watch.opening++;
+		let unanswered = true;
+		const answered = () => {
+			if (unanswered) watch.opening--;
+			unanswered = false;
+		};
+		return dispatch(options, {
 			onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
 			onRequestUpgrade: (controller, statusCode, headers, socket) => {
+				answered();
 				watch.tunnels.add(socket);
 				socket.once('close', () => watch.tunnels.delete(socket));
 				handler.onRequestUpgrade?.(controller, statusCode, headers, socket);
 			},
-			onResponseStart: (controller, statusCode, headers, message) =>
-				handler.onResponseStart?.(controller, statusCode, headers, message),
+			onResponseStart: (controller, statusCode, headers, message) => {
+				answered();
+				return handler.onResponseStart?.(controller, statusCode, headers, message);
+			},
 			onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
 			onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
-			onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+			onResponseError: (controller, error) => {
+				answered();
+				handler.onResponseError?.(controller, error);
+			},
 		});
+	};
+}
+
+/**
+ * The dispatcher with `onStart` called once undici hands the request to a connection (`onRequestStart`, before
+ * its first byte is written): until then it waits for its way to the service, through a proxy for the proxy.
+ */
+export function noteStart(dispatcher: Dispatcher, onStart: () => void): Dispatcher {
+	return dispatcher.compose(
+		(dispatch) => (options, handler) =>
+			dispatch(options, {
+				onRequestStart: (controller, context) => {
+					onStart();
+					handler.onRequestStart?.(controller, context);
+				},
+				onRequestUpgrade: (controller, statusCode, headers, socket) =>
+					handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
+				onResponseStart: (controller, statusCode, headers, message) =>
+					handler.onResponseStart?.(controller, statusCode, headers, message),
+				onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+				onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+				onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
+			}),
+	);
 }
 
 /**
@@ -167,23 +205,36 @@ export function dispatcherFor(
 ): {
 	dispatcher: Dispatcher;
 	release: () => void;
-	/** A connection of its own still connecting (TLS: in its handshake): nothing of the request has left. */
+	/**
+	 * A connection of its own still connecting (TLS: in its handshake): nothing of the request has left. Through
+	 * the proxy's pool: asked only of a read that no connection took, whose tunnel is then open.
+	 */
 	connecting?: () => boolean;
-	/** A write's proxy has not yet opened the way to the service (no CONNECT answered): nothing has left. */
+	/**
+	 * The proxy has not yet opened the way to the service (no CONNECT answered): nothing has left. Through the
+	 * proxy's pool: asked only of a read that no connection took; forwarded, its connection to the proxy never opened.
+	 */
 	tunnelling?: () => boolean;
 } {
 	if (pooled) {
 		if (!proxy) return { dispatcher: directPool(origin), release: () => undefined };
 		let kept = throughProxy.get(proxy);
 		if (!kept) {
-			const watch: TunnelWatch = { tunnels: new Set(), connected: false };
+			const watch: TunnelWatch = { tunnels: new Set(), connected: false, opening: 0 };
 			kept = { agent: proxyAgent(proxy, true, watch), answered: false, watch };
 			throughProxy.set(proxy, kept);
 		}
-		return { dispatcher: kept.agent, release: () => undefined };
+		const { watch } = kept;
+		const tunnelled = origin.startsWith('https:');
+		return {
+			dispatcher: kept.agent,
+			release: () => undefined,
+			connecting: () => tunnelled && watch.opening === 0,
+			tunnelling: () => !tunnelled || watch.opening > 0,
+		};
 	}
 	if (proxy) {
-		const watch: TunnelWatch = { tunnels: new Set(), connected: false };
+		const watch: TunnelWatch = { tunnels: new Set(), connected: false, opening: 0 };
 		const own = proxyAgent(proxy, false, watch);
 		return {
 			dispatcher: own,

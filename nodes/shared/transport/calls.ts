@@ -5,8 +5,14 @@ import type { Dispatcher } from 'undici';
 import type { RawAnswer } from './body';
 import { AnswerTimeoutError, IdleLimit, idleWatched } from './timeout';
 import { cancelled, classifyFailure, failure, handshakeCode } from './failures';
-import { answeredThrough, dispatcherFor, mayReuse, retirePool } from './call-dispatchers';
-import { proxyFor, proxySpoken } from './proxy';
+import {
+	answeredThrough,
+	dispatcherFor,
+	mayReuse,
+	noteStart,
+	retirePool,
+} from './call-dispatchers';
+import { proxyFor } from './proxy';
 import { proxyFailureOf, proxyRefusal, proxySilence } from './proxy-failures';
 
 /** For the unit tests only: nock intercepts node:http, so they route calls through a dispatcher over it (`offline.ts`). */
@@ -42,9 +48,8 @@ export async function sendCall(
 ): Promise<RawAnswer | AnswerTimeoutError> {
 	if (job.cancel?.aborted) throw cancelled();
 	const target = new URL(url);
+	// A proxy no request can go through was refused before (`unsupportedProxy`).
 	const proxy = replaced ? undefined : proxyFor(url);
-	if (proxy !== undefined && !proxySpoken(proxy))
-		throw failure('ERR_PROXY_SCHEME', "calls through this proxy go through n8n's request helper");
 	const reused = job.reuse && !replaced && mayReuse(target.origin, proxy);
 	const first = await exchange(target, job, job.reuse, proxy).then(
 		(outcome) => ({ outcome }),
@@ -74,13 +79,18 @@ async function exchange(
 				tunnelling: undefined,
 			}
 		: dispatcherFor(target.origin, pooled, proxy);
+	// A read through the proxy's pool: whether a connection took it tells the proxy's silence from the service's
+	// (a write's own connection tells it by itself).
+	let taken = false;
+	const sending =
+		pooled && proxy && !replaced ? noteStart(dispatcher, () => (taken = true)) : dispatcher;
 	const stop = new AbortController();
 	const onCancel = () => stop.abort(cancelled());
 	job.cancel?.addEventListener('abort', onCancel, { once: true });
 	const waiting = new IdleLimit(job.timeoutMs, () =>
 		stop.abort(new AnswerTimeoutError(job.timeoutMs)),
 	);
-	const sent = dispatcher.request({
+	const sent = sending.request({
 		origin: target.origin,
 		path: `${target.pathname}${target.search}`,
 		method: job.method as Dispatcher.HttpMethod,
@@ -103,8 +113,8 @@ async function exchange(
 		answer = await Promise.race([sent, abandoned]);
 	} catch (error) {
 		// Asked before `release` closes it: a connection still in its TLS handshake sent nothing.
-		const handshaking = target.protocol === 'https:' && connecting?.() === true;
-		const unopened = tunnelling?.() === true;
+		const handshaking = target.protocol === 'https:' && connecting?.() === true && !taken;
+		const unopened = tunnelling?.() === true && !taken;
 		job.cancel?.removeEventListener('abort', onCancel);
 		release();
 		if (!stop.signal.aborted) {
@@ -121,10 +131,10 @@ async function exchange(
 		);
 		const reason = stop.signal.reason as Error;
 		if (!(reason instanceof AnswerTimeoutError)) throw reason;
+		if (pooled) retirePool(target.origin, proxy);
 		if (handshaking)
 			throw failure('ERR_TLS_HANDSHAKE_TIMEOUT', 'the TLS handshake did not complete');
 		if (proxy && unopened) throw proxySilence(proxy, target);
-		if (pooled) retirePool(target.origin, proxy);
 		return reason;
 	} finally {
 		waiting.stop();

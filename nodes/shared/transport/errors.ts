@@ -205,6 +205,11 @@ const PROTOCOL_FIX =
 const UNREQUESTED_CONTINUE_FIX =
 	"Some servers and proxies send a 100 Continue to every request. Set CLOUD_STORAGE_KEEP_ALIVE=false on the n8n host (then restart n8n): calls then go through n8n's request helper, which reads past it. Or have that server or proxy fixed.";
 
+/** A way round an answer that broke HTTP/1.1 that a setting gives (reads and writes alike), if one does. */
+export function protocolWayRound(code: string): string | undefined {
+	return code === 'HPE_UNREQUESTED_CONTINUE' ? UNREQUESTED_CONTINUE_FIX : undefined;
+}
+
 /**
  * The service's answer broke HTTP/1.1 (RFC 9112): refused, never guessed at. The cause as the pack's HTTP/1.1
  * reader words it, else named after llhttp's code.
@@ -217,20 +222,22 @@ export function protocolError(ctx: ErrorContext, code: string, message: string):
 		ctx,
 		'CS_PROTOCOL',
 		`The ${API_LABEL[ctx.api]}'s answer ${cause}`,
-		code === 'HPE_UNREQUESTED_CONTINUE' ? UNREQUESTED_CONTINUE_FIX : PROTOCOL_FIX,
+		protocolWayRound(code) ?? PROTOCOL_FIX,
 	);
 }
 
+/** `wayRound`: what keeps it from happening again (a setting), after the advice to check the current state. */
 export function uncertainWriteError(
 	ctx: ErrorContext,
 	reason: string,
 	httpCode?: number,
+	wayRound?: string,
 ): TransportError {
 	return apiError(
 		ctx,
 		'CS_UNCERTAIN_WRITE',
 		`${MAY_HAVE_BEEN_APPLIED}: ${reason} before the ${API_LABEL[ctx.api]} confirmed it`,
-		'The service offers no idempotency key, so the node did not repeat the request. Check the current state (for example with a Get or List operation) before running this item again.',
+		`The service offers no idempotency key, so the node did not repeat the request. Check the current state (for example with a Get or List operation) before running this item again.${wayRound ? ` ${wayRound}` : ''}`,
 		httpCode,
 	);
 }

@@ -1,4 +1,6 @@
 import { proxyFailure, UNREACHABLE } from './failures';
+import { proxySettingFor, proxySpoken } from './proxy';
+import { TransportError } from './transport-error';
 
 const SETTINGS = "n8n's proxy settings (HTTPS_PROXY, HTTP_PROXY or ALL_PROXY in its environment)";
 const NOTHING_SENT = 'Nothing reached the service.';
@@ -69,14 +71,44 @@ export function proxyRefusal(proxy: string, target: URL, status: number): Error 
 }
 
 /**
- * A write's proxy did not open the way to the service (CONNECT unanswered, or the connection to it not accepted)
- * within the node's Timeout: the request waits for that way, so nothing reached the service.
+ * The proxy did not open the way to the service (CONNECT unanswered, or the connection to it not accepted) within
+ * the node's Timeout: the request waits for that way, so nothing reached the service. Not asked again, read or
+ * write: the proxy had the whole Timeout, and each further attempt would only wait as long again.
  */
 export function proxySilence(proxy: string, target: URL): Error {
 	return proxyFailure(
 		'PROXY_TIMEOUT',
 		`The proxy ${proxyShown(proxy)} did not open the connection to ${target.host} within the node's Timeout`,
 		`Check that the proxy is running and can reach the service, raise the Timeout under Request Options if it is only slow, and check ${SETTINGS}. ${NOTHING_SENT}`,
-		true,
+		false,
+	);
+}
+
+/**
+ * A proxy set for `url` that no path of the pack can go through, refused before any request: n8n's own proxy agents
+ * speak HTTP to whatever proxy is set, so a socks proxy (socks://, socks5://, …) fails n8n's requests too, and
+ * the pack's own paths do not go around a configured proxy. A URL that does not parse is not repeated (it may
+ * hold a password).
+ */
+export function unsupportedProxy(url: string, itemIndex?: number): TransportError | undefined {
+	const setting = proxySettingFor(url);
+	if (!setting || proxySpoken(setting.proxy)) return undefined;
+	const { proxy, variable } = setting;
+	let shown: string | undefined;
+	try {
+		shown = proxyShown(proxy);
+	} catch {
+		shown = undefined;
+	}
+	return new TransportError(
+		'CS_PROXY_UNSUPPORTED',
+		shown
+			? `The proxy in ${variable} (${shown}) is not an http:// or https:// proxy, which is all n8n's requests go through`
+			: `The proxy URL in ${variable} is not a valid URL`,
+		{
+			kind: 'input',
+			itemIndex,
+			description: `Set ${variable} in n8n's environment to an http://host:port or https://host:port proxy (user name and password as http://user:password@host:port), or list ${new URL(url).hostname} in NO_PROXY to reach the service directly, then restart n8n. Nothing was sent.`,
+		},
 	);
 }

@@ -2,13 +2,27 @@ type Env = Record<string, string | undefined>;
 
 const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
 
+/** A proxy setting: the variable that holds it (as set, in its case) and its value. */
+interface Setting {
+	variable: string;
+	value: string;
+}
+
 /** Either case, the lower one first, as n8n's proxy resolution (proxy-from-env 1.1) reads them. */
-function read(env: Env, name: string): string {
-	return env[name.toLowerCase()] || env[name.toUpperCase()] || '';
+function read(env: Env, name: string): Setting | undefined {
+	for (const variable of [name.toLowerCase(), name.toUpperCase()]) {
+		const value = env[variable];
+		if (value) return { variable, value };
+	}
+	return undefined;
 }
 
 function bypassed(env: Env, hostname: string, port: number): boolean {
-	const noProxy = (read(env, 'npm_config_no_proxy') || read(env, 'no_proxy')).toLowerCase();
+	const noProxy = (
+		read(env, 'npm_config_no_proxy')?.value ||
+		read(env, 'no_proxy')?.value ||
+		''
+	).toLowerCase();
 	if (!noProxy) return false;
 	if (noProxy === '*') return true;
 	return noProxy.split(/[,\s]/).some((entry) => {
@@ -31,6 +45,14 @@ function bypassed(env: Env, hostname: string, port: number): boolean {
  * directly.
  */
 export function proxyFor(url: string, env: Env = process.env): string | undefined {
+	return proxySettingFor(url, env)?.proxy;
+}
+
+/** The proxy for `url` by n8n's rule (`proxyFor`) and the variable that set it, or undefined. */
+export function proxySettingFor(
+	url: string,
+	env: Env = process.env,
+): { proxy: string; variable: string } | undefined {
 	// n8n installs its proxy agents only when one of these is set (`hasProxyEnvironmentVariables`).
 	if (!proxyConfigured(env)) return undefined;
 	let target: URL;
@@ -42,13 +64,14 @@ export function proxyFor(url: string, env: Env = process.env): string | undefine
 	const scheme = target.protocol.replace(/:$/, '');
 	const port = Number(target.port) || DEFAULT_PORTS[scheme] || 0;
 	if (!target.hostname || bypassed(env, target.hostname.toLowerCase(), port)) return undefined;
-	const proxy =
-		read(env, `npm_config_${scheme}_proxy`) ||
-		read(env, `${scheme}_proxy`) ||
-		read(env, 'npm_config_proxy') ||
+	const setting =
+		read(env, `npm_config_${scheme}_proxy`) ??
+		read(env, `${scheme}_proxy`) ??
+		read(env, 'npm_config_proxy') ??
 		read(env, 'all_proxy');
-	if (!proxy) return undefined;
-	return proxy.includes('://') ? proxy : `${scheme}://${proxy}`;
+	if (!setting) return undefined;
+	const { value, variable } = setting;
+	return { proxy: value.includes('://') ? value : `${scheme}://${value}`, variable };
 }
 
 /** Whether n8n installs its proxy agents in this process: any of these set, in either case. */
@@ -59,8 +82,8 @@ export function proxyConfigured(env: Env = process.env): boolean {
 }
 
 /**
- * Whether the transport's calls can go through `proxy` themselves (undici's proxy agent): an http or https
- * proxy. Another (a socks proxy), or a URL that does not parse, leaves them to n8n's request helper.
+ * Whether requests can go through `proxy`: an http or https proxy, the kinds n8n's own proxy agents speak (to any
+ * other, a socks proxy included, they would speak HTTP) and undici's proxy agent too.
  */
 export function proxySpoken(proxy: string): boolean {
 	try {

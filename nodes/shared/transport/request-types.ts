@@ -79,8 +79,12 @@ export interface Write {
 	uncertainStatuses?: number[];
 }
 
+/** The back-off limits over the defaults (`policyOf`), and which answers are worth asking again. */
 export interface Retry extends Partial<RetryPolicy> {
-	/** Statuses worth retrying with back-off besides 429 (DAV and MCP 503); an accepted status is not retried. */
+	/**
+	 * Statuses worth retrying with back-off besides 429 (DAV and MCP 503), honouring Retry-After, for a write too
+	 * (docs/service-contract.md has these retried with back-off); an accepted status is not retried.
+	 */
 	statuses?: number[];
 }
 

@@ -14,6 +14,7 @@ import {
 	certificateError,
 	handshakeError,
 	protocolError,
+	protocolWayRound,
 	proxyError,
 	readFailedError,
 	redirectError,
@@ -30,8 +31,8 @@ import { sendUploadFromDisk } from './disk-upload';
 import { classifyFailure, type ProxyFailure } from './failures';
 import { helperFailure, watchingHelper, type HelperRequest } from './helper-requests';
 import { proxyFor } from './proxy';
-import { proxyRefusal } from './proxy-failures';
-import { DEFAULT_RETRY, parseRetryAfter, retrySecondsInText, type RetryPolicy } from './retry';
+import { proxyRefusal, unsupportedProxy } from './proxy-failures';
+import { parseRetryAfter, policyOf, retrySecondsInText } from './retry';
 import {
 	AnswerTimeoutError,
 	answerDeadline,
@@ -497,8 +498,15 @@ function afterTransportFailure<T>(
 		const refused = protocolError(errorCtx, failure.code, (error as Error).message ?? '');
 		// Sent, and its answer unreadable: a write may have been applied.
 		if (!opts.write) throw refused;
+		const wayRound = protocolWayRound(failure.code);
 		return {
-			uncertain: uncertainWriteError(errorCtx, `its answer broke HTTP/1.1 (${failure.code})`),
+			uncertain: uncertainWriteError(
+				errorCtx,
+				`its answer broke HTTP/1.1 (${failure.code})`,
+				undefined,
+				wayRound,
+			),
+			wayRound,
 		};
 	}
 	if (failure.kind === 'timeout' && !statusReceived && timeoutMs > 0) {
@@ -570,10 +578,12 @@ export async function apiRequest<T = unknown>(
 			kind: 'input',
 			itemIndex: opts.itemIndex,
 		});
+	const unspoken = unsupportedProxy(opts.url, opts.itemIndex);
+	if (unspoken) throw notSent(opts, unspoken);
 
 	const timeoutMs =
 		opts.timeoutMs ?? configuredTimeoutMs(ctx, opts.itemIndex) ?? DEFAULT_TIMEOUT_MS;
-	const policy: RetryPolicy = { ...DEFAULT_RETRY, ...opts.retry };
+	const policy = policyOf(opts.retry);
 	const once = async () => await attempt<T>(ctx, opts, errorCtx, timeoutMs);
 	try {
 		return await retrying(reconciling(once, opts.write, timeoutMs), policy, Boolean(opts.write));

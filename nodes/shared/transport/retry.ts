@@ -16,6 +16,19 @@ export const DEFAULT_RETRY: RetryPolicy = {
 	maxTotalWaitMs: 120_000,
 };
 
+/**
+ * The back-off policy a request's `retry` sets: each limit it gives over the default, an undefined one keeping the
+ * default. Only the policy's own fields: the request's retry `statuses` are read by the attempt (`request.ts`).
+ */
+export function policyOf(limits: Partial<RetryPolicy> = {}): RetryPolicy {
+	return {
+		maxAttempts: limits.maxAttempts ?? DEFAULT_RETRY.maxAttempts,
+		baseDelayMs: limits.baseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
+		maxDelayMs: limits.maxDelayMs ?? DEFAULT_RETRY.maxDelayMs,
+		maxTotalWaitMs: limits.maxTotalWaitMs ?? DEFAULT_RETRY.maxTotalWaitMs,
+	};
+}
+
 /** Retry-After is either delta-seconds or an HTTP date. */
 export function parseRetryAfter(value: unknown, now = Date.now()): number | undefined {
 	if (typeof value !== 'string' && typeof value !== 'number') return undefined;

@@ -1,5 +1,6 @@
 import { authenticatorOf } from '../auth/authenticators';
 import { keptAlivePath, transferPath } from './binary-mode';
+import { proxyConfigured } from './proxy';
 import type { ApiRequest } from './request-types';
 
 /** The three ways a request can go, each the same `send -> answer` (request.ts). */
@@ -11,8 +12,8 @@ export type TransportPath = 'own socket' | 'undici' | 'helper';
  *   SSRF protection (`transferPath`), with a credential the transport can apply itself;
  * - undici's kept-alive connections (`calls.ts`): any other call with its body in memory and its answer read
  *   whole, authenticated by one of the pack's credentials, not a session call (n8n's helper renews a session),
- *   while `keptAlivePath` allows it;
- * - n8n's request helper: everything else (streamed bodies and answers, session calls, socks proxies, SSRF
+ *   while `keptAlivePath` allows it (behind an http or https proxy too);
+ * - n8n's request helper: everything else (streamed bodies and answers, session calls, SSRF
  *   protection, CLOUD_STORAGE_KEEP_ALIVE=false).
  */
 export function pathFor(request: ApiRequest): TransportPath {
@@ -20,9 +21,11 @@ export function pathFor(request: ApiRequest): TransportPath {
 	const as = request.answer?.as;
 	const applicable = credential === undefined || !!authenticatorOf(credential.type);
 	const fromDisk = body?.kind === 'file' && body.upload.source.path !== undefined;
-	if (applicable && (as === 'store' || (fromDisk && transferPath('upload') !== 'helper')))
+	// The own socket speaks no proxy: with one configured a download asked for on it goes through n8n's helper.
+	const storeOnSocket = as === 'store' && !proxyConfigured();
+	if (applicable && (storeOnSocket || (fromDisk && transferPath('upload') !== 'helper')))
 		return 'own socket';
-	if (keptAlivePath(process.env, request.url) !== 'own connections') return 'helper';
+	if (keptAlivePath(process.env) !== 'own connections') return 'helper';
 	if (as === 'stream' || as === 'store' || body?.kind === 'file') return 'helper';
 	if (credential === undefined) return 'undici';
 	return credential.mode !== 'session' && applicable ? 'undici' : 'helper';

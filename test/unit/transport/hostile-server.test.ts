@@ -618,6 +618,29 @@ describe.each([
 			else process.env.CLOUD_STORAGE_KEEP_ALIVE = kept;
 		});
 
+		if (via === 'undici')
+			it('several 1xx answers first, to a write with a hint: the way round follows the hint', async () => {
+				script = cases.find(([name]) => name === 'several 1xx answers first')![1];
+				const { ctx } = context();
+				const outcome = await outcomeOf(
+					apiRequest(ctx, {
+						api: 'v2',
+						url: `${base()}/api_v2/rename_file`,
+						method: 'POST',
+						body: formBody({ file_hash: 'H4sh', name: 'renamed.txt' }),
+						write: { hint: 'Look for renamed.txt in its folder.' },
+						answer: { as: 'text' },
+						retry: { maxAttempts: 1 },
+					}),
+					false,
+				);
+				expect((outcome as Error).message).toMatch(/^The write may have been applied/);
+				expect((outcome as { description?: string }).description).toMatch(
+					/^Look for renamed\.txt in its folder\. Some servers and proxies send a 100 Continue .*CLOUD_STORAGE_KEEP_ALIVE=false/,
+				);
+				await expectSocketsClosed(outcome);
+			});
+
 		it.each(cases.filter(([name]) => !/neither length|unrequested gzip/.test(name)))(
 			'%s',
 			async (_case, steps, expected, options = {}) => {
@@ -665,6 +688,11 @@ describe.each([
 				);
 				// Sent once: whatever its answer, a write that reached the server is never sent again.
 				expect(requestsSeen - before).toBe(1);
+				// The way round is named as for a read, after the advice to check the current state.
+				if (_case === 'several 1xx answers first' && via === 'undici')
+					expect((outcome as { description?: string }).description).toMatch(
+						/^The service offers no idempotency key.*Check the current state.*CLOUD_STORAGE_KEEP_ALIVE=false/,
+					);
 				await expectSocketsClosed(outcome);
 			},
 		);
@@ -1190,8 +1218,8 @@ describe.each([
 	});
 });
 
-// The request goes through the tunnel only once the proxy opened it: a write whose CONNECT is never answered sent
-// nothing, on every path a write takes through a proxy.
+// The request goes through the tunnel only once the proxy opened it: a request whose CONNECT is never answered sent
+// nothing, on every path a request takes through a proxy. The proxy is named, and had the whole Timeout: asked once.
 describe('a proxy that never answers CONNECT', () => {
 	let proxy: ProxyFixture;
 	const saved = Object.fromEntries(PROXY_VARIANTS.map((name) => [name, process.env[name]]));
@@ -1212,7 +1240,7 @@ describe('a proxy that never answers CONNECT', () => {
 			else process.env[name] = value;
 	});
 
-	const unanswered = async (pending: (base: string) => Promise<unknown>) => {
+	const unanswered = async (pending: (base: string) => Promise<unknown>, write = true) => {
 		const held = new Promise<void>((resolve) => proxy.stall(true, resolve));
 		const before = requestsSeen;
 		const outcome = await outcomeOf(pending(`https://localhost:${tlsPort}`), true, held);
@@ -1222,7 +1250,8 @@ describe('a proxy that never answers CONNECT', () => {
 			/^The proxy http:\/\/127\.0\.0\.1:\d+ did not open the connection to localhost:\d+ within the node's Timeout$/,
 			/HTTPS_PROXY, HTTP_PROXY or ALL_PROXY.*Nothing reached the service\.$/,
 		);
-		expect(writeOutcomeOf(outcome)).toBe('not-applied');
+		expect(writeOutcomeOf(outcome)).toBe(write ? 'not-applied' : undefined);
+		expect(proxy.tunnels).toHaveLength(1);
 		const began = performance.now();
 		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
 			await new Promise((resolve) => setImmediate(resolve));
@@ -1253,6 +1282,43 @@ describe('a proxy that never answers CONNECT', () => {
 	it.each(uploadPaths)('an upload (%s) is reported as not sent, naming the proxy', async (via) => {
 		const { ctx } = context();
 		await unanswered((base) => upload(ctx, base, via, true));
+	});
+
+	it.each([
+		['undici', 'json', undefined],
+		['undici', 'text', undefined],
+		["n8n's helper", 'json', 'false'],
+		["n8n's helper", 'text', 'false'],
+	] as const)(
+		'a read call through %s (%s answer) names the proxy, asked once',
+		async (_path, as, keepAlive) => {
+			if (keepAlive) process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+			const { ctx } = context();
+			await unanswered(
+				(base) =>
+					apiRequest(ctx, {
+						api: 'v2',
+						url: `${base}/api_v2/get_file_info`,
+						method: 'POST',
+						body: formBody({ file_hash: 'H4sh' }),
+						answer: { as },
+						retry: { maxAttempts: 3 },
+					}),
+				false,
+			);
+		},
+	);
+
+	it("a download through n8n's helper names the proxy, asked once", async () => {
+		const { ctx } = context();
+		await unanswered(
+			(base) =>
+				downloadFile(ctx, { baseUrl: base, webUrl: base }, 'H4sh', {
+					fileName: 'f.bin',
+					via: 'helper',
+				}),
+			false,
+		);
 	});
 });
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { proxyFor, proxySpoken } from '../../../nodes/shared/transport/proxy';
+import { proxyFor, proxySettingFor, proxySpoken } from '../../../nodes/shared/transport/proxy';
 import { keptAlivePath, transferPath } from '../../../nodes/shared/transport/binary-mode';
 import { downloadFile } from '../../../nodes/shared/storage/download';
 
@@ -83,30 +83,36 @@ describe('which proxy a request goes through (proxyFor)', () => {
 	it('sends every path with a proxy configured through the paths that honour it', () => {
 		const env = { ALL_PROXY: 'http://proxy.example:3128' };
 		// Calls through undici's proxy agent (proxied-calls.test.ts), transfers through n8n's helper.
-		expect(keptAlivePath(env, 'https://api.example/x')).toBe('own connections');
+		expect(keptAlivePath(env)).toBe('own connections');
 		expect(transferPath('upload', env)).toBe('helper');
 		expect(transferPath('download', env, ['node', 'n8n', 'start'])).toBe('helper');
 	});
 
-	it("leaves calls through a proxy undici's proxy agent does not speak (socks, or no URL) to n8n's helper", () => {
+	// Any other proxy is refused before any request (proxy-kinds.test.ts): no path goes around it.
+	it('speaks http and https proxies only', () => {
+		expect(proxySpoken('http://user:pass@proxy.example:3128')).toBe(true);
+		expect(proxySpoken('https://proxy.example:3128')).toBe(true);
 		for (const proxy of [
 			'socks5://proxy.example:1080',
 			'socks://proxy.example:1080',
 			'http://[bad',
 		])
-			expect(keptAlivePath({ HTTPS_PROXY: proxy }, 'https://api.example/x')).toBe('helper');
-		expect(keptAlivePath({ HTTPS_PROXY: 'https://proxy.example:3128' }, 'https://a.example')).toBe(
-			'own connections',
-		);
-		// Bypassed by NO_PROXY, or another scheme's: no proxy for this call.
+			expect(proxySpoken(proxy)).toBe(false);
+	});
+
+	it('names the variable that set the proxy, in its case', () => {
 		expect(
-			keptAlivePath({ HTTPS_PROXY: 'socks5://p:1080', NO_PROXY: 'a.example' }, 'https://a.example'),
-		).toBe('own connections');
-		expect(keptAlivePath({ HTTP_PROXY: 'socks5://p:1080' }, 'https://a.example')).toBe(
-			'own connections',
-		);
-		expect(proxySpoken('http://user:pass@proxy.example:3128')).toBe(true);
-		expect(proxySpoken('socks5://proxy.example:1080')).toBe(false);
+			proxySettingFor('https://a.example', { https_proxy: 'p:1', ALL_PROXY: 'http://q:2' }),
+		).toEqual({
+			proxy: 'https://p:1',
+			variable: 'https_proxy',
+		});
+		expect(
+			proxySettingFor('https://a.example', { HTTP_PROXY: 'http://h:1', ALL_PROXY: 'socks5://q:2' }),
+		).toEqual({
+			proxy: 'socks5://q:2',
+			variable: 'ALL_PROXY',
+		});
 	});
 });
 
