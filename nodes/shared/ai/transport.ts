@@ -109,9 +109,7 @@ export async function callAi(
 }
 
 /** What the listing gave: models, or none because the service has no listing there (and why, for the user). */
-export type ModelListing =
-	| { models: ListedModel[] }
-	| { models?: undefined; unlisted: string };
+export type ModelListing = { models: ListedModel[] } | { models?: undefined; unlisted: string };
 
 /** Statuses that say "no listing at this address", not "something is wrong": the documents promise no listing. */
 const NO_LISTING_STATUSES = [404, 405, 501];
@@ -122,9 +120,7 @@ const NO_LISTING_STATUSES = [404, 405, 501];
  * error: the user then enters the model ID. Every other failure (a wrong token, the service down, a URL that
  * answers a web page) is thrown, worded by the transport, so the Model list shows it instead of hiding it.
  */
-export async function listModels(
-	ctx: AiContext | ILoadOptionsFunctions,
-): Promise<ModelListing> {
+export async function listModels(ctx: AiContext | ILoadOptionsFunctions): Promise<ModelListing> {
 	const base = await aiUrl(ctx);
 	const url = joinUrl(base, 'api/tags');
 	const response = await apiRequest(ctx, {

@@ -102,7 +102,9 @@ describe.each(nodes)('%s: Model list', (_name, getModels) => {
 			expect(options).toHaveLength(1);
 			expect(options[0].value).toBe('custom');
 			expect(options[0].description).toMatch(
-				new RegExp(`no model listing at http://127\\.0\\.0\\.1:\\d+/api/tags \\(it answered ${status}\\).*enter the model ID.*AI URL`),
+				new RegExp(
+					`no model listing at http://127\\.0\\.0\\.1:\\d+/api/tags \\(it answered ${status}\\).*enter the model ID.*AI URL`,
+				),
 			);
 		},
 	);
@@ -127,7 +129,11 @@ describe.each(nodes)('%s: Model list', (_name, getModels) => {
 	});
 
 	it('shows a web page instead of the API as a wrong URL', async () => {
-		answer = { status: 200, type: 'text/html', body: '<!doctype html><html><body>Log in</body></html>' };
+		answer = {
+			status: 200,
+			type: 'text/html',
+			body: '<!doctype html><html><body>Log in</body></html>',
+		};
 		const { message, description } = await failureOf(getModels, base);
 		expect(`${message} ${description}`).toMatch(/URL/);
 	});
