@@ -246,11 +246,18 @@ const davCheck: CredentialCheck = {
 				failed: 'The server refused the user name and password (401)',
 				fix: 'Check Username and Password or Access Token in this credential.',
 			};
-		if (answer.status === 403)
+		if (answer.status === 403) {
+			const { origin, pathname } = new URL(url);
+			// Servers also refuse a path outside the account's own (Radicale answers 403 there).
+			const below =
+				pathname.replace(/\/+$/, '') === ''
+					? ''
+					: ` Or the DAV URL points below the server's root, where this account may not look: try ${origin}/.`;
 			return {
 				failed: 'The server refused this account access (403)',
-				fix: "The account may lack calendar and address-book access, or (two-factor accounts) the service wants the n8n host's IP address confirmed: open the e-mailed link from the n8n host's network.",
+				fix: `The account may lack calendar and address-book access, or (two-factor accounts) the service wants the n8n host's IP address confirmed: open the e-mailed link from the n8n host's network.${below}`,
 			};
+		}
 		if (answer.status === 207 && /<([\w-]+:)?multistatus[\s>]/.test(answer.text))
 			return { ok: 'The server accepted the user name and password and speaks CalDAV/CardDAV' };
 		const page = looksLikeHtml(answer) ? ' with a web page' : '';
