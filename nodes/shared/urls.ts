@@ -35,6 +35,8 @@ function urlProblem(url: string): string | undefined {
 		parsed = new URL(url);
 	} catch {
 		// The text itself is not repeated: a user may have pasted a secret into it.
+		if (URL.canParse(url.replace(/\s+(?=\/|$)/g, '').trim()))
+			return 'The URL has a space in it: remove any space before or after the address in the credential (Base URL, DAV URL) or the node';
 		return 'The URL is not a valid URL. Enter a full URL such as https://api.example.com';
 	}
 	if (parsed.protocol === 'https:') return undefined;

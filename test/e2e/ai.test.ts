@@ -76,6 +76,31 @@ describe('AI in n8n', () => {
 		}
 	});
 
+	it('shows a failing Model list in n8n as the error with its fix, not as a lone "Enter ID"', async () => {
+		const wrong = await createServiceCredential(n8n.client, 'cloudStorageBearerApi', sandbox, {
+			name: 'Wrong bearer for the model list',
+			data: { apiToken: 'not-the-token' },
+		});
+		const refused = await n8n.client
+			.request('POST', '/rest/dynamic-node-parameters/options', {
+				nodeTypeAndVersion: { name: 'n8n-nodes-cloud-storage.cloudStorageAiChatModel', version: 1 },
+				credentials: { cloudStorageBearerApi: { id: wrong.id, name: wrong.name } },
+				path: 'parameters.model',
+				methodName: 'getModels',
+				currentNodeParameters: {},
+			})
+			.then(
+				(options: unknown) => `listed: ${JSON.stringify(options)}`,
+				(error: Error) => error.message,
+			);
+		// What n8n's editor shows in the list: the pack's cause, never the token.
+		expect(refused).toMatch(
+			/answered \d+: .*"message":"The AI API rejected the bearer token \(401\)"/,
+		);
+		expect(refused).not.toContain('not-the-token');
+		sandbox.requests.clear();
+	});
+
 	it("runs n8n's AI Agent with the Chat Model and the Storage node as a tool", async () => {
 		const workflow = await n8n.client.importWorkflow(loadWorkflow('ai-agent-storage-tool.json'), {
 			credentials,

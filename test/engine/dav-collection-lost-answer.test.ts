@@ -9,14 +9,14 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { byUrl, CALENDAR, CONTACTS, runDavNode } from '../dav/engine';
 import { DAV_SERVERS, type DavServer } from '../dav/servers';
-import { startDropProxy, type DropProxy } from './dav/drop-proxy';
+import { startForwardingProxy, type ForwardingProxy } from './dav/forwarding-proxy';
 
 describe.each(DAV_SERVERS)('$name', (server) => {
 	let dav: DavServer;
-	let proxy: DropProxy;
+	let proxy: ForwardingProxy;
 	beforeAll(async () => {
 		dav = await server.start();
-		proxy = await startDropProxy(dav.url);
+		proxy = await startForwardingProxy(dav.url);
 	});
 	afterAll(async () => {
 		await proxy?.close();

@@ -6,7 +6,7 @@
  */
 import { CALENDAR, runDavNode } from '../dav/engine';
 import { DAV_SERVERS, type DavServer } from '../dav/servers';
-import { startDropProxy, type DropProxy } from './dav/drop-proxy';
+import { startForwardingProxy, type ForwardingProxy } from './dav/forwarding-proxy';
 
 const ics = (uid: string, summary: string) =>
 	[
@@ -26,12 +26,12 @@ const ics = (uid: string, summary: string) =>
 
 describe.each(DAV_SERVERS)('$name', (server) => {
 	let dav: DavServer;
-	let proxy: DropProxy;
+	let proxy: ForwardingProxy;
 	let work: string;
 	beforeAll(async () => {
 		dav = await server.start();
 		work = await dav.mkcalendar('lost', { displayName: 'Lost answers' });
-		proxy = await startDropProxy(dav.url);
+		proxy = await startForwardingProxy(dav.url);
 	});
 	afterAll(async () => {
 		await proxy?.close();

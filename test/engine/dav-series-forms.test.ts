@@ -6,13 +6,18 @@
  * floating series stays floating; "this and following" where nothing is left before the occurrence changes
  * the whole series; a create stored by the server while a proxy answered 503 is found by its UID, once.
  */
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request } from 'node:http';
 
 import type { IDataObject } from 'n8n-workflow';
 
 import { byUrl, CALENDAR, CALENDAR_TRIGGER, pollDav, runDavNode } from '../dav/engine';
 import { DAV_SERVERS, type DavServer } from '../dav/servers';
+import {
+	startForwardingProxy,
+	type ForwardingProxy,
+	type LostRequest,
+	type SeenRequest,
+} from './dav/forwarding-proxy';
 
 const ics = (...vevents: string[][]) =>
 	[
@@ -46,94 +51,29 @@ const UTC_OVERRIDE = ics(
 	],
 );
 
-/** Passes everything through; the next create (If-None-Match: *) is stored, but answered 503. */
-async function start503Proxy(target: string) {
-	let armed = false;
-	const puts: string[] = [];
-	const server: Server = createServer((req, res) => {
-		if (req.method === 'PUT') puts.push(String(req.headers['if-none-match'] ?? ''));
-		const fault = armed && req.method === 'PUT' && req.headers['if-none-match'] === '*';
-		if (fault) armed = false;
-		const upstream = request(
-			new URL(req.url ?? '/', target),
-			{ method: req.method, headers: req.headers },
-			(answer) => {
-				if (fault) {
-					answer.resume();
-					res.writeHead(503, { 'Retry-After': '0', 'Content-Length': '0' });
-					res.end();
-					return;
-				}
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
+/** Another client's change, meanwhile: the update the proxy lost, with its attendees' answers swapped. */
+async function storeSwapped(lost: LostRequest) {
+	const swapped = lost.body
+		.toString()
+		.replace(/PARTSTAT=ACCEPTED/g, 'PARTSTAT=X-SWAP')
+		.replace(/PARTSTAT=DECLINED/g, 'PARTSTAT=ACCEPTED')
+		.replace(/PARTSTAT=X-SWAP/g, 'PARTSTAT=DECLINED');
+	await new Promise<void>((resolve, reject) => {
+		const other = request(lost.url, {
+			method: 'PUT',
+			headers: { ...lost.headers, 'content-length': String(Buffer.byteLength(swapped)) },
+		});
+		other.on('response', (answer) => {
+			answer.resume();
+			answer.on('end', resolve);
+		});
+		other.on('error', reject);
+		other.end(swapped);
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-		answerNextCreateWith503: () => ((armed = true), (puts.length = 0)),
-		puts: () => [...puts],
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		},
-	};
 }
 
-/**
- * Passes everything through; the next update (If-Match) never reaches the server: meanwhile another client
- * stores what the update carried with its attendees' answers swapped between the series and its exception.
- */
-async function startSwapProxy(target: string) {
-	let armed = false;
-	const server: Server = createServer((req, res) => {
-		const fault = armed && req.method === 'PUT' && req.headers['if-match'] !== undefined;
-		if (fault) {
-			armed = false;
-			const chunks: Buffer[] = [];
-			req.on('data', (chunk: Buffer) => chunks.push(chunk));
-			req.on('end', () => {
-				const swapped = Buffer.concat(chunks)
-					.toString()
-					.replace(/PARTSTAT=ACCEPTED/g, 'PARTSTAT=X-SWAP')
-					.replace(/PARTSTAT=DECLINED/g, 'PARTSTAT=ACCEPTED')
-					.replace(/PARTSTAT=X-SWAP/g, 'PARTSTAT=DECLINED');
-				const other = request(new URL(req.url ?? '/', target), {
-					method: 'PUT',
-					headers: { ...req.headers, 'content-length': String(Buffer.byteLength(swapped)) },
-				});
-				other.on('response', (answer) => {
-					answer.resume();
-					answer.on('end', () => req.socket.destroy());
-				});
-				other.end(swapped);
-			});
-			return;
-		}
-		const upstream = request(
-			new URL(req.url ?? '/', target),
-			{ method: req.method, headers: req.headers },
-			(answer) => {
-				res.writeHead(answer.statusCode ?? 502, answer.headers);
-				answer.pipe(res);
-			},
-		);
-		upstream.on('error', () => res.destroy());
-		req.pipe(upstream);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-		swapNextUpdate: () => (armed = true),
-		close: async () => {
-			server.closeAllConnections();
-			await new Promise((resolve) => server.close(resolve));
-		},
-	};
-}
+const isCreate = (seen: SeenRequest) => seen.method === 'PUT' && seen.ifNoneMatch === '*';
+const isUpdate = (seen: SeenRequest) => seen.method === 'PUT' && seen.ifMatch !== undefined;
 
 describe.each(DAV_SERVERS)('$name', (server) => {
 	let dav: DavServer;
@@ -306,8 +246,8 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 	});
 
 	describe('an update whose answer was lost while another client swapped PARTSTATs between components', () => {
-		let proxy: Awaited<ReturnType<typeof startSwapProxy>>;
-		beforeAll(async () => (proxy = await startSwapProxy(dav.url)));
+		let proxy: ForwardingProxy;
+		beforeAll(async () => (proxy = await startForwardingProxy(dav.url)));
 		afterAll(async () => await proxy?.close());
 
 		it('is not taken for applied: "may have been applied", the other change kept', async () => {
@@ -333,7 +273,9 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 					],
 				),
 			);
-			proxy.swapNextUpdate();
+			// The update never reaches the server: meanwhile another client stores what it carried, with its
+			// attendees' answers swapped between the series and its exception.
+			proxy.faultNext(isUpdate, { lose: 'request', meanwhile: storeSwapped });
 			const updated = await runDavNode({ ...dav, url: proxy.url }, CALENDAR, {
 				resource: 'event',
 				operation: 'update',
@@ -347,13 +289,16 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 	});
 
 	describe('a create the server stored while the answer was a 503', () => {
-		let proxy: Awaited<ReturnType<typeof start503Proxy>>;
-		beforeAll(async () => (proxy = await start503Proxy(dav.url)));
+		let proxy: ForwardingProxy;
+		beforeAll(async () => (proxy = await startForwardingProxy(dav.url)));
 		afterAll(async () => await proxy?.close());
 
 		it('is repeated, gets 412, and is found by its UID: created once, applied-after-lost-answer', async () => {
 			const calendar = await dav.mkcalendar('lost-creates');
-			proxy.answerNextCreateWith503();
+			// The next create is stored, but answered 503.
+			proxy.faultNext(isCreate, {
+				answer: { status: 503, headers: { 'Retry-After': '0', 'Content-Length': '0' } },
+			});
 			const created = await runDavNode({ ...dav, url: proxy.url }, CALENDAR, {
 				resource: 'event',
 				operation: 'create',
@@ -363,7 +308,10 @@ describe.each(DAV_SERVERS)('$name', (server) => {
 				additionalFields: { timezone: 'UTC' },
 			});
 			expect(created.error).toBeUndefined();
-			expect(proxy.puts()).toEqual(['*', '*']);
+			expect(proxy.requests('PUT')).toEqual([
+				{ method: 'PUT', ifNoneMatch: '*' },
+				{ method: 'PUT', ifNoneMatch: '*' },
+			]);
 			expect(created.json[0]).toMatchObject({
 				summary: 'Once',
 				outcome: 'applied-after-lost-answer',

@@ -3,11 +3,15 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { CUSTOM_MODEL } from './fields';
 import { listModels } from './transport';
 
-/** The Model list of both AI nodes: the service's listing when it answers one, and free entry always. */
+/**
+ * The Model list of both AI nodes: the service's listing when it answers one, and free entry always. A failure
+ * (a wrong token, the service down, a wrong AI URL) is thrown, so n8n shows it in the list with its fix; only an
+ * address with no listing at all leaves free entry alone, saying so.
+ */
 export const loadOptions = {
 	async getModels(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		const listed = (await listModels(this)) ?? [];
-		const options = listed.map((model) => {
+		const listing = await listModels(this);
+		const options = (listing.models ?? []).map((model) => {
 			const facts = [model.family, model.size, model.capabilities?.join(', ')]
 				.filter(Boolean)
 				.join('; ');
@@ -24,9 +28,9 @@ export const loadOptions = {
 			{
 				name: 'Enter ID',
 				value: CUSTOM_MODEL,
-				description: listed.length
+				description: listing.models
 					? 'A model offered to the account on request'
-					: 'The service lists no models here: enter the model ID',
+					: `${listing.unlisted}: enter the model ID. If a run then fails with 404 as well, check the AI URL of the credential.`,
 			},
 		];
 	},

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { IExecuteFunctions, ILoadOptionsFunctions, ISupplyDataFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, joinUrl, jsonBody, runCredentials } from '../transport';
+import { apiRequest, displayUrl, joinUrl, jsonBody, runCredentials } from '../transport';
 import { PackError, packErrorOf } from '../errors/pack-error';
 import { parseModelListing, type ListedModel } from './models';
 import { readNdjson } from './ndjson';
@@ -20,7 +20,10 @@ export interface AiCallOptions {
 }
 
 /** `{ai_url}` from the Bearer credential; the AI API lives apart from the storage API. */
-export async function aiUrl(ctx: AiContext, itemIndex = 0): Promise<string> {
+export async function aiUrl(
+	ctx: AiContext | ILoadOptionsFunctions,
+	itemIndex = 0,
+): Promise<string> {
 	const credentials = await runCredentials(ctx, BEARER_CREDENTIAL, itemIndex);
 	const url = String(credentials.aiUrl ?? '').trim();
 	if (!url) {
@@ -105,25 +108,37 @@ export async function callAi(
 	}
 }
 
+/** What the listing gave: models, or none because the service has no listing there (and why, for the user). */
+export type ModelListing = { models: ListedModel[] } | { models?: undefined; unlisted: string };
+
+/** Statuses that say "no listing at this address", not "something is wrong": the documents promise no listing. */
+const NO_LISTING_STATUSES = [404, 405, 501];
+
 /**
- * The service's model listing (`GET {ai_url}/api/tags`, the listing of the schema the API follows), or
- * undefined when it has none, refuses it or answers something else: a missing listing is not an error.
+ * The service's model listing (`GET {ai_url}/api/tags`, the listing of the schema the API follows). The
+ * documents promise none, so an address without one (404, 405, 501) or an answer that is no listing is not an
+ * error: the user then enters the model ID. Every other failure (a wrong token, the service down, a URL that
+ * answers a web page) is thrown, worded by the transport, so the Model list shows it instead of hiding it.
  */
-export async function listModels(
-	ctx: AiContext | ILoadOptionsFunctions,
-): Promise<ListedModel[] | undefined> {
-	const credentials = await ctx.getCredentials(BEARER_CREDENTIAL);
-	const base = String(credentials.aiUrl ?? '').trim();
-	if (!base) return undefined;
-	return await apiRequest(ctx, {
+export async function listModels(ctx: AiContext | ILoadOptionsFunctions): Promise<ModelListing> {
+	const base = await aiUrl(ctx);
+	const url = joinUrl(base, 'api/tags');
+	const response = await apiRequest(ctx, {
 		api: 'ai',
-		url: joinUrl(base, 'api/tags'),
+		url,
 		method: 'GET',
 		credential: { type: BEARER_CREDENTIAL },
+		answer: { accept: NO_LISTING_STATUSES },
 		// One look: a listing that is not there is not waited for.
 		retry: { maxAttempts: 1 },
-	}).then(
-		(response) => parseModelListing(response.body),
-		() => undefined,
-	);
+	});
+	if (NO_LISTING_STATUSES.includes(response.status))
+		return {
+			unlisted: `The service has no model listing at ${displayUrl(url)} (it answered ${response.status})`,
+		};
+	const models = parseModelListing(response.body);
+	if (!models) return { unlisted: `The answer of ${displayUrl(url)} is not a model listing` };
+	return models.length
+		? { models }
+		: { unlisted: `The model listing at ${displayUrl(url)} names no models` };
 }

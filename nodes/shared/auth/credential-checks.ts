@@ -12,7 +12,8 @@ export type TestedCredential =
 /** What a credential's Test concluded from an answer the transport handed back (status < 300 or accepted). */
 export type Verdict =
 	| { ok: string }
-	| { failed: string; fix: string }
+	/** `address`: the answer says the URL is not the interface's address (a hint about its path may follow). */
+	| { failed: string; fix: string; address?: true }
 	/** Not the expected JSON: worded by the transport (`unexpectedBodyError`). */
 	| { unexpected: 'an HTML page' | 'plain text' };
 
@@ -53,8 +54,13 @@ function redirected(answer: Answer, url: string, field: string, asked: string): 
 
 /** One credential's Test: the single request it sends (to the configured URL only) and how it reads the answer. */
 export interface CredentialCheck {
-	/** The form field that holds the URL the Test calls, as the form names it. */
+	/** The form field that holds the URL the Test calls, as the form names it, and its key in the data. */
 	urlField: string;
+	urlKey: 'baseUrl' | 'davUrl';
+	/** Whether the interface answers at the root of its address (the service's APIs), so a path is suspect. */
+	apiAtRoot: boolean;
+	/** What the field should hold, as a hint says it. */
+	address: string;
 	request(data: ICredentialDataDecryptedObject): ApiRequest;
 	verdict(answer: Answer, url: string): Verdict;
 }
@@ -84,6 +90,7 @@ function wrongPath(url: string, status: number, what: string): Verdict {
 	return {
 		failed: `Nothing at ${displayUrl(url)} answers as ${what} (${status})`,
 		fix: API_ADDRESS_FIX,
+		address: true,
 	};
 }
 
@@ -95,8 +102,17 @@ function storageCheck(
 		failed: `The service refused the login: wrong user or ${secret.toLowerCase()}`,
 		fix: `Check User and ${secret} in this credential.`,
 	};
+	/** A 401 with a text or a page, where the service answers an empty body (or JSON): another server's login. */
+	const refusedElsewhere = (answer: Answer, url: string): Verdict => ({
+		failed: `The server at ${displayUrl(url)} refused the login (401), but not as the service does: it answered with ${looksLikeHtml(answer) ? 'a web page' : 'plain text'}`,
+		fix: `Check Base URL first: it must be the service's API address (for example https://api.example.com), not the DAV URL, a web page or a proxy's login. If it is, check User and ${secret}.`,
+		address: true,
+	});
 	return {
 		urlField: 'Base URL',
+		urlKey: 'baseUrl',
+		apiAtRoot: true,
+		address: "the API's address",
 		// The login the sessions come from: it checks the user and the secret and changes nothing.
 		request: (data) => ({
 			api: 'v2',
@@ -109,7 +125,8 @@ function storageCheck(
 		verdict(answer, url) {
 			if (REDIRECTS.includes(answer.status))
 				return redirected(answer, url, 'Base URL', '/api/authenticate_user.php');
-			if (answer.status === 401) return refused;
+			if (answer.status === 401)
+				return answer.text.trim() && !parsed(answer.text) ? refusedElsewhere(answer, url) : refused;
 			if (answer.status === 403)
 				return {
 					failed: 'The service refused this account access (403)',
@@ -138,6 +155,9 @@ const MCP_VERSION = '2026-07-28';
 /** A private tool needs the bearer token, so a wrong token fails here rather than in a workflow. */
 const bearerCheck: CredentialCheck = {
 	urlField: 'Base URL',
+	urlKey: 'baseUrl',
+	apiAtRoot: true,
+	address: "the API's address",
 	request: (data) => ({
 		api: 'mcp',
 		url: joinUrl(String(data.baseUrl ?? ''), 'api/mcp'),
@@ -205,6 +225,10 @@ const PROPFIND =
 
 const davCheck: CredentialCheck = {
 	urlField: 'DAV URL',
+	urlKey: 'davUrl',
+	// A DAV server may live under any path (/dav/, /remote.php/dav/).
+	apiAtRoot: false,
+	address: "the CalDAV/CardDAV server's address",
 	request: (data) => ({
 		api: 'dav',
 		url: String(data.davUrl ?? ''),
@@ -222,17 +246,25 @@ const davCheck: CredentialCheck = {
 				failed: 'The server refused the user name and password (401)',
 				fix: 'Check Username and Password or Access Token in this credential.',
 			};
-		if (answer.status === 403)
+		if (answer.status === 403) {
+			const { origin, pathname } = new URL(url);
+			// Servers also refuse a path outside the account's own (Radicale answers 403 there).
+			const below =
+				pathname.replace(/\/+$/, '') === ''
+					? ''
+					: ` Or the DAV URL points below the server's root, where this account may not look: try ${origin}/.`;
 			return {
 				failed: 'The server refused this account access (403)',
-				fix: "The account may lack calendar and address-book access, or (two-factor accounts) the service wants the n8n host's IP address confirmed: open the e-mailed link from the n8n host's network.",
+				fix: `The account may lack calendar and address-book access, or (two-factor accounts) the service wants the n8n host's IP address confirmed: open the e-mailed link from the n8n host's network.${below}`,
 			};
+		}
 		if (answer.status === 207 && /<([\w-]+:)?multistatus[\s>]/.test(answer.text))
 			return { ok: 'The server accepted the user name and password and speaks CalDAV/CardDAV' };
 		const page = looksLikeHtml(answer) ? ' with a web page' : '';
 		return {
 			failed: `${displayUrl(url)} is not a CalDAV/CardDAV server: it answered a DAV request (PROPFIND) with ${answer.status}${page}`,
 			fix: "Set DAV URL to the root of the CalDAV/CardDAV server (for example https://dav.example.com/), not to a web page or the storage API's address.",
+			address: true,
 		};
 	},
 };

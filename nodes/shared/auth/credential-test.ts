@@ -21,6 +21,7 @@ import {
 } from '../transport';
 import { authenticatorOf } from './authenticators';
 import { CREDENTIAL_CHECKS, type TestedCredential } from './credential-checks';
+import { addressHint, urlFieldProblem } from './url-field';
 
 /** A Test answers while the user waits in the form: far shorter than a node's default Timeout, and said so. */
 export const CREDENTIAL_TEST_TIMEOUT_MS = 30_000;
@@ -130,15 +131,15 @@ async function runCheck(
 	data: ICredentialDataDecryptedObject,
 ): Promise<INodeCredentialTestResult> {
 	const check = CREDENTIAL_CHECKS[credentialType];
+	const typed = String(data[check.urlKey] ?? '');
+	// What the field's value alone shows is said before anything is sent.
+	const problem = urlFieldProblem(check.urlField, typed);
+	if (problem) return { status: 'Error', message: problem };
 	const options = check.request(data);
-	try {
-		new URL(options.url);
-	} catch {
-		return {
-			status: 'Error',
-			message: `${check.urlField} is not a URL. Enter the full address, starting with https://.`,
-		};
-	}
+	const hinted = (message: string) => {
+		const hint = addressHint(check.urlField, typed, check.apiAtRoot, check.address);
+		return hint ? `${message} ${hint}` : message;
+	};
 	const ctx = testContext(test, data);
 	try {
 		const answer = await apiRequest<string>(ctx, {
@@ -165,10 +166,11 @@ async function runCheck(
 			const errorCtx: ErrorContext = { api: options.api };
 			return {
 				status: 'Error',
-				message: wording(unexpectedBodyError(errorCtx, verdict.unexpected)),
+				message: hinted(wording(unexpectedBodyError(errorCtx, verdict.unexpected))),
 			};
 		}
-		return { status: 'Error', message: `${withStop(verdict.failed)} ${verdict.fix}` };
+		const message = `${withStop(verdict.failed)} ${verdict.fix}`;
+		return { status: 'Error', message: verdict.address ? hinted(message) : message };
 	} catch (error) {
 		const bare = unworded(error, options.url, check.urlField);
 		if (bare) return { status: 'Error', message: bare };

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
 import { MODE_MARKER_HEADER, type AuthMode } from './auth-mode';
-import { insecureUrlProblem } from '../urls';
+import { requestUrlProblem } from './url-field';
 
 interface AppendableForm {
 	append(name: string, value: string): void;
@@ -34,7 +34,7 @@ export function takeAuthMode(options: IHttpRequestOptions): AuthMode {
 
 export function assertSecure(options: IHttpRequestOptions): void {
 	const url = options.baseURL ? new URL(options.url, options.baseURL).toString() : options.url;
-	const problem = insecureUrlProblem(url);
+	const problem = requestUrlProblem(url);
 	if (problem) throw new Error(problem);
 }
 

@@ -1,6 +1,7 @@
 import type { IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
 
-import { displayUrl, insecureUrlProblem, joinUrl } from '../urls';
+import { displayUrl, joinUrl } from '../urls';
+import { addressHint, requestUrlProblem } from './url-field';
 
 interface AuthenticatorAnswer {
 	Success?: boolean;
@@ -50,7 +51,7 @@ async function login(
 	authenticate: (request: IHttpRequestOptions) => void,
 ): Promise<{ sessionId: string }> {
 	const url = joinUrl(baseUrl, 'api/authenticate_user.php');
-	const problem = insecureUrlProblem(url);
+	const problem = requestUrlProblem(url);
 	if (problem) throw new Error(problem);
 	const request: IHttpRequestOptions = {
 		url,
@@ -91,8 +92,9 @@ async function login(
 				: answer
 					? 'answered JSON that is not a login answer'
 					: `answered with ${looksLikeHtml(response.body) ? 'an HTML page' : 'plain text'} where JSON was expected`;
+		const hint = addressHint('Base URL', baseUrl, true);
 		throw new Error(
-			`The service's login at ${displayUrl(url)} ${what}. The Base URL is not the service's API address: set it to the address the API answers at (for example https://api.example.com), not a web page's address.`,
+			`The service's login at ${displayUrl(url)} ${what}. The Base URL is not the service's API address: set it to the address the API answers at (for example https://api.example.com), not a web page's address.${hint ? ` ${hint}` : ''}`,
 		);
 	}
 	if (!answer.SessionID) throw new Error(TWO_FACTOR_HINT);

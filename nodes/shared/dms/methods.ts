@@ -6,7 +6,7 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { fetchPage, getDocument, getFields, getUsers } from './client';
+import { fetchPage, getDocument, getFields, getUsers, statusOf } from './client';
 import { labelOf } from './convert';
 import { RESOURCE_SECTION } from './descriptions';
 import { mapperFields, type MapperChoices } from './mapper';
@@ -41,21 +41,30 @@ const isKnownSection = (section: unknown) => Object.hasOwn(SECTION_LABEL, String
 const nameOf = (doc: DmsDocument) =>
 	String(doc.name ?? doc.display_name ?? `#${doc.dvs_document_id}`);
 
-/** Registers small enough to list completely become dropdowns; larger ones take IDs. */
+/** Registers small enough to list completely become dropdowns (undefined: larger ones take IDs). */
 async function listable(
 	ctx: ILoadOptionsFunctions,
 	section: Section,
 ): Promise<Reference[] | undefined> {
-	try {
-		const page = await fetchPage(ctx, section, 0, MAX_PAGE_SIZE);
-		if (page.total > page.items.length) return undefined;
-		return page.items.map((doc) => ({
-			id: doc.dvs_document_id,
-			display_name: `${nameOf(doc)} (${doc.dvs_document_id})`,
-		}));
-	} catch {
-		return undefined;
-	}
+	const page = await fetchPage(ctx, section, 0, MAX_PAGE_SIZE);
+	if (page.total > page.items.length) return undefined;
+	return page.items.map((doc) => ({
+		id: doc.dvs_document_id,
+		display_name: `${nameOf(doc)} (${doc.dvs_document_id})`,
+	}));
+}
+
+/**
+ * A related register for the field mapper: one this user may not read (405, the API's answer to a missing
+ * section permission) leaves its field taking IDs rather than failing the whole mapper; any other failure shows.
+ */
+async function relationChoices(
+	ctx: ILoadOptionsFunctions,
+	section: Section,
+): Promise<Reference[] | undefined> {
+	return await listable(ctx, section).catch(async (error: unknown) =>
+		statusOf(error) === '405' ? undefined : await Promise.reject(error),
+	);
 }
 
 async function choicesFor(
@@ -77,7 +86,7 @@ async function choicesFor(
 	)) {
 		const target = field.section as Section;
 		if (choices.relations![target] === undefined)
-			choices.relations![target] = await listable(ctx, target);
+			choices.relations![target] = await relationChoices(ctx, target);
 	}
 	return choices;
 }
@@ -104,8 +113,8 @@ export const resourceMapping = {
 		let projectId: number | undefined;
 		const id = idParameter(this, 'documentId');
 		if (section === 'task' && id !== undefined) {
-			const task = await getDocument(this, 'task', id).catch(() => undefined);
-			projectId = (task?.dvs_project_id as Reference | undefined)?.id;
+			const task = await getDocument(this, 'task', id);
+			projectId = (task.dvs_project_id as Reference | undefined)?.id;
 		}
 		const choices = await choicesFor(this, section, projectId);
 		return {
@@ -211,8 +220,8 @@ export const loadOptions = {
 	async getMentionUsers(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const id = idParameter(this, 'documentId');
 		if (id === undefined) return [];
-		const task = await getDocument(this, 'task', id).catch(() => undefined);
-		const projectId = (task?.dvs_project_id as Reference | undefined)?.id;
+		const task = await getDocument(this, 'task', id);
+		const projectId = (task.dvs_project_id as Reference | undefined)?.id;
 		return projectId === undefined ? [] : asOptions(await getUsers(this, 'task', projectId));
 	},
 };

@@ -9,7 +9,7 @@ import {
 	type McpHttp,
 } from './protocol';
 
-export const BEARER_CREDENTIAL = 'cloudStorageBearerApi';
+export const BEARER_CREDENTIAL = 'cloudStorageBearerApi' as const;
 
 /** The clock that waits out a 429; tests replace `sleep` so that no test waits in real time. */
 export const mcpClock = { sleep: async (ms: number) => await sleep(ms) };
@@ -17,14 +17,14 @@ export const mcpClock = { sleep: async (ms: number) => await sleep(ms) };
 export interface McpEndpoint {
 	url: string;
 	/** Undefined for the public tools and documentation, which need no credential. */
-	credentialType?: string;
+	credentialType?: typeof BEARER_CREDENTIAL;
 }
 
 /** `{base_url}/api/mcp`; a base URL with a query string is refused, since the endpoint rejects query parameters. */
 export async function mcpEndpoint(ctx: IExecuteFunctions, itemIndex: number): Promise<McpEndpoint> {
 	const authentication = ctx.getNodeParameter('authentication', itemIndex, 'bearerApi') as string;
 	let base: string;
-	let credentialType: string | undefined;
+	let credentialType: typeof BEARER_CREDENTIAL | undefined;
 	if (authentication === 'none') {
 		base = String(ctx.getNodeParameter('baseUrl', itemIndex, '')).trim();
 		if (!base) {

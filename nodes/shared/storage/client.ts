@@ -107,6 +107,12 @@ export async function v2Body<T = unknown>(
 	});
 }
 
+/** An anonymous call has no credential, so no way to authenticate it (`mode`) either. */
+export type V1Options = CallOptions & { method?: 'GET' | 'POST'; body?: RequestBody } & (
+		| { anonymous?: false; mode?: AuthMode }
+		| { anonymous: true; mode?: never }
+	);
+
 /**
  * A legacy script, `{base_url}/<path>` (e.g. `api/get_upload_tree.php`, `save_file.php`). Parameters go in the POST body by default (the scripts read
  * query or form fields alike), which keeps keys out of URLs; a GET sends only non-secret identifiers.
@@ -115,7 +121,7 @@ export async function v1<T = unknown>(
 	ctx: StorageContext,
 	account: StorageAccount,
 	path: string,
-	options: CallOptions & { method?: 'GET' | 'POST'; body?: RequestBody; mode?: AuthMode } = {},
+	options: V1Options = {},
 ): Promise<ApiResponse<T>> {
 	const { anonymous, method = 'POST', mode, ...rest } = options;
 	const type = anonymous ? undefined : account.credentialType;

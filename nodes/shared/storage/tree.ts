@@ -24,6 +24,13 @@ interface TreeAnswer {
 /** Large accounts give large trees (about 250 bytes per item); the transport's default cap is lower. */
 const MAX_TREE_BYTES = 512 * 1024 * 1024;
 
+const refusals = new WeakSet<object>();
+const refusal = (error: NodeApiError) => (refusals.add(error), error);
+
+/** Whether an error is the service's refusal of the tree in its answer (`error` set, no `data`). */
+export const isTreeRefusal = (error: unknown): boolean =>
+	typeof error === 'object' && error !== null && refusals.has(error);
+
 /**
  * The whole tree below a folder in one request: GET with `Hash` and `DeleteKey` in the query, as documented.
  * The edit key is a capability, so the transport never shows the query string in a message or an output.
@@ -42,14 +49,16 @@ export async function fetchTree(
 		answer: { maxBytes: MAX_TREE_BYTES },
 	});
 	if (!body?.data || body.error) {
-		throw new NodeApiError(
-			ctx.getNode(),
-			{ message: 'tree refused' },
-			{
-				itemIndex,
-				message: `The service did not return the folder tree${body?.error ? `: ${body.error}` : ''}`,
-				description: 'Check that this account may edit the folder (the tree needs its edit key).',
-			},
+		throw refusal(
+			new NodeApiError(
+				ctx.getNode(),
+				{ message: 'tree refused' },
+				{
+					itemIndex,
+					message: `The service did not return the folder tree${body?.error ? `: ${body.error}` : ''}`,
+					description: 'Check that this account may edit the folder (the tree needs its edit key).',
+				},
+			),
 		);
 	}
 	return body.data;

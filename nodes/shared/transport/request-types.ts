@@ -50,8 +50,18 @@ export interface ApiRequest {
 	timeoutMs?: number;
 }
 
+/**
+ * The pack's credential types (the ones `auth/authenticators.ts` applies). An anonymous request has no
+ * credential at all, so no name can stand for "anonymous" beside a `mode`.
+ */
+export type CredentialType =
+	| 'cloudStorageTokenApi'
+	| 'cloudStoragePasswordApi'
+	| 'cloudStorageBearerApi'
+	| 'cloudStorageDavApi';
+
 export interface Credential {
-	type: string;
+	type: CredentialType;
 	/** Absent: `fields`, the credential's normal method (`auth-mode.ts`). */
 	mode?: AuthMode;
 }

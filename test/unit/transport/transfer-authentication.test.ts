@@ -10,7 +10,12 @@ import type { Readable } from 'node:stream';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../nodes/shared/transport/request';
-import { fileBody, formBody, type FileUpload } from '../../../nodes/shared/transport/request-types';
+import {
+	fileBody,
+	formBody,
+	type CredentialType,
+	type FileUpload,
+} from '../../../nodes/shared/transport/request-types';
 import { MODE_MARKER_HEADER } from '../../../nodes/shared/transport';
 import { SocketBody } from '../../../nodes/shared/transport/socket-exchange';
 
@@ -124,7 +129,7 @@ it('sends an upload by upload key anonymously: no credential read, no authentica
 	expect(received[0].headers.authorization).toBeUndefined();
 });
 
-it.each([
+it.each<[string, CredentialType, string, string | undefined]>([
 	['token', 'cloudStorageTokenApi', 'file_hash=H&user=u&user_access_token=T0ken', undefined],
 	[
 		'password',

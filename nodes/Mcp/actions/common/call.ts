@@ -9,6 +9,33 @@ import {
 	type McpClient,
 } from '../../../shared/mcp/protocol';
 import { mcpClient, mcpEndpoint } from '../../../shared/mcp/transport';
+import { PackError } from '../../../shared/errors/pack-error';
+import { displayUrl } from '../../../shared/transport';
+
+const ADDRESS_FIX =
+	"Check the Base URL (of the credential, or of the node without one): it must be the service's API address (for example https://api.example.com; the node adds /api/mcp), not a web page, a share link or another interface's address.";
+
+/**
+ * An answer that is no JSON-RPC at all (a web page, another server), or a 404 or 405 to the node's POST, says
+ * the Base URL is not the service's API address, not that a tool, its arguments or the method were wrong.
+ */
+function notAnEndpoint(error: unknown, url: string): unknown {
+	const status = (error as { httpCode?: unknown } | null)?.httpCode;
+	if (status === 404 || status === 405)
+		return new PackError(
+			`Nothing at ${displayUrl(url)} answers as the service's MCP endpoint (${status})`,
+			{ httpCode: status, description: ADDRESS_FIX },
+		);
+	if (
+		!(error instanceof McpError) ||
+		error.kind !== 'protocol' ||
+		!/not JSON-RPC/.test(error.message)
+	)
+		return error;
+	return new PackError(`${error.message}: ${displayUrl(url)} is not the service's MCP endpoint`, {
+		description: ADDRESS_FIX,
+	});
+}
 
 /** Runs `work` with this run's client; the router words what it throws (McpError describes itself). */
 export async function withClient<T>(
@@ -18,7 +45,9 @@ export async function withClient<T>(
 ): Promise<T> {
 	const endpoint = await mcpEndpoint(ctx, itemIndex);
 	const version = ctx.getNodeParameter('protocolVersion', itemIndex, '2026-07-28') as string;
-	return await work(mcpClient(ctx, endpoint, version, itemIndex));
+	return await work(mcpClient(ctx, endpoint, version, itemIndex)).catch((error: unknown) => {
+		throw notAnEndpoint(error, endpoint.url);
+	});
 }
 
 /**
