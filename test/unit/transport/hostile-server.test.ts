@@ -3,10 +3,11 @@
 // never a hang. Downloads go through Storage's `downloadFile` exactly as the nodes call it (main thread and
 // n8n's helper), with a stand-in for n8n's filesystem store; uploads through the transport as the Upload
 // operation calls it (main thread and n8n's helper); n8n's helper is n8n's own (`@n8n/backend-network`).
-// Timers are driven: a case that stalls ends because this test moves the clock past the node's Timeout, never
-// by waiting.
+// Timers are driven in every case: a case that stalls ends because this test moves the clock past the node's
+// Timeout, never by waiting, and no other case can meet a timer, however slowly a loaded machine runs it.
 import { httpRequest } from '@n8n/backend-network/testing';
 import { randomBytes } from 'node:crypto';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
 	createReadStream,
 	mkdtempSync,
@@ -15,6 +16,7 @@ import {
 	statSync,
 	writeFileSync,
 } from 'node:fs';
+import type { ClientRequest } from 'node:http';
 import {
 	createServer as createNetServer,
 	type AddressInfo,
@@ -56,6 +58,8 @@ type Piece =
 	| { stall: true }
 	| { close: true }
 	| { endless: true }
+	/** The process held off the CPU this long (ms of wall time), as a loaded machine holds it: nothing runs meanwhile. */
+	| { held: number }
 	/** Forever: one byte of `text` (or all of it, `whole`) every `everyMs` of the driven clock. */
 	| { trickle: string; everyMs: number; whole?: boolean };
 /** What the server sends once it has read the whole request: pieces written one after another. */
@@ -101,6 +105,11 @@ function serve(socket: Socket): void {
 				if (socket.destroyed) return;
 				if (typeof piece === 'object' && 'stall' in piece) return;
 				if (typeof piece === 'object' && 'close' in piece) return void socket.destroy();
+				if (typeof piece === 'object' && 'held' in piece) {
+					const until = performance.now() + piece.held;
+					while (performance.now() < until);
+					continue;
+				}
 				if (typeof piece === 'object' && 'trickle' in piece) {
 					for (let at = 0; !socket.destroyed; at++) {
 						await new Promise((resolve) => setTimeout(resolve, piece.everyMs));
@@ -149,7 +158,38 @@ function failHandshake(kind: Handshake) {
 	};
 }
 
+/**
+ * n8n's helper (axios) bounds a request by its Timeout twice: a timer from the start until the head arrives, on the
+ * driven clock, and the socket's idle timer (`ClientRequest#setTimeout`), which Node runs on the wall clock whatever
+ * jest fakes. On a loaded machine the second fired in cases that end on I/O alone (the process held off the CPU for
+ * longer than the Timeout): a download was asked again, and its back-off waited on a clock no one moved. Here the
+ * idle timer runs on the driven clock, started again by every chunk the socket reads, as Node's is.
+ */
+function drivenIdleTimer({ request }: { request: ClientRequest }): void {
+	let timer: ReturnType<typeof setTimeout> | undefined;
+	let watched: Socket | undefined;
+	const touch = () => timer?.refresh();
+	const stop = () => {
+		clearTimeout(timer);
+		timer = undefined;
+		watched?.removeListener('data', touch);
+	};
+	const watch = (socket: Socket) => (watched = socket).on('data', touch);
+	request.setTimeout = (ms: number, onTimeout?: () => void) => {
+		stop();
+		if (onTimeout) request.once('timeout', onTimeout);
+		if (ms > 0) {
+			timer = setTimeout(() => request.emit('timeout'), ms);
+			if (request.socket) watch(request.socket);
+			else request.once('socket', watch);
+		}
+		return request;
+	};
+	request.once('close', stop);
+}
+
 beforeAll(async () => {
+	subscribe('http.client.request.created', drivenIdleTimer as (message: unknown) => void);
 	for (const kind of ['reset', 'stall', 'plain HTTP'] as const) {
 		const server = createNetServer(failHandshake(kind));
 		servers.push(server);
@@ -171,11 +211,20 @@ beforeAll(async () => {
 	writeFileSync(smallUploadPath, Buffer.alloc(16 * 1024, 7));
 });
 afterAll(async () => {
+	unsubscribe('http.client.request.created', drivenIdleTimer as (message: unknown) => void);
 	tls.setDefaultCACertificates(defaults);
 	for (const socket of open) socket.destroy();
 	for (const server of servers) await new Promise((resolve) => server.close(resolve));
 	rmSync(folder, { recursive: true, force: true });
 });
+
+// Every case on the driven clock: only a case that stalls moves it (`outcomeOf`).
+beforeEach(() =>
+	jest.useFakeTimers({
+		doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+	}),
+);
+afterEach(() => jest.useRealTimers());
 
 /**
  * After a failure every socket the pack opened is closed: the server's side of each sees it close. Waits on
@@ -463,13 +512,7 @@ describe.each([
 	['plain', () => `http://127.0.0.1:${plainPort}`],
 	['TLS', () => `https://localhost:${tlsPort}`],
 ])('over %s', (_transport, base) => {
-	beforeEach(() => {
-		forgetOpenSockets();
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
-	});
-	afterEach(() => jest.useRealTimers());
+	beforeEach(forgetOpenSockets);
 
 	describe.each(paths)('download, %s', (via) => {
 		it.each(cases)('%s', async (_case, steps, expected, options = {}) => {
@@ -710,6 +753,55 @@ describe.each([
 	});
 });
 
+// A loaded machine may hold the process off the CPU for longer than the Timeout between two reads: a case that ends
+// on I/O alone still ends on its answer, never on a timer (once seen: n8n's helper's socket timer, on the wall
+// clock, ended a download's attempt, whose back-off then waited on the driven clock).
+describe('the process held off the CPU for longer than the Timeout', () => {
+	const base = () => `http://127.0.0.1:${plainPort}`;
+	beforeEach(() => {
+		forgetOpenSockets();
+		script = ['HTTP/1.1 200 OK\r\n', { held: TIMEOUT_S * 1000 + 200 }, { endless: true }];
+	});
+	const keepAlive = process.env.CLOUD_STORAGE_KEEP_ALIVE;
+	afterEach(() => {
+		if (keepAlive === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		else process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+	});
+
+	it("a download through n8n's helper ends on the endless headers", async () => {
+		const before = requestsSeen;
+		const { ctx } = context();
+		const outcome = await outcomeOf(
+			downloadFile(ctx, { baseUrl: base(), webUrl: base() }, 'H4sh', {
+				fileName: 'f.bin',
+				via: 'helper',
+			}),
+			false,
+		);
+		check(outcome as Error, { error: /header|overflow/i });
+		expect(requestsSeen - before).toBe(1);
+		await expectSocketsClosed(outcome);
+	});
+
+	it("an ordinary call through n8n's helper ends on the endless headers", async () => {
+		process.env.CLOUD_STORAGE_KEEP_ALIVE = 'false';
+		const { ctx } = context();
+		const outcome = await outcomeOf(
+			apiRequest(ctx, {
+				api: 'v2',
+				url: `${base()}/api_v2/get_file_info`,
+				method: 'POST',
+				body: formBody({ file_hash: 'H4sh' }),
+				answer: { as: 'text' },
+				retry: { maxAttempts: 1 },
+			}),
+			false,
+		);
+		check(outcome as Error, { error: /header|overflow/i });
+		await expectSocketsClosed(outcome);
+	});
+});
+
 const uploadPaths = ['main thread', 'helper'] as const;
 
 /** An upload of the file on disk as the Upload operation sends it: from the main thread, or through n8n's helper. */
@@ -759,15 +851,11 @@ describe.each([
 ])('an upload whose server stops reading it, over %s', (_transport, base) => {
 	beforeEach(() => {
 		stopReading = true;
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
+		forgetOpenSockets();
 	});
-	beforeEach(forgetOpenSockets);
 	afterEach(() => {
 		stopReading = false;
 		onStall = undefined;
-		jest.useRealTimers();
 	});
 
 	it.each(uploadPaths)(
@@ -883,16 +971,10 @@ const PROXY_VARIABLES = [
 const PROXY_VARIANTS = PROXY_VARIABLES.flatMap((name) => [name, name.toLowerCase()]);
 
 describe('a TLS handshake that does not complete', () => {
-	beforeEach(() => {
-		forgetOpenSockets();
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
-	});
+	beforeEach(forgetOpenSockets);
 	const keepAlive = process.env.CLOUD_STORAGE_KEEP_ALIVE;
 	afterEach(() => {
 		onHandshake = undefined;
-		jest.useRealTimers();
 		if (keepAlive === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
 		else process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
 	});
@@ -1201,12 +1283,8 @@ describe('a proxy that never answers CONNECT', () => {
 		for (const name of PROXY_VARIANTS) delete process.env[name];
 		process.env.HTTPS_PROXY = proxy.url;
 		proxy.reset();
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
 	});
 	afterEach(() => {
-		jest.useRealTimers();
 		for (const [name, value] of Object.entries(saved))
 			if (value === undefined) delete process.env[name];
 			else process.env[name] = value;
