@@ -7,7 +7,6 @@
 // Timeout, never by waiting, and no other case can meet a timer, however slowly a loaded machine runs it.
 import { httpRequest } from '@n8n/backend-network/testing';
 import { randomBytes } from 'node:crypto';
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
 	createReadStream,
 	mkdtempSync,
@@ -16,7 +15,6 @@ import {
 	statSync,
 	writeFileSync,
 } from 'node:fs';
-import type { ClientRequest } from 'node:http';
 import {
 	createServer as createNetServer,
 	type AddressInfo,
@@ -36,6 +34,7 @@ import { backoff } from '../../../nodes/shared/transport/around-send';
 import { apiRequest } from '../../../nodes/shared/transport/request';
 import { fileBody, formBody } from '../../../nodes/shared/transport/request-types';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
+import { driveHelperIdleTimer } from '../driven-helper-timer';
 
 const TIMEOUT_S = 2;
 const folder = mkdtempSync(join(tmpdir(), 'hostile-'));
@@ -158,38 +157,10 @@ function failHandshake(kind: Handshake) {
 	};
 }
 
-/**
- * n8n's helper (axios) bounds a request by its Timeout twice: a timer from the start until the head arrives, on the
- * driven clock, and the socket's idle timer (`ClientRequest#setTimeout`), which Node runs on the wall clock whatever
- * jest fakes. On a loaded machine the second fired in cases that end on I/O alone (the process held off the CPU for
- * longer than the Timeout): a download was asked again, and its back-off waited on a clock no one moved. Here the
- * idle timer runs on the driven clock, started again by every chunk the socket reads, as Node's is.
- */
-function drivenIdleTimer({ request }: { request: ClientRequest }): void {
-	let timer: ReturnType<typeof setTimeout> | undefined;
-	let watched: Socket | undefined;
-	const touch = () => timer?.refresh();
-	const stop = () => {
-		clearTimeout(timer);
-		timer = undefined;
-		watched?.removeListener('data', touch);
-	};
-	const watch = (socket: Socket) => (watched = socket).on('data', touch);
-	request.setTimeout = (ms: number, onTimeout?: () => void) => {
-		stop();
-		if (onTimeout) request.once('timeout', onTimeout);
-		if (ms > 0) {
-			timer = setTimeout(() => request.emit('timeout'), ms);
-			if (request.socket) watch(request.socket);
-			else request.once('socket', watch);
-		}
-		return request;
-	};
-	request.once('close', stop);
-}
+// n8n's helper's socket timer too: no case can meet a wall-clock timer.
+driveHelperIdleTimer();
 
 beforeAll(async () => {
-	subscribe('http.client.request.created', drivenIdleTimer as (message: unknown) => void);
 	for (const kind of ['reset', 'stall', 'plain HTTP'] as const) {
 		const server = createNetServer(failHandshake(kind));
 		servers.push(server);
@@ -211,7 +182,6 @@ beforeAll(async () => {
 	writeFileSync(smallUploadPath, Buffer.alloc(16 * 1024, 7));
 });
 afterAll(async () => {
-	unsubscribe('http.client.request.created', drivenIdleTimer as (message: unknown) => void);
 	tls.setDefaultCACertificates(defaults);
 	for (const socket of open) socket.destroy();
 	for (const server of servers) await new Promise((resolve) => server.close(resolve));
