@@ -13,6 +13,7 @@ import { CloudStorageDmsTask } from '../../../nodes/DmsTask/CloudStorageDmsTask.
 import { CloudStorageDmsTrigger } from '../../../nodes/DmsTrigger/CloudStorageDmsTrigger.node';
 import { CloudStorageCalendar } from '../../../nodes/Calendar/CloudStorageCalendar.node';
 import { driveHelperIdleTimer } from '../driven-helper-timer';
+import { hangGuard } from '../hang-guard';
 
 driveHelperIdleTimer();
 
@@ -121,12 +122,12 @@ async function outcomeOf(method: Method, kind: Failure): Promise<unknown> {
 		(value) => (outcome = { value }),
 		(error: unknown) => (outcome = { error }),
 	);
-	const began = performance.now();
+	const hung = hangGuard(8000);
 	for (let turn = 0; !outcome; turn++) {
 		await new Promise((resolve) => setImmediate(resolve));
 		if (kind === 'stall' && turn % 5 === 4) await jest.advanceTimersByTimeAsync(500);
 		// Only a guard against a hang: no outcome depends on it.
-		if (performance.now() - began > 15_000) throw new Error('hang');
+		if (hung()) throw new Error('hang');
 	}
 	return 'error' in outcome ? outcome.error : outcome.value;
 }

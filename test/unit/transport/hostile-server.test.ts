@@ -35,6 +35,7 @@ import { apiRequest } from '../../../nodes/shared/transport/request';
 import { fileBody, formBody } from '../../../nodes/shared/transport/request-types';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
 import { driveHelperIdleTimer } from '../driven-helper-timer';
+import { hangGuard } from '../hang-guard';
 
 const TIMEOUT_S = 2;
 const folder = mkdtempSync(join(tmpdir(), 'hostile-'));
@@ -204,9 +205,8 @@ async function expectSocketsClosed(outcome: unknown): Promise<void> {
 	if (!(outcome instanceof Error)) return;
 	// A server side that stopped reading would not see the close until it reads again.
 	for (const socket of open) socket.resume();
-	const began = performance.now();
-	while (open.size > 0 && performance.now() - began < 5000)
-		await new Promise((resolve) => setImmediate(resolve));
+	const hung = hangGuard(5000);
+	while (open.size > 0 && !hung()) await new Promise((resolve) => setImmediate(resolve));
 	expect(`${open.size} socket(s) left open`).toBe('0 socket(s) left open');
 }
 
@@ -268,14 +268,14 @@ async function outcomeOf<T>(
 	);
 	let clockMoves = !stalled;
 	void stalled?.then(() => (clockMoves = true));
-	const began = performance.now();
+	const hung = hangGuard(8000);
 	for (let turn = 0; !outcome; turn++) {
 		await new Promise((resolve) => setImmediate(resolve));
 		// Only a case that stalls needs time to pass; the others must end without it.
 		if (stalls && clockMoves && turn % 5 === 4)
 			await jest.advanceTimersByTimeAsync(TIMEOUT_S * 250);
 		// Only a guard against a hang: no outcome depends on it.
-		if (performance.now() - began > 15_000)
+		if (hung())
 			throw new Error(
 				`hang: neither bytes nor an error (${jest.getTimerCount()} timer(s) waiting on the driven clock)`,
 			);
@@ -1070,8 +1070,8 @@ describe('a TLS handshake that does not complete', () => {
 			expect(proxy.tunnels.map((tunnel) => tunnel.target)).toContain(
 				`localhost:${handshakePorts[kind]}`,
 			);
-			const began = performance.now();
-			while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+			const hung = hangGuard(5000);
+			while (proxy.closed() < proxy.connections() && !hung())
 				await new Promise((resolve) => setImmediate(resolve));
 			expect(proxy.closed()).toBe(proxy.connections());
 			expectUserError(outcome, said[kind].message, said[kind].description);
@@ -1185,8 +1185,8 @@ describe.each([
 		);
 		expect(requestsSeen).toBe(before);
 		// Every connection the pack opened to the proxy is closed (waits on I/O; the guard ends a hang).
-		const began = performance.now();
-		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+		const hung = hangGuard(5000);
+		while (proxy.closed() < proxy.connections() && !hung())
 			await new Promise((resolve) => setImmediate(resolve));
 		expect(proxy.closed()).toBe(proxy.connections());
 		return outcome;
@@ -1271,8 +1271,8 @@ describe('a proxy that never answers CONNECT', () => {
 			/HTTPS_PROXY, HTTP_PROXY or ALL_PROXY.*Nothing reached the service\.$/,
 		);
 		expect(writeOutcomeOf(outcome)).toBe('not-applied');
-		const began = performance.now();
-		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+		const hung = hangGuard(5000);
+		while (proxy.closed() < proxy.connections() && !hung())
 			await new Promise((resolve) => setImmediate(resolve));
 		expect(proxy.closed()).toBe(proxy.connections());
 	};
