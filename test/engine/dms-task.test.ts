@@ -2,6 +2,8 @@
  * DMS Task and Contact Person nodes through n8n's engine against the sandbox: field-driven create and
  * update, filters and paging, comments with mentions, and the input errors that must stop before a request.
  */
+import timers from 'node:timers/promises';
+
 import { DEMO_ACCOUNT, startSandbox, TASKS_ACCOUNT } from '../sandbox/server';
 import { DMS_SEED, dmsOf } from '../sandbox/dms/state';
 import { chain, type NodeSpec, PACKAGE_NAME, runWorkflow } from './harness';
@@ -486,35 +488,40 @@ describe('DMS under faults', () => {
 	});
 
 	it('a create the service applies only after the Timeout ended: "may have been applied", never sent again', async () => {
-		const landed = new Promise<void>((resolve) => {
-			const take = sandbox.faults.take.bind(sandbox.faults);
-			const spy = jest.spyOn(sandbox.faults, 'take').mockImplementation((target) => {
-				const rule = take(target);
-				if (rule?.fault === 'slow')
-					void waitForTask('Slow create').then(() => (spy.mockRestore(), resolve()));
-				return rule;
-			});
-		});
-		// Far beyond the Timeout (1 s), its pause and its two looks, whatever the machine's load.
-		sandbox.faults.add([
-			{ match: { path: 'create_document' }, fault: 'slow', delayMs: 20_000, times: 1 },
-		]);
-		const { out, error } = await run(
-			TASK,
-			{
-				resource: 'task',
-				operation: 'create',
-				project: id(projects.audit),
-				fields: mapped({ name: 'Slow create' }),
-				requestOptions: { timeout: 1 },
-			},
-			{ onError: 'continueRegularOutput' },
-		);
-		expect(error).toBeUndefined();
-		expect(String(out[0].json.error)).toMatch(
-			/^The write may have been applied: the task create timed out/,
-		);
-		await landed;
+		// The sandbox's `slow` wait for this create lasts until the node is done with it (its Timeout, the pause
+		// and both looks), not for a span of wall-clock time a loaded machine could outlast.
+		const HELD_MS = 20_000;
+		let land!: () => void;
+		const landing = new Promise<void>((resolve) => (land = resolve));
+		const sleep = timers.setTimeout;
+		const held = jest
+			.spyOn(timers, 'setTimeout')
+			.mockImplementation(((ms?: number, ...rest: []) =>
+				ms === HELD_MS ? landing : sleep(ms, ...rest)) as typeof timers.setTimeout);
+		try {
+			sandbox.faults.add([
+				{ match: { path: 'create_document' }, fault: 'slow', delayMs: HELD_MS, times: 1 },
+			]);
+			const { out, error } = await run(
+				TASK,
+				{
+					resource: 'task',
+					operation: 'create',
+					project: id(projects.audit),
+					fields: mapped({ name: 'Slow create' }),
+					requestOptions: { timeout: 1 },
+				},
+				{ onError: 'continueRegularOutput' },
+			);
+			expect(error).toBeUndefined();
+			expect(String(out[0].json.error)).toMatch(
+				/^The write may have been applied: the task create timed out/,
+			);
+		} finally {
+			land();
+			held.mockRestore();
+		}
+		await waitForTask('Slow create');
 		expect(dmsRequests().filter((entry) => entry.action === 'create_document')).toHaveLength(1);
 		expect(
 			[...org().documents.values()].filter((doc) => doc.values.name === 'Slow create'),

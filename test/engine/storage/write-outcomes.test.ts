@@ -177,8 +177,22 @@ describe('Upload after a lost answer: adopted only by its content', () => {
 });
 
 describe('A write that timed out: looked at twice, never sent again', () => {
+	// The Timeout runs on the driven clock: the upload, once it reached nock, moves it on by the Timeout, so no
+	// call races a loaded machine. nock's own delay is on the wall clock, never reached while a test runs.
 	const requestOptions = { timeout: 1 };
-	const slowUpload = () => nock(BASE).post('/api_v2/upload_file').delay(5_000).reply(200, uploaded);
+	beforeEach(() =>
+		jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask', 'Date'] }),
+	);
+	afterEach(() => {
+		jest.useRealTimers();
+		nock.abortPendingRequests();
+	});
+	const slowUpload = () =>
+		nock(BASE)
+			.post('/api_v2/upload_file')
+			.delay(600_000)
+			.reply(200, uploaded)
+			.on('request', () => setImmediate(() => void jest.advanceTimersByTimeAsync(1000)));
 
 	it('found at the second look: applied after a lost answer', async () => {
 		sessionLogin(2);

@@ -2,6 +2,7 @@
 // must still reach n8n as its own error class (NodeApiError, NodeOperationError) with the cause and the fix,
 // never as a plain error, and never with a credential in it. One failing request of each kind against loopback
 // servers: a 401, a stall (the driven clock passes the Timeout) and a TLS failure (a server that speaks no TLS).
+// Every case runs on the driven clock, n8n's helper's socket timer included: only the stall moves it.
 import { httpRequest } from '@n8n/backend-network/testing';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
@@ -11,6 +12,10 @@ import { CloudStorage } from '../../../nodes/Storage/CloudStorage.node';
 import { CloudStorageDmsTask } from '../../../nodes/DmsTask/CloudStorageDmsTask.node';
 import { CloudStorageDmsTrigger } from '../../../nodes/DmsTrigger/CloudStorageDmsTrigger.node';
 import { CloudStorageCalendar } from '../../../nodes/Calendar/CloudStorageCalendar.node';
+import { driveHelperIdleTimer } from '../driven-helper-timer';
+import { hangGuard } from '../hang-guard';
+
+driveHelperIdleTimer();
 
 const SECRET = 'tok-secret-load-options';
 const PASSWORD = 'pw-secret-load-options';
@@ -109,21 +114,20 @@ const methods: Array<[string, Method]> = [
 
 /** The method's outcome; for a stall the driven clock moves until it settles, each turn after I/O. */
 async function outcomeOf(method: Method, kind: Failure): Promise<unknown> {
-	if (kind === 'stall')
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
+	jest.useFakeTimers({
+		doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+	});
 	let outcome: { error: unknown } | { value: unknown } | undefined;
 	method.call(loadContext(baseOf(kind)), '').then(
 		(value) => (outcome = { value }),
 		(error: unknown) => (outcome = { error }),
 	);
-	const began = performance.now();
+	const hung = hangGuard(8000);
 	for (let turn = 0; !outcome; turn++) {
 		await new Promise((resolve) => setImmediate(resolve));
 		if (kind === 'stall' && turn % 5 === 4) await jest.advanceTimersByTimeAsync(500);
 		// Only a guard against a hang: no outcome depends on it.
-		if (performance.now() - began > 15_000) throw new Error('hang');
+		if (hung()) throw new Error('hang');
 	}
 	return 'error' in outcome ? outcome.error : outcome.value;
 }

@@ -3,8 +3,8 @@
 // never a hang. Downloads go through Storage's `downloadFile` exactly as the nodes call it (main thread and
 // n8n's helper), with a stand-in for n8n's filesystem store; uploads through the transport as the Upload
 // operation calls it (main thread and n8n's helper); n8n's helper is n8n's own (`@n8n/backend-network`).
-// Timers are driven: a case that stalls ends because this test moves the clock past the node's Timeout, never
-// by waiting.
+// Timers are driven in every case: a case that stalls ends because this test moves the clock past the node's
+// Timeout, never by waiting, and no other case can meet a timer, however slowly a loaded machine runs it.
 import { httpRequest } from '@n8n/backend-network/testing';
 import { randomBytes } from 'node:crypto';
 import {
@@ -34,6 +34,8 @@ import { backoff } from '../../../nodes/shared/transport/around-send';
 import { apiRequest } from '../../../nodes/shared/transport/request';
 import { fileBody, formBody } from '../../../nodes/shared/transport/request-types';
 import { startProxy, type ProxyFixture } from './proxy-fixture';
+import { driveHelperIdleTimer } from '../driven-helper-timer';
+import { hangGuard } from '../hang-guard';
 
 const TIMEOUT_S = 2;
 const folder = mkdtempSync(join(tmpdir(), 'hostile-'));
@@ -56,6 +58,8 @@ type Piece =
 	| { stall: true }
 	| { close: true }
 	| { endless: true }
+	/** The process held off the CPU this long (ms of wall time), as a loaded machine holds it: nothing runs meanwhile. */
+	| { held: number }
 	/** Forever: one byte of `text` (or all of it, `whole`) every `everyMs` of the driven clock. */
 	| { trickle: string; everyMs: number; whole?: boolean };
 /** What the server sends once it has read the whole request: pieces written one after another. */
@@ -101,6 +105,11 @@ function serve(socket: Socket): void {
 				if (socket.destroyed) return;
 				if (typeof piece === 'object' && 'stall' in piece) return;
 				if (typeof piece === 'object' && 'close' in piece) return void socket.destroy();
+				if (typeof piece === 'object' && 'held' in piece) {
+					const until = performance.now() + piece.held;
+					while (performance.now() < until);
+					continue;
+				}
 				if (typeof piece === 'object' && 'trickle' in piece) {
 					for (let at = 0; !socket.destroyed; at++) {
 						await new Promise((resolve) => setTimeout(resolve, piece.everyMs));
@@ -149,6 +158,9 @@ function failHandshake(kind: Handshake) {
 	};
 }
 
+// n8n's helper's socket timer too: no case can meet a wall-clock timer.
+driveHelperIdleTimer();
+
 beforeAll(async () => {
 	for (const kind of ['reset', 'stall', 'plain HTTP'] as const) {
 		const server = createNetServer(failHandshake(kind));
@@ -177,6 +189,14 @@ afterAll(async () => {
 	rmSync(folder, { recursive: true, force: true });
 });
 
+// Every case on the driven clock: only a case that stalls moves it (`outcomeOf`).
+beforeEach(() =>
+	jest.useFakeTimers({
+		doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
+	}),
+);
+afterEach(() => jest.useRealTimers());
+
 /**
  * After a failure every socket the pack opened is closed: the server's side of each sees it close. Waits on
  * I/O only (the guard just ends a wait that would otherwise hang).
@@ -185,9 +205,8 @@ async function expectSocketsClosed(outcome: unknown): Promise<void> {
 	if (!(outcome instanceof Error)) return;
 	// A server side that stopped reading would not see the close until it reads again.
 	for (const socket of open) socket.resume();
-	const began = performance.now();
-	while (open.size > 0 && performance.now() - began < 5000)
-		await new Promise((resolve) => setImmediate(resolve));
+	const hung = hangGuard(5000);
+	while (open.size > 0 && !hung()) await new Promise((resolve) => setImmediate(resolve));
 	expect(`${open.size} socket(s) left open`).toBe('0 socket(s) left open');
 }
 
@@ -249,14 +268,14 @@ async function outcomeOf<T>(
 	);
 	let clockMoves = !stalled;
 	void stalled?.then(() => (clockMoves = true));
-	const began = performance.now();
+	const hung = hangGuard(8000);
 	for (let turn = 0; !outcome; turn++) {
 		await new Promise((resolve) => setImmediate(resolve));
 		// Only a case that stalls needs time to pass; the others must end without it.
 		if (stalls && clockMoves && turn % 5 === 4)
 			await jest.advanceTimersByTimeAsync(TIMEOUT_S * 250);
 		// Only a guard against a hang: no outcome depends on it.
-		if (performance.now() - began > 15_000)
+		if (hung())
 			throw new Error(
 				`hang: neither bytes nor an error (${jest.getTimerCount()} timer(s) waiting on the driven clock)`,
 			);
@@ -463,13 +482,7 @@ describe.each([
 	['plain', () => `http://127.0.0.1:${plainPort}`],
 	['TLS', () => `https://localhost:${tlsPort}`],
 ])('over %s', (_transport, base) => {
-	beforeEach(() => {
-		forgetOpenSockets();
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
-	});
-	afterEach(() => jest.useRealTimers());
+	beforeEach(forgetOpenSockets);
 
 	describe.each(paths)('download, %s', (via) => {
 		it.each(cases)('%s', async (_case, steps, expected, options = {}) => {
@@ -738,6 +751,55 @@ describe.each([
 	});
 });
 
+// A loaded machine may hold the process off the CPU for longer than the Timeout between two reads: a case that ends
+// on I/O alone still ends on its answer, never on a timer (once seen: n8n's helper's socket timer, on the wall
+// clock, ended a download's attempt, whose back-off then waited on the driven clock).
+describe('the process held off the CPU for longer than the Timeout', () => {
+	const base = () => `http://127.0.0.1:${plainPort}`;
+	beforeEach(() => {
+		forgetOpenSockets();
+		script = ['HTTP/1.1 200 OK\r\n', { held: TIMEOUT_S * 1000 + 200 }, { endless: true }];
+	});
+	const keepAlive = process.env.CLOUD_STORAGE_KEEP_ALIVE;
+	afterEach(() => {
+		if (keepAlive === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
+		else process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
+	});
+
+	it("a download through n8n's helper ends on the endless headers", async () => {
+		const before = requestsSeen;
+		const { ctx } = context();
+		const outcome = await outcomeOf(
+			downloadFile(ctx, { baseUrl: base(), webUrl: base() }, 'H4sh', {
+				fileName: 'f.bin',
+				via: 'helper',
+			}),
+			false,
+		);
+		check(outcome as Error, { error: /header|overflow/i });
+		expect(requestsSeen - before).toBe(1);
+		await expectSocketsClosed(outcome);
+	});
+
+	it("an ordinary call through n8n's helper ends on the endless headers", async () => {
+		process.env.CLOUD_STORAGE_KEEP_ALIVE = 'false';
+		const { ctx } = context();
+		const outcome = await outcomeOf(
+			apiRequest(ctx, {
+				api: 'v2',
+				url: `${base()}/api_v2/get_file_info`,
+				method: 'POST',
+				body: formBody({ file_hash: 'H4sh' }),
+				answer: { as: 'text' },
+				retry: { maxAttempts: 1 },
+			}),
+			false,
+		);
+		check(outcome as Error, { error: /header|overflow/i });
+		await expectSocketsClosed(outcome);
+	});
+});
+
 const uploadPaths = ['main thread', 'helper'] as const;
 
 /** An upload of the file on disk as the Upload operation sends it: from the main thread, or through n8n's helper. */
@@ -787,15 +849,11 @@ describe.each([
 ])('an upload whose server stops reading it, over %s', (_transport, base) => {
 	beforeEach(() => {
 		stopReading = true;
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
+		forgetOpenSockets();
 	});
-	beforeEach(forgetOpenSockets);
 	afterEach(() => {
 		stopReading = false;
 		onStall = undefined;
-		jest.useRealTimers();
 	});
 
 	it.each(uploadPaths)(
@@ -911,16 +969,10 @@ const PROXY_VARIABLES = [
 const PROXY_VARIANTS = PROXY_VARIABLES.flatMap((name) => [name, name.toLowerCase()]);
 
 describe('a TLS handshake that does not complete', () => {
-	beforeEach(() => {
-		forgetOpenSockets();
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
-	});
+	beforeEach(forgetOpenSockets);
 	const keepAlive = process.env.CLOUD_STORAGE_KEEP_ALIVE;
 	afterEach(() => {
 		onHandshake = undefined;
-		jest.useRealTimers();
 		if (keepAlive === undefined) delete process.env.CLOUD_STORAGE_KEEP_ALIVE;
 		else process.env.CLOUD_STORAGE_KEEP_ALIVE = keepAlive;
 	});
@@ -1046,8 +1098,8 @@ describe('a TLS handshake that does not complete', () => {
 			expect(proxy.tunnels.map((tunnel) => tunnel.target)).toContain(
 				`localhost:${handshakePorts[kind]}`,
 			);
-			const began = performance.now();
-			while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+			const hung = hangGuard(5000);
+			while (proxy.closed() < proxy.connections() && !hung())
 				await new Promise((resolve) => setImmediate(resolve));
 			expect(proxy.closed()).toBe(proxy.connections());
 			expectUserError(outcome, said[kind].message, said[kind].description);
@@ -1161,8 +1213,8 @@ describe.each([
 		);
 		expect(requestsSeen).toBe(before);
 		// Every connection the pack opened to the proxy is closed (waits on I/O; the guard ends a hang).
-		const began = performance.now();
-		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+		const hung = hangGuard(5000);
+		while (proxy.closed() < proxy.connections() && !hung())
 			await new Promise((resolve) => setImmediate(resolve));
 		expect(proxy.closed()).toBe(proxy.connections());
 		return outcome;
@@ -1229,12 +1281,8 @@ describe('a proxy that never answers CONNECT', () => {
 		for (const name of PROXY_VARIANTS) delete process.env[name];
 		process.env.HTTPS_PROXY = proxy.url;
 		proxy.reset();
-		jest.useFakeTimers({
-			doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'performance'],
-		});
 	});
 	afterEach(() => {
-		jest.useRealTimers();
 		for (const [name, value] of Object.entries(saved))
 			if (value === undefined) delete process.env[name];
 			else process.env[name] = value;
@@ -1252,8 +1300,8 @@ describe('a proxy that never answers CONNECT', () => {
 		);
 		expect(writeOutcomeOf(outcome)).toBe(write ? 'not-applied' : undefined);
 		expect(proxy.tunnels).toHaveLength(1);
-		const began = performance.now();
-		while (proxy.closed() < proxy.connections() && performance.now() - began < 5000)
+		const hung = hangGuard(5000);
+		while (proxy.closed() < proxy.connections() && !hung())
 			await new Promise((resolve) => setImmediate(resolve));
 		expect(proxy.closed()).toBe(proxy.connections());
 	};

@@ -32,6 +32,8 @@ const download = (
 	body = form,
 ) => sendDownloadOnSocket({ url, headers, form: body, cancel }, timeoutMs, maxResponseBytes);
 const dir = mkdtempSync(join(tmpdir(), 'socket-download-'));
+/** No limit where none is tested: a loaded machine's pauses never end a transfer (the Timeout's own tests drive it). */
+const UNLIMITED = 0;
 
 function collect(req: IncomingMessage): Promise<string> {
 	return new Promise((resolve) => {
@@ -114,7 +116,7 @@ it('reads the answer byte for byte into reused buffers, sending the form and hea
 		await download(
 			`${url}?lang=en`,
 			{ 'x-caller': 'n8n', 'x-extra': '1' },
-			5000,
+			UNLIMITED,
 			1024,
 			undefined,
 			new URLSearchParams([...form, ['user', 'u'], ['user_access_token', 'secret']]),
@@ -155,7 +157,7 @@ it.each([
 		: 'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n';
 	const raw = await rawServer([head, ...pieces]);
 	try {
-		const response = asResponse(await download(raw.url, {}, 5000, 1024));
+		const response = asResponse(await download(raw.url, {}, UNLIMITED, 1024));
 		expect((await consume(response.body as SocketBody)).bytes.equals(content)).toBe(true);
 	} finally {
 		await raw.close();
@@ -182,7 +184,7 @@ it('skips interim answers and reads the head and body even when they share one r
 			'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\nX-A: 1\r\nX-A: 2\r\n\r\nhello',
 	]);
 	try {
-		const response = asResponse(await download(raw.url, {}, 5000, 1024));
+		const response = asResponse(await download(raw.url, {}, UNLIMITED, 1024));
 		expect(response.statusCode).toBe(200);
 		expect(response.headers['set-cookie']).toEqual(['a=1', 'b=2']);
 		expect(response.headers['x-a']).toBe('1, 2');
@@ -198,7 +200,7 @@ it('fails the read with a dropped-connection code when the body is cut short', a
 		res.writeHead(200, { 'content-length': content.length });
 		res.write(content.subarray(0, 1024 * 1024), () => res.socket?.destroy());
 	};
-	const response = asResponse(await download(url, {}, 5000, 1024));
+	const response = asResponse(await download(url, {}, UNLIMITED, 1024));
 	const error = await consume(response.body as SocketBody).catch((caught: unknown) => caught);
 	expect(classifyFailure(error).kind).toBe('dropped');
 });
@@ -216,7 +218,7 @@ it.each([
 ])('refuses an answer with %s, naming no address', async (_name, bytes) => {
 	const raw = await rawServer([bytes]);
 	try {
-		const outcome = await download(raw.url, {}, 5000, 1024)
+		const outcome = await download(raw.url, {}, UNLIMITED, 1024)
 			.then(async (response) => await consume(asResponse(response).body as SocketBody))
 			.catch((caught: unknown) => caught);
 		expect(outcome).toBeInstanceOf(Error);
@@ -229,7 +231,7 @@ it.each([
 });
 
 it('refuses headers that would split the request before connecting', async () => {
-	const error = await download(url, { 'x-a': 'b\r\nx-injected: 1' }, 5000, 1024).catch(
+	const error = await download(url, { 'x-a': 'b\r\nx-injected: 1' }, UNLIMITED, 1024).catch(
 		(caught: unknown) => caught,
 	);
 	expect((error as NodeJS.ErrnoException).code).toBe('ERR_INVALID_CHAR');
@@ -324,7 +326,7 @@ it('fails the read once more than the cap has arrived', async () => {
 		await collect(req);
 		res.writeHead(200).end(content);
 	};
-	const response = asResponse(await download(url, {}, 5000, 1024));
+	const response = asResponse(await download(url, {}, UNLIMITED, 1024));
 	const body = response.body as SocketBody;
 	const overCap = new Error('over the cap');
 	body.cap(1000, overCap);
@@ -336,7 +338,7 @@ it('gives fresh copies to a consumer that pipes it', async () => {
 		await collect(req);
 		res.writeHead(200, { 'content-length': content.length }).end(content);
 	};
-	const response = asResponse(await download(url, {}, 5000, 1024));
+	const response = asResponse(await download(url, {}, UNLIMITED, 1024));
 	const kept: Buffer[] = [];
 	await pipeline(
 		response.body,
@@ -355,7 +357,7 @@ it('tells whether a stored file holds what it delivered: size and a checksum ove
 		await collect(req);
 		res.writeHead(200, { 'content-length': content.length }).end(content);
 	};
-	const response = asResponse(await download(url, {}, 5000, 1024));
+	const response = asResponse(await download(url, {}, UNLIMITED, 1024));
 	const body = response.body as SocketBody;
 	await consume(body);
 	const path = join(dir, 'stored.bin');
@@ -390,7 +392,7 @@ describe('answers other than a 2xx, and failures before the answer', () => {
 			await collect(req);
 			res.writeHead(429, { 'retry-after': '3' }).end('x'.repeat(5000));
 		};
-		const response = asResponse(await send(url, {}, 5000, 1024));
+		const response = asResponse(await send(url, {}, UNLIMITED, 1024));
 		expect(response.statusCode).toBe(429);
 		expect(response.headers['retry-after']).toBe('3');
 		expect(response.body).not.toBeInstanceOf(SocketBody);
@@ -401,7 +403,7 @@ describe('answers other than a 2xx, and failures before the answer', () => {
 			await collect(req);
 			res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"gone"}');
 		};
-		const small = asResponse(await send(url, {}, 5000, 1024));
+		const small = asResponse(await send(url, {}, UNLIMITED, 1024));
 		expect(Buffer.concat(await small.body.toArray()).toString()).toBe('{"error":"gone"}');
 	});
 
@@ -418,7 +420,7 @@ describe('answers other than a 2xx, and failures before the answer', () => {
 		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 		const port = (closed.address() as AddressInfo).port;
 		await new Promise((resolve) => closed.close(resolve));
-		const error = await send(`http://127.0.0.1:${port}/x`, {}, 1000, 1024).catch(
+		const error = await send(`http://127.0.0.1:${port}/x`, {}, UNLIMITED, 1024).catch(
 			(caught: unknown) => caught,
 		);
 		expect(classifyFailure(error).kind).toBe('unreachable');
@@ -456,7 +458,7 @@ describe('over HTTPS', () => {
 
 	it('refuses a certificate the machine does not trust', async () => {
 		answer = (_req, res) => res.end('never');
-		const error = await download(secureUrl, {}, 5000, 1024).catch((caught: unknown) => caught);
+		const error = await download(secureUrl, {}, UNLIMITED, 1024).catch((caught: unknown) => caught);
 		expect((error as Error).message).toMatch(
 			/^download failed \((?:DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN)\)$/,
 		);
@@ -468,7 +470,7 @@ describe('over HTTPS', () => {
 			await collect(req);
 			res.writeHead(200, { 'content-length': content.length }).end(content);
 		};
-		const response = asResponse(await download(secureUrl, {}, 5000, 1024));
+		const response = asResponse(await download(secureUrl, {}, UNLIMITED, 1024));
 		const { bytes, buffers } = await consume(response.body as SocketBody, true);
 		expect(bytes.equals(content)).toBe(true);
 		// TLS hands on what it already decrypted after a pause: the odd read in fresh memory, never in use.
