@@ -32,6 +32,7 @@ import {
 	executionsOf,
 	judge,
 	mib,
+	sandboxIdle,
 	sampleWorkerMemory,
 	writeLoadSection,
 	type Verdict,
@@ -354,8 +355,9 @@ const CONTACT = (uid: string) =>
 		while (signatures.length < SIGNATURES) sign();
 		sandbox.faults.clear();
 		proxy.setFaults(0, 0);
-		// A write held back past its Timeout lands afterwards: wait for it before the service is read.
-		await sleep(SLOW_WRITE_MS + 500);
+		// A write held back past its Timeout lands afterwards: wait until the sandbox has handled every request (the
+		// proxy adds no such write here) before the service is read.
+		await sandboxIdle(() => sandbox.requests.list(), SLOW_WRITE_MS + 120_000);
 
 		// Every item of the load against the service's state.
 		const verdicts = Object.fromEntries(
