@@ -144,6 +144,18 @@ describe('crash harness: the trigger items of an execution n8n kept after a kill
 		expect(pollFailed(data, node.name)).toBe(true);
 	});
 
+	it('the trigger failed inside the workflow run: its input, back on the stack', () => {
+		// WorkflowExecute.handleNodeExecutionError marks the run `error`; the node's input is put back on the stack.
+		const data = {
+			...created(),
+			resultData: {
+				runData: { Trigger: [{ executionStatus: 'error', error: { message: 'failed' } }] },
+			},
+		};
+		expect(pollFailed(data, node.name)).toBe(false);
+		expect(triggerItems(data, node.name)).toEqual(polled);
+	});
+
 	it('no data at all (an execution whose data n8n could not read): no items, no throw', () => {
 		expect(triggerItems({}, node.name)).toEqual([]);
 	});

@@ -154,12 +154,13 @@ export async function until<T>(
 
 /**
  * Whether the execution is the one n8n saves for a poll that threw (createErrorExecutionData): the trigger's run holds
- * the error and its start data a placeholder item (`{json: {}}`), not the poll's. A run n8n's crash recovery gave a
- * node that only started holds an error too, but is `crashed`, and its start data are the poll's items.
+ * the error without a status and its start data a placeholder item (`{json: {}}`), not the poll's. Other runs with an
+ * error have a status, and the poll's items stay in the start data: `crashed` (n8n's crash recovery, a node that only
+ * started) or `error` (the node failed inside the workflow run; n8n puts its input back on the stack).
  */
 export function pollFailed(data: Record<string, any>, trigger: string): boolean {
 	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
-	return runs.some((run) => run.error && run.executionStatus !== 'crashed');
+	return runs.some((run) => run.error && run.executionStatus === undefined);
 }
 
 /**
