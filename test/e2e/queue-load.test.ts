@@ -674,8 +674,14 @@ async function settleTriggers(
 		await sleep(2000);
 		results = await count();
 	}
-	for (const [name, r] of Object.entries(results))
+	for (const [name, r] of Object.entries(results)) {
 		stuck.push(...r.open.map((id) => `${name}: execution ${id} not ended`));
+		const late = expected[name].filter((key) => !r.counts.has(key)).length;
+		if (late)
+			stuck.push(
+				`${name}: ${late} change(s) not emitted ${TRIGGER_SETTLE_MS / 60_000} min after the last poll (counted as missed)`,
+			);
+	}
 	return Object.fromEntries(
 		Object.entries(results).map(([name, r]) => {
 			const counts = expected[name].map((key) => r.counts.get(key) ?? 0);
