@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-import { pollFailed, triggerItems } from './harness/crash';
+import { executionShape, pollFailed, triggerItems } from './harness/crash';
 
 const n8nRequire = createRequire(join(__dirname, 'runtime/node_modules/n8n/package.json'));
 n8nRequire('reflect-metadata');
@@ -88,6 +88,7 @@ describe('crash harness: the trigger items of an execution n8n kept after a kill
 	it('created, never started (status new): the start data', () => {
 		expect(triggerItems(created(), node.name)).toEqual(polled);
 		expect(pollFailed(created(), node.name)).toBe(false);
+		expect(executionShape(created(), node.name)).toBe('not run');
 	});
 
 	it('killed before any node event: n8n leaves it as it was (running), the start data', async () => {
@@ -96,7 +97,9 @@ describe('crash harness: the trigger items of an execution n8n kept after a kill
 	});
 
 	it('killed with no event logged: n8n marks it crashed, data unchanged, the start data', async () => {
-		expect(triggerItems((await recovered(created(), []))!, node.name)).toEqual(polled);
+		const data = (await recovered(created(), []))!;
+		expect(triggerItems(data, node.name)).toEqual(polled);
+		expect(executionShape(data, node.name)).toBe('not run');
 	});
 
 	it('the trigger only started: a crashed run without data, the start data', async () => {
@@ -104,6 +107,7 @@ describe('crash harness: the trigger items of an execution n8n kept after a kill
 		expect(data.resultData.runData[node.name][0]).toMatchObject({ executionStatus: 'crashed' });
 		expect(triggerItems(data, node.name)).toEqual(polled);
 		expect(pollFailed(data, node.name)).toBe(false);
+		expect(executionShape(data, node.name)).toBe('recovered: started only');
 	});
 
 	it('the trigger finished, its run data lost: the start data, not the artificial item', async () => {
@@ -114,6 +118,7 @@ describe('crash harness: the trigger items of an execution n8n kept after a kill
 		]))!;
 		expect(data.resultData.runData[node.name][0].data).toEqual(ARTIFICIAL_TASK_DATA);
 		expect(triggerItems(data, node.name)).toEqual(polled);
+		expect(executionShape(data, node.name)).toBe('recovered: finished, run data lost');
 	});
 
 	it('the durable baseline (a poll that emitted no items), recovered as finished: no items', async () => {
@@ -131,6 +136,7 @@ describe('crash harness: the trigger items of an execution n8n kept after a kill
 			resultData: { runData: { Trigger: [{ data: { main: [polled.slice(0, 1)] } }] } },
 		};
 		expect(triggerItems(data, node.name)).toEqual(polled.slice(0, 1));
+		expect(executionShape(data, node.name)).toBe('ran');
 	});
 
 	it('a poll that threw (n8n saved an error execution): no items, and the failure is told', () => {
@@ -142,6 +148,7 @@ describe('crash harness: the trigger items of an execution n8n kept after a kill
 		]);
 		expect(triggerItems(data, node.name)).toEqual([]);
 		expect(pollFailed(data, node.name)).toBe(true);
+		expect(executionShape(data, node.name)).toBe('failed poll');
 	});
 
 	it('the trigger failed inside the workflow run: its input, back on the stack', () => {
@@ -154,6 +161,7 @@ describe('crash harness: the trigger items of an execution n8n kept after a kill
 		};
 		expect(pollFailed(data, node.name)).toBe(false);
 		expect(triggerItems(data, node.name)).toEqual(polled);
+		expect(executionShape(data, node.name)).toBe('failed in the run');
 	});
 
 	it('no data at all (an execution whose data n8n could not read): no items, no throw', () => {

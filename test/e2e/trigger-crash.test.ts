@@ -75,8 +75,8 @@ const counts = ({ missed, twice, unexplained, idsDiffer, lateAfterLastKill }: Cr
 		for (const result of results)
 			process.stdout.write(
 				`${result.trigger}, seed ${SEED}, kills ${result.moments.join(' / ')}: ${result.changes} changes, ${result.once} once, ` +
-					`${result.missed} missed, ${result.twice} twice; ${result.unfinished} unfinished, ${result.failedPolls} failed polls, ` +
-					`${result.stillBusy} still busy (${result.minutes.toFixed(1)} min)\n`,
+					`${result.missed} missed, ${result.twice} twice; ${result.unfinished} unfinished, ${result.stillBusy} still busy; executions: ` +
+					`${JSON.stringify(result.shapes)} (${result.minutes.toFixed(1)} min)\n`,
 			);
 	});
 

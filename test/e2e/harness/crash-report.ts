@@ -48,7 +48,9 @@ function note(result: CrashRunResult): string {
 		`- ${keyOf(result.trigger, schedulerName(result.scheduler), result.mode)}: ${result.crashes} kills (${kills}${shared}); ` +
 		`${result.unfinished} execution(s) left unfinished; ${result.unexplained} item(s) no change explains; ` +
 		`${result.idsDiffer} change(s) emitted twice under different eventIds; ` +
-		(result.failedPolls ? `${result.failedPolls} failed poll(s) saved by n8n; ` : '') +
+		`executions: ${Object.entries(result.shapes)
+			.map(([shape, n]) => `${n} ${shape}`)
+			.join(', ')}; ` +
 		(result.stillBusy
 			? `${result.stillBusy} execution(s) still new or running after 2 min; `
 			: '') +

@@ -81,8 +81,8 @@ export interface CrashRunResult {
 	lateAfterLastKill: number;
 	/** Executions still new or running (and not known dead) when the harness stopped waiting for them to settle. */
 	stillBusy: number;
-	/** Executions n8n saved for a poll that threw (no items; the changes are the next poll's). */
-	failedPolls: number;
+	/** How many executions n8n kept in each shape (executionShape): which of them the kills met. */
+	shapes: Partial<Record<ExecutionShape, number>>;
 	/** Items no change of the run explains (0 expected). */
 	unexplained: number;
 	/** Changes emitted more than once with different eventIds (0 expected: the id is the change's). */
@@ -161,6 +161,29 @@ export async function until<T>(
 export function pollFailed(data: Record<string, any>, trigger: string): boolean {
 	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
 	return runs.some((run) => run.error && run.executionStatus === undefined);
+}
+
+/** The shapes an execution of a poll can be in when the tally reads it (crash-items.test.ts builds each). */
+export type ExecutionShape =
+	| 'ran'
+	| 'not run'
+	| 'recovered: finished, run data lost'
+	| 'recovered: started only'
+	| 'failed in the run'
+	| 'failed poll';
+
+export function executionShape(data: Record<string, any>, trigger: string): ExecutionShape {
+	if (pollFailed(data, trigger)) return 'failed poll';
+	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
+	if (!runs.length) return 'not run';
+	if (runs.some((run) => run.executionStatus === 'crashed')) return 'recovered: started only';
+	if (runs.some((run) => run.executionStatus === 'error')) return 'failed in the run';
+	const artificial = runs.some((run) =>
+		(run.data?.main?.[0] ?? []).some(
+			(item: Record<string, any>) => item.json?.isArtificialRecoveredEventItem,
+		),
+	);
+	return artificial ? 'recovered: finished, run data lost' : 'ran';
 }
 
 /**
@@ -266,12 +289,13 @@ async function tally(
 	const counts = new Map<string, number>();
 	let unfinished = 0;
 	let unexplained = 0;
-	let failedPolls = 0;
+	const shapes: Partial<Record<ExecutionShape, number>> = {};
 	const { ids, stillBusy } = await settled(client, workflowId, dead);
 	for (const id of ids) {
 		const execution = await client.getExecution(id);
 		if (!execution.finished) unfinished++;
-		if (pollFailed(execution.data, target.node)) failedPolls++;
+		const shape = executionShape(execution.data, target.node);
+		shapes[shape] = (shapes[shape] ?? 0) + 1;
 		for (const item of triggerItems(execution.data, target.node)) {
 			const eventId = item.json?.eventId;
 			if (!eventId)
@@ -297,7 +321,7 @@ async function tally(
 		twice: emitted.filter((count) => count > 1).length,
 		unfinished,
 		stillBusy: stillBusy.length,
-		failedPolls,
+		shapes,
 		unexplained: unexplained + [...counts.keys()].filter((key) => !made.includes(key)).length,
 		idsDiffer: [...seen.values()].filter((ids) => ids.size > 1).length,
 		emitted: counts,
