@@ -38,6 +38,7 @@ import {
 	type Verdict,
 } from './harness/load';
 import {
+	describeErrors,
 	loadWorkflow,
 	startN8n,
 	type CredentialRef,
@@ -376,12 +377,18 @@ const CONTACT = (uid: string) =>
 		const contacts = objects('load-book');
 		const live = [...store.files.values()].filter((f) => !f.deleted);
 		const ranOn = n8n.workers.map(() => 0);
+		const failedRuns: string[] = [];
 		for (const [n, { kind, run }] of runs.entries()) {
 			const start = started[n];
 			const end = start.id ? ended.get(start.id) : undefined;
 			if (!end) stuck.push(`${kind} ${run}: ${start.error ?? `execution ${start.id} not ended`}`);
 			const execution = end ? await n8n.client.getExecution(start.id) : undefined;
 			if (execution) executions.set(start.id, execution);
+			// The node under test continues on fail: an execution that failed as a whole failed elsewhere; say where.
+			if (execution && execution.status !== 'success')
+				failedRuns.push(
+					`${kind} ${run}: execution ${execution.id} ${execution.status}: ${describeErrors(execution)}`,
+				);
 			n8n.workers.forEach((worker, w) => {
 				if (
 					start.id &&
@@ -501,7 +508,7 @@ const CONTACT = (uid: string) =>
 				.join(', ')}.`,
 			`- Duration: ${(totalMs / 60_000).toFixed(1)} min in all (n8n with two workers started, set-up, load, triggers settled).`,
 			`- Starts n8n refused (answered 500, no execution made, started again): ${refusedStarts.length}${refusedStarts[0] ? `, e.g. ${refusedStarts[0]}` : ''}.`,
-			...[...Object.values(verdicts).flatMap((v) => v.problems), ...stuck]
+			...[...failedRuns, ...Object.values(verdicts).flatMap((v) => v.problems), ...stuck]
 				.slice(0, 20)
 				.map((p) => `- ${p}`),
 		];
