@@ -387,7 +387,7 @@ const CONTACT = (uid: string) =>
 			// The node under test continues on fail: an execution that failed as a whole failed elsewhere; say where.
 			if (execution && execution.status !== 'success')
 				failedRuns.push(
-					`${kind} ${run}: execution ${execution.id} ${execution.status}${execution.nodes.Node ? '' : ' without a run of the node under test (its items count as may have been applied)'}: ${describeErrors(execution)}`,
+					`${kind} ${run}: execution ${execution.id} ${execution.status}${execution.nodes.Node ? '' : ' without a run of the node under test (its items count as failed)'}: ${describeErrors(execution)}`,
 				);
 			n8n.workers.forEach((worker, w) => {
 				if (
@@ -533,13 +533,16 @@ function reportsOf(execution: ExecutionSummary | undefined, label: string, verdi
 	const unreported = { reports: range(ITEMS).map((): Report => 'missing'), outputs: [] as Json[] };
 	if (!execution) return unreported;
 	// n8n failed the execution and kept no run of the node under test (seen: SQLITE_BUSY, three processes on one
-	// SQLite file): the user sees it failed, and what the node did is unknown (it may have run, its run data not
-	// saved), so each item "may have been applied"; applied twice still counts as duplicated.
-	if (execution.status !== 'success' && !execution.nodes.Node)
+	// SQLite file, in Make File's binary write or the workflow's save): the user sees it failed. A node before it that
+	// failed stopped the run: nothing was sent (an item the service holds is misreported). Otherwise what the node
+	// did is unknown (its run data may not have been saved): each item "may have been applied".
+	if (execution.status !== 'success' && !execution.nodes.Node) {
+		const upstream = Object.values(execution.nodes).some((runs) => runs.some((run) => run.error));
 		return {
 			reports: range(ITEMS).map((): Report => 'failed'),
-			outputs: range(ITEMS).map(() => ({ outcome: 'unknown' })),
+			outputs: range(ITEMS).map(() => ({ outcome: upstream ? 'not-applied' : 'unknown' })),
 		};
+	}
 	try {
 		return reportsByIndex(execution, 'Node', ITEMS);
 	} catch (error) {
