@@ -32,11 +32,13 @@ import {
 	executionsOf,
 	judge,
 	mib,
+	sandboxIdle,
 	sampleWorkerMemory,
 	writeLoadSection,
 	type Verdict,
 } from './harness/load';
 import {
+	describeErrors,
 	loadWorkflow,
 	startN8n,
 	type CredentialRef,
@@ -354,8 +356,9 @@ const CONTACT = (uid: string) =>
 		while (signatures.length < SIGNATURES) sign();
 		sandbox.faults.clear();
 		proxy.setFaults(0, 0);
-		// A write held back past its Timeout lands afterwards: wait for it before the service is read.
-		await sleep(SLOW_WRITE_MS + 500);
+		// A write held back past its Timeout lands afterwards: wait until the sandbox has handled every request (the
+		// proxy adds no such write here) before the service is read.
+		await sandboxIdle(() => sandbox.requests.list(), SLOW_WRITE_MS + 120_000);
 
 		// Every item of the load against the service's state.
 		const verdicts = Object.fromEntries(
@@ -374,12 +377,18 @@ const CONTACT = (uid: string) =>
 		const contacts = objects('load-book');
 		const live = [...store.files.values()].filter((f) => !f.deleted);
 		const ranOn = n8n.workers.map(() => 0);
+		const failedRuns: string[] = [];
 		for (const [n, { kind, run }] of runs.entries()) {
 			const start = started[n];
 			const end = start.id ? ended.get(start.id) : undefined;
 			if (!end) stuck.push(`${kind} ${run}: ${start.error ?? `execution ${start.id} not ended`}`);
 			const execution = end ? await n8n.client.getExecution(start.id) : undefined;
 			if (execution) executions.set(start.id, execution);
+			// The node under test continues on fail: an execution that failed as a whole failed elsewhere; say where.
+			if (execution && execution.status !== 'success')
+				failedRuns.push(
+					`${kind} ${run}: execution ${execution.id} ${execution.status}${execution.nodes.Node ? '' : ' without a run of the node under test (its items count as failed)'}: ${describeErrors(execution)}`,
+				);
 			n8n.workers.forEach((worker, w) => {
 				if (
 					start.id &&
@@ -499,7 +508,7 @@ const CONTACT = (uid: string) =>
 				.join(', ')}.`,
 			`- Duration: ${(totalMs / 60_000).toFixed(1)} min in all (n8n with two workers started, set-up, load, triggers settled).`,
 			`- Starts n8n refused (answered 500, no execution made, started again): ${refusedStarts.length}${refusedStarts[0] ? `, e.g. ${refusedStarts[0]}` : ''}.`,
-			...[...Object.values(verdicts).flatMap((v) => v.problems), ...stuck]
+			...[...failedRuns, ...Object.values(verdicts).flatMap((v) => v.problems), ...stuck]
 				.slice(0, 20)
 				.map((p) => `- ${p}`),
 		];
@@ -523,6 +532,17 @@ const CONTACT = (uid: string) =>
 function reportsOf(execution: ExecutionSummary | undefined, label: string, verdict: Verdict) {
 	const unreported = { reports: range(ITEMS).map((): Report => 'missing'), outputs: [] as Json[] };
 	if (!execution) return unreported;
+	// n8n failed the execution and kept no run of the node under test (seen: SQLITE_BUSY, three processes on one
+	// SQLite file, in Make File's binary write or the workflow's save): the user sees it failed. A node before it that
+	// failed stopped the run: nothing was sent (an item the service holds is misreported). Otherwise what the node
+	// did is unknown (its run data may not have been saved): each item "may have been applied".
+	if (execution.status !== 'success' && !execution.nodes.Node) {
+		const upstream = Object.values(execution.nodes).some((runs) => runs.some((run) => run.error));
+		return {
+			reports: range(ITEMS).map((): Report => 'failed'),
+			outputs: range(ITEMS).map(() => ({ outcome: upstream ? 'not-applied' : 'unknown' })),
+		};
+	}
 	try {
 		return reportsByIndex(execution, 'Node', ITEMS);
 	} catch (error) {
@@ -672,8 +692,14 @@ async function settleTriggers(
 		await sleep(2000);
 		results = await count();
 	}
-	for (const [name, r] of Object.entries(results))
+	for (const [name, r] of Object.entries(results)) {
 		stuck.push(...r.open.map((id) => `${name}: execution ${id} not ended`));
+		const late = expected[name].filter((key) => !r.counts.has(key)).length;
+		if (late)
+			stuck.push(
+				`${name}: ${late} change(s) not emitted ${TRIGGER_SETTLE_MS / 60_000} min after the last poll (counted as missed)`,
+			);
+	}
 	return Object.fromEntries(
 		Object.entries(results).map(([name, r]) => {
 			const counts = expected[name].map((key) => r.counts.get(key) ?? 0);

@@ -57,6 +57,14 @@ const alive = (pid: number) => {
 	}
 };
 
+const signalQuietly = (pid: number, signal: NodeJS.Signals) => {
+	try {
+		process.kill(pid, signal);
+	} catch {
+		// Already gone.
+	}
+};
+
 const listening = (port: number) =>
 	new Promise<boolean>((resolve) => {
 		const socket = connect(port, '127.0.0.1');
@@ -72,29 +80,60 @@ type Started = {
 	processes: number[];
 };
 
-/** `npm start`, resolved once it prints that everything is up. */
+/** How long `npm start` may take to be ready: generous (a loaded CI machine), expiry reported as such. */
+const START_MS = 5 * 60_000;
+/** How long every process it started may take to end, and its ports to close, after the signal. */
+const STOP_MS = 2 * 60_000;
+
+/** `npm start`, resolved once it prints that everything is up; past START_MS it fails with what it printed. */
 async function npmStart(env: NodeJS.ProcessEnv): Promise<Started> {
 	const npm = spawn('npm', ['start'], { cwd: paths.root, env, stdio: ['ignore', 'pipe', 'pipe'] });
 	let output = '';
 	npm.stdout!.on('data', (chunk) => (output += chunk));
 	npm.stderr!.on('data', (chunk) => (output += chunk));
 	const exited = new Promise((resolve) => npm.on('exit', resolve));
-	await new Promise<void>((resolve, reject) => {
-		npm.stdout!.on('data', () => output.includes('Press Ctrl-C to stop') && resolve());
-		void exited.then(() => reject(new Error(`npm start ended before it was ready:\n${output}`)));
-	});
+	let timer: NodeJS.Timeout | undefined;
+	try {
+		await new Promise<void>((resolve, reject) => {
+			npm.stdout!.on('data', () => output.includes('Press Ctrl-C to stop') && resolve());
+			void exited.then(() => reject(new Error(`npm start ended before it was ready:\n${output}`)));
+			timer = setTimeout(
+				() =>
+					reject(
+						new Error(`npm start was not ready after ${START_MS / 1000} s; it printed:\n${output}`),
+					),
+				START_MS,
+			);
+		});
+	} catch (error) {
+		for (const pid of [...descendants(npm.pid!), npm.pid!]) signalQuietly(pid, 'SIGKILL');
+		throw error;
+	} finally {
+		clearTimeout(timer);
+	}
 	return { npm, output: () => output, exited, processes: descendants(npm.pid!) };
 }
 
 /**
- * The signal to the npm process, then wait (bounded by the test's timeout) until every process it started has
- * ended and every port it opened is closed: npm itself ends at once, n8n takes a few seconds.
+ * The signal to the npm process, then wait until every process it started has ended and every port it opened is
+ * closed: npm itself ends at once, n8n takes a few seconds. Past STOP_MS the test fails naming what is left.
  */
 async function stop(started: Started, ports: number[], signal: NodeJS.Signals) {
 	started.npm.kill(signal);
-	await started.exited;
-	while (started.processes.some(alive) || (await Promise.all(ports.map(listening))).some(Boolean))
+	const deadline = Date.now() + STOP_MS;
+	for (;;) {
+		const npmRunning = started.npm.exitCode === null && started.npm.signalCode === null;
+		const left = [...(npmRunning ? [started.npm.pid!] : []), ...started.processes.filter(alive)];
+		const listeningPorts: number[] = [];
+		for (const port of ports) if (await listening(port)) listeningPorts.push(port);
+		if (!left.length && !listeningPorts.length) return;
+		if (Date.now() > deadline)
+			throw new Error(
+				`${STOP_MS / 1000} s after ${signal}: process(es) ${left.join(', ') || 'none'} still running, ` +
+					`port(s) ${listeningPorts.join(', ') || 'none'} still listening`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
 }
 
 /** Only after a failure: whatever a run started and is still running. */
@@ -103,13 +142,7 @@ function killLeftovers(started: Started) {
 	const leftovers = running
 		? [...descendants(started.npm.pid!), started.npm.pid!]
 		: started.processes.filter(alive);
-	for (const pid of leftovers) {
-		try {
-			process.kill(pid, 'SIGKILL');
-		} catch {
-			// Already gone.
-		}
-	}
+	for (const pid of leftovers) signalQuietly(pid, 'SIGKILL');
 }
 
 const exampleNames = readdirSync(paths.workflowsDir)

@@ -48,6 +48,15 @@ function note(result: CrashRunResult): string {
 		`- ${keyOf(result.trigger, schedulerName(result.scheduler), result.mode)}: ${result.crashes} kills (${kills}${shared}); ` +
 		`${result.unfinished} execution(s) left unfinished; ${result.unexplained} item(s) no change explains; ` +
 		`${result.idsDiffer} change(s) emitted twice under different eventIds; ` +
+		`executions: ${Object.entries(result.shapes)
+			.map(([shape, n]) => `${n} ${shape}`)
+			.join(', ')}; ` +
+		(result.stillBusy
+			? `${result.stillBusy} execution(s) still new or running after 2 min; `
+			: '') +
+		(result.lateAfterLastKill
+			? `${result.lateAfterLastKill} change(s) made after the last kill not in any execution after 2 min; `
+			: '') +
 		(costs.length ? `${costs.join('; ')}; ` : '') +
 		`${result.minutes.toFixed(1)} min ` +
 		`(${new Date().toISOString().slice(0, 10)}).`

@@ -77,6 +77,12 @@ export interface CrashRunResult {
 	twice: number;
 	/** Executions n8n kept that did not finish (killed while they ran or were saved). */
 	unfinished: number;
+	/** Changes made after the last kill that showed in no execution within LAST_POLLS_MS (0 expected). */
+	lateAfterLastKill: number;
+	/** Executions still new or running (and not known dead) when the harness stopped waiting for them to settle. */
+	stillBusy: number;
+	/** How many executions n8n kept in each shape (executionShape): which of them the kills met. */
+	shapes: Partial<Record<ExecutionShape, number>>;
 	/** Items no change of the run explains (0 expected). */
 	unexplained: number;
 	/** Changes emitted more than once with different eventIds (0 expected: the id is the change's). */
@@ -147,15 +153,51 @@ export async function until<T>(
 }
 
 /**
- * Every item of the trigger that n8n kept: the trigger's run output, or the start data of an unfinished run.
- * n8n's crash recovery adds a run for a node the event log shows started but whose run data was never saved: without
- * data if the node did not finish, with one artificial item (`isArtificialRecoveredEventItem`) if it did. The
- * trigger's items are then still only in the start data.
+ * Whether the execution is the one n8n saves for a poll that threw (createErrorExecutionData): the trigger's run holds
+ * the error without a status and its start data a placeholder item (`{json: {}}`), not the poll's. Other runs with an
+ * error have a status, and the poll's items stay in the start data: `crashed` (n8n's crash recovery, a node that only
+ * started) or `error` (the node failed inside the workflow run; n8n puts its input back on the stack).
+ */
+export function pollFailed(data: Record<string, any>, trigger: string): boolean {
+	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
+	return runs.some((run) => run.error && run.executionStatus === undefined);
+}
+
+/** The shapes an execution of a poll can be in when the tally reads it (crash-items.test.ts builds each). */
+export type ExecutionShape =
+	| 'ran'
+	| 'not run'
+	| 'recovered: finished, run data lost'
+	| 'recovered: started only'
+	| 'failed in the run'
+	| 'failed poll';
+
+export function executionShape(data: Record<string, any>, trigger: string): ExecutionShape {
+	if (pollFailed(data, trigger)) return 'failed poll';
+	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
+	if (!runs.length) return 'not run';
+	if (runs.some((run) => run.executionStatus === 'crashed')) return 'recovered: started only';
+	if (runs.some((run) => run.executionStatus === 'error')) return 'failed in the run';
+	const artificial = runs.some((run) =>
+		(run.data?.main?.[0] ?? []).some(
+			(item: Record<string, any>) => item.json?.isArtificialRecoveredEventItem,
+		),
+	);
+	return artificial ? 'recovered: finished, run data lost' : 'ran';
+}
+
+/**
+ * Every item of the trigger that n8n kept: the trigger's run output, or the start data of an unfinished run (created
+ * and never started, or killed while it ran: n8n saves nothing of a run before it ends). n8n's crash recovery adds a
+ * run for a node the event log shows started but whose run data was never saved: without data if the node did not
+ * finish, with one artificial item (`isArtificialRecoveredEventItem`) if it did. The trigger's items are then still
+ * only in the start data. A failed poll emitted nothing. crash-items.test.ts builds each shape with n8n's code.
  */
 export function triggerItems(
 	data: Record<string, any>,
 	trigger: string,
 ): Array<Record<string, any>> {
+	if (pollFailed(data, trigger)) return [];
 	const runs = (data.resultData?.runData?.[trigger] ?? []) as Array<Record<string, any>>;
 	const output = runs
 		.flatMap((run) => (run.data?.main?.[0] ?? []) as Array<Record<string, any>>)
@@ -167,41 +209,60 @@ export function triggerItems(
 		.flatMap((entry) => entry.data?.main?.[0] ?? []);
 }
 
-/** Every execution id of the workflow (n8n's list answers at most 100 a page, 20 unless asked). */
-async function allExecutionIds(client: N8nClient, workflowId: string): Promise<string[]> {
-	const ids = new Set<string>();
+/** One execution as n8n's list of executions answers it. */
+interface Listed {
+	id: string;
+	status: string;
+	startedAt?: string | null;
+}
+
+/** Every execution of the workflow (n8n's list answers at most 100 a page, 20 unless asked). */
+async function allExecutions(client: N8nClient, workflowId: string): Promise<Listed[]> {
+	const executions = new Map<string, Listed>();
 	let cursor: string | null = null;
 	do {
 		const query = `filter=${encodeURIComponent(JSON.stringify({ workflowId }))}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
 		const response = await client.fetch(`/rest/executions?${query}`);
 		if (!response.ok) throw new Error(`listing executions answered ${response.status}`);
 		const page = ((await response.json()) as { data: Record<string, any> }).data;
-		for (const execution of page.results as Array<{ id: string }>) ids.add(String(execution.id));
+		for (const execution of page.results as Listed[])
+			executions.set(String(execution.id), { ...execution, id: String(execution.id) });
 		cursor = (page.nextCursor as string | null | undefined) ?? null;
 	} while (cursor);
-	return [...ids];
+	return [...executions.values()];
 }
+
+/** How long the executions may take to settle; longer is reported (CrashRunResult.stillBusy), not waited out. */
+const SETTLE_MS = 120_000;
 
 /**
  * The workflow's executions once none is new or running any more (queue mode: the worker finishes what main
- * enqueued before it died), or after a minute: one still new then was never started and counts as unfinished.
+ * enqueued before it died) and three looks a second apart saw the same. In regular mode an execution still
+ * "running" that started before the last main did is dead: n8n's recovery leaves one killed before any node event
+ * "running" for good (crash-items.test.ts). After SETTLE_MS the ones still busy are returned as such.
  */
-async function settled(client: N8nClient, workflowId: string): Promise<string[]> {
-	const deadline = Date.now() + 60_000;
+async function settled(
+	client: N8nClient,
+	workflowId: string,
+	dead: (execution: Listed) => boolean,
+): Promise<{ ids: string[]; stillBusy: string[] }> {
+	const deadline = Date.now() + SETTLE_MS;
 	let previous = '';
-	let ids: string[] = [];
-	for (let quiet = 0; quiet < 3 && Date.now() < deadline; ) {
-		ids = await allExecutionIds(client, workflowId);
-		const statuses = await Promise.all(
-			ids.map(async (id) => (await client.getExecution(id)).status),
+	let executions: Listed[] = [];
+	let busy: Listed[] = [];
+	for (let quiet = 0; quiet < 3; ) {
+		executions = await allExecutions(client, workflowId);
+		busy = executions.filter(
+			(execution) =>
+				(execution.status === 'new' || execution.status === 'running') && !dead(execution),
 		);
-		const now = JSON.stringify([ids, statuses]);
-		const busy = statuses.some((status) => status === 'new' || status === 'running');
-		quiet = !busy && now === previous ? quiet + 1 : 0;
+		const now = JSON.stringify(executions.map(({ id, status }) => [id, status]));
+		quiet = !busy.length && now === previous ? quiet + 1 : 0;
 		previous = now;
+		if (Date.now() > deadline) break;
 		await sleep(1000);
 	}
-	return ids;
+	return { ids: executions.map(({ id }) => id), stillBusy: busy.map(({ id }) => id) };
 }
 
 /** Every change's count of emitted items, from every execution n8n kept of the target's workflow. */
@@ -210,22 +271,38 @@ async function tally(
 	target: CrashTarget,
 	workflowId: string,
 	made: string[],
+	dead: (execution: Listed) => boolean,
 ): Promise<
 	Omit<
 		CrashRunResult,
-		'scheduler' | 'mode' | 'crashes' | 'moments' | 'costlyKills' | 'together' | 'minutes'
+		| 'scheduler'
+		| 'mode'
+		| 'crashes'
+		| 'moments'
+		| 'costlyKills'
+		| 'together'
+		| 'minutes'
+		| 'lateAfterLastKill'
 	> & { emitted: Map<string, number> }
 > {
 	const seen = new Map<string, Set<string>>();
 	const counts = new Map<string, number>();
 	let unfinished = 0;
 	let unexplained = 0;
-	for (const id of await settled(client, workflowId)) {
+	const shapes: Partial<Record<ExecutionShape, number>> = {};
+	const { ids, stillBusy } = await settled(client, workflowId, dead);
+	for (const id of ids) {
 		const execution = await client.getExecution(id);
 		if (!execution.finished) unfinished++;
+		const shape = executionShape(execution.data, target.node);
+		shapes[shape] = (shapes[shape] ?? 0) + 1;
 		for (const item of triggerItems(execution.data, target.node)) {
 			const eventId = item.json?.eventId;
-			if (!eventId) throw new Error(`an item without eventId: ${JSON.stringify(item.json)}`);
+			if (!eventId)
+				throw new Error(
+					`execution ${id} (${execution.status}) of ${target.trigger} holds an item without eventId, a shape the ` +
+						`harness does not know (see crash-items.test.ts): ${JSON.stringify(item.json)}`,
+				);
 			const key = target.keyOf(item.json);
 			if (key === undefined) {
 				unexplained++;
@@ -243,10 +320,49 @@ async function tally(
 		missed: emitted.filter((count) => count === 0).length,
 		twice: emitted.filter((count) => count > 1).length,
 		unfinished,
+		stillBusy: stillBusy.length,
+		shapes,
 		unexplained: unexplained + [...counts.keys()].filter((key) => !made.includes(key)).length,
 		idsDiffer: [...seen.values()].filter((ids) => ids.size > 1).length,
 		emitted: counts,
 	};
+}
+
+/** How long the changes made after the last kill may take to show in executions; longer is reported. */
+const LAST_POLLS_MS = 120_000;
+
+/**
+ * Waits until every change made after the last kill shows in an execution n8n kept (those are the last polls', with
+ * nothing killed: n8n creates their executions after the polls' answers, so the tally waits on them, not on a
+ * pause); per target, how many did not within LAST_POLLS_MS (CrashRunResult.lateAfterLastKill).
+ */
+async function afterLastKill(
+	client: N8nClient,
+	runs: Array<{ target: CrashTarget; workflowId: string; made: string[]; kills: KillRecord[] }>,
+): Promise<number[]> {
+	const deadline = Date.now() + LAST_POLLS_MS;
+	const read = new Map<string, string[]>();
+	const waiting = runs.map(({ made, kills }) => new Set(made.slice(kills.at(-1)?.upTo ?? 0)));
+	for (;;) {
+		for (const [i, { target, workflowId }] of runs.entries()) {
+			if (!waiting[i].size) continue;
+			for (const { id } of await allExecutions(client, workflowId)) {
+				let keys = read.get(id);
+				if (!keys) {
+					const execution = await client.getExecution(id);
+					keys = triggerItems(execution.data, target.node).flatMap(
+						(item) => target.keyOf(item.json) ?? [],
+					);
+					// An unfinished execution's items are its start data: they will not change either.
+					read.set(id, keys);
+				}
+				for (const key of keys) waiting[i].delete(key);
+			}
+		}
+		if (waiting.every((keys) => !keys.size) || Date.now() > deadline)
+			return waiting.map((keys) => keys.size);
+		await sleep(500);
+	}
 }
 
 interface KillRecord {
@@ -308,6 +424,8 @@ export async function crashRun(
 		workflowId: '',
 	}));
 	const moments: KillMoment[] = [];
+	/** When the harness last started n8n's main: in regular mode nothing that started before runs any more. */
+	let mainStartedAt = Date.now();
 	const change = async () => {
 		for (const run of runs) run.made.push(...(await run.target.change(random)));
 	};
@@ -433,17 +551,23 @@ export async function crashRun(
 				);
 			for (const run of runs) run.target.release();
 			await change();
+			mainStartedAt = Date.now();
 			await n8n.restartMain();
 		}
 		// A last poll with nothing killed, then every execution n8n kept.
 		await change();
 		await until('the last polls to be answered', await pollNow(true));
-		await sleep(2000);
+		const late = await afterLastKill(n8n.client, runs);
+		const dead = (execution: Listed) =>
+			mode === 'regular' &&
+			execution.status === 'running' &&
+			Date.parse(execution.startedAt ?? '') < mainStartedAt;
 		const results: CrashRunResult[] = [];
-		for (const { target, workflowId, made, kills } of runs) {
-			const { emitted, ...counted } = await tally(n8n.client, target, workflowId, made);
+		for (const [i, { target, workflowId, made, kills }] of runs.entries()) {
+			const { emitted, ...counted } = await tally(n8n.client, target, workflowId, made, dead);
 			results.push({
 				...counted,
+				lateAfterLastKill: late[i],
 				costlyKills: killCosts(kills, made, emitted),
 				scheduler,
 				mode,

@@ -145,3 +145,28 @@ export function writeLoadSection(file: string, lines: string[]): void {
 	const head = (at < 0 ? text : text.slice(0, at)).trimEnd();
 	writeFileSync(file, `${head}\n\n${SECTION}\n\n${lines.join('\n')}\n`);
 }
+
+/**
+ * Resolves once the sandbox handles no request: a `slow` write (held back past the node's Timeout, then applied)
+ * lands after its workflow ended, so the service is read only after it. A request is in flight from the moment the
+ * sandbox logs it until it has a status or ended without one (dropped, aborted). Past `timeoutMs` the requests
+ * still open are named.
+ */
+export async function sandboxIdle(
+	requests: () => Array<{ seq: number; path: string; status: number | null; outcome: string }>,
+	timeoutMs: number,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const open = requests().filter(
+			(entry) => entry.status === null && entry.outcome === 'answered',
+		);
+		if (!open.length) return;
+		if (Date.now() > deadline)
+			throw new Error(
+				`the sandbox still handled ${open.length} request(s) ${timeoutMs / 1000} s after the load: ` +
+					open.map((entry) => `#${entry.seq} ${entry.path}`).join(', '),
+			);
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	}
+}
