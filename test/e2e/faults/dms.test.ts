@@ -14,6 +14,7 @@ import { DMS_SEED, dmsOf } from '../../sandbox/dms/state';
 import type { FaultTarget } from '../../sandbox/faults';
 import { prng } from '../../sandbox/prng';
 import { createServiceCredential } from '../harness/credentials';
+import { sandboxIdle } from '../harness/load';
 import { startN8n, type CredentialRef, type N8nInstance } from '../harness/n8n';
 import {
 	errorsAreClear,
@@ -127,7 +128,7 @@ async function stage(
 	const injected = `${sandbox.faults.randomState()?.hits ?? 0} random faults injected, ${slow} of them slow, in ${since(started)}`;
 	sandbox.faults.clear();
 	// A write held back past the Timeout lands afterwards: wait for it before the service is read.
-	await new Promise((resolve) => setTimeout(resolve, SLOW_WRITE_MS + 500));
+	await sandboxIdle(() => sandbox.requests.list(), SLOW_WRITE_MS + 120_000);
 	watcher.stop();
 	expect(execution.status).toBe('success');
 	expect(JSON.stringify(execution.data)).not.toContain(DEMO_ACCOUNT.token);

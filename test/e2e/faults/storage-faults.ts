@@ -14,6 +14,7 @@ import { stateSummary } from '../../sandbox/state';
 import * as trash from '../../sandbox/trash';
 import type { Folder, StoredFile } from '../../sandbox/types';
 import { createServiceCredential } from '../harness/credentials';
+import { sandboxIdle } from '../harness/load';
 import type { CredentialRef, N8nInstance } from '../harness/n8n';
 import {
 	errorsAreClear,
@@ -131,7 +132,8 @@ export async function runStorageFaults(
 		const started = Date.now();
 		const execution = await n8n.client.runWorkflow(workflow.id, { timeoutMs: 600_000 });
 		executionIds.push(execution.id);
-		if (shared) await new Promise((resolve) => setTimeout(resolve, SLOW_WRITE_MS + 500));
+		// A write held back past the Timeout lands after the workflow ended: wait for it before the service is read.
+		await sandboxIdle(() => sandbox.requests.list(), SLOW_WRITE_MS + 120_000);
 		spy?.mockRestore();
 		unwatch?.();
 		const injected = `${sandbox.faults.randomState()?.hits ?? 0} random faults injected, ${slowAnswers()} of them slow answers, in ${since(started)}`;
