@@ -12,6 +12,7 @@ import { NS, qname } from './namespaces';
 import { propfindBody, type DataKind } from './requests';
 import { NOT_DAV_STATUSES, notDavServerError } from './resource-kind';
 import { children, child, textOf } from './xml';
+import { displayUrl } from '../urls';
 
 export interface DavCollection {
 	url: string;
@@ -58,7 +59,7 @@ export async function discoverHome(client: DavClient, kind: DataKind): Promise<s
 		.find(Boolean);
 	if (!principal) {
 		throw new DavError(
-			`${LABEL[kind]} discovery failed: the server named no current-user-principal at ${client.rootUrl}`,
+			`${LABEL[kind]} discovery failed: the server named no current-user-principal at ${displayUrl(client.rootUrl)}`,
 			"Set the DAV URL in the credential to the server's root (the URL a calendar app would use).",
 		);
 	}

@@ -4,6 +4,7 @@ import { hrefKey, parseMultistatus, prop, propHref, type DavResource } from './m
 import { NS, qname } from './namespaces';
 import { propfindBody, type DataKind } from './requests';
 import { withOutcome } from '../errors/outcome';
+import { displayUrl } from '../urls';
 
 /**
  * What a URL is on the server, from its `resourcetype` (Depth 0): a write names one kind of target, and a
@@ -275,7 +276,7 @@ export async function explainingKind<T>(
 /** The error for a DAV URL in the credential whose server answered no multistatus to PROPFIND. */
 export function notDavServerError(rootUrl: string, status: number): DavError {
 	return new DavError(
-		`The DAV URL ${rootUrl} is not a CalDAV/CardDAV server: it answered ${status} to PROPFIND`,
+		`The DAV URL ${displayUrl(rootUrl)} is not a CalDAV/CardDAV server: it answered ${status} to PROPFIND`,
 		"Nothing was changed. Check the DAV URL in the credential: it must be the server's CalDAV/CardDAV address (the one a calendar app would use), not a web page.",
 		status,
 	);
