@@ -98,7 +98,7 @@ const MCP: Record<number, StatusExplanation> = {
 	},
 	405: {
 		cause: 'The MCP endpoint refused the HTTP method (405)',
-		fix: 'MCP requests must be POST.',
+		fix: "The node always sends POST, so the address is not the service's MCP endpoint: check the Base URL in the Bearer credential (the service's root address; the node adds /api/mcp).",
 	},
 	413: {
 		cause: 'The MCP request is larger than the endpoint accepts (413)',

@@ -131,6 +131,8 @@ describe('status explanations', () => {
 		expect(explainStatus('dms', 401).fix).toMatch(/Token credential/);
 		expect(explainStatus('dav', 412).cause).toMatch(/changed on the server/);
 		expect(explainStatus('mcp', 400).fix).toMatch(/2026-07-28/);
+		// The node always POSTs: a 405 means the address, not the method, is wrong.
+		expect(explainStatus('mcp', 405).fix).toMatch(/Base URL/);
 		expect(explainStatus('v2', 418).cause).toMatch(/418/);
 	});
 
