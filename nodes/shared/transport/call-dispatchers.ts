@@ -106,7 +106,7 @@ function keepingTunnels(watch: TunnelWatch): Dispatcher.DispatcherComposeInterce
 			unanswered = false;
 		};
 		return dispatch(options, {
-			onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+			...forwarding(handler),
 			onRequestUpgrade: (controller, statusCode, headers, socket) => {
 				answered();
 				watch.tunnels.add(socket);
@@ -117,13 +117,25 @@ function keepingTunnels(watch: TunnelWatch): Dispatcher.DispatcherComposeInterce
 				answered();
 				return handler.onResponseStart?.(controller, statusCode, headers, message);
 			},
-			onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
-			onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
 			onResponseError: (controller, error) => {
 				answered();
 				handler.onResponseError?.(controller, error);
 			},
 		});
+	};
+}
+
+/** A handler that hands every call on to `handler` (its methods may need it as `this`, so no spread of it). */
+function forwarding(handler: Dispatcher.DispatchHandler): Dispatcher.DispatchHandler {
+	return {
+		onRequestStart: (controller, context) => handler.onRequestStart?.(controller, context),
+		onRequestUpgrade: (controller, statusCode, headers, socket) =>
+			handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
+		onResponseStart: (controller, statusCode, headers, message) =>
+			handler.onResponseStart?.(controller, statusCode, headers, message),
+		onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
+		onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
+		onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
 	};
 }
 
@@ -135,17 +147,11 @@ export function noteStart(dispatcher: Dispatcher, onStart: () => void): Dispatch
 	return dispatcher.compose(
 		(dispatch) => (options, handler) =>
 			dispatch(options, {
+				...forwarding(handler),
 				onRequestStart: (controller, context) => {
 					onStart();
 					handler.onRequestStart?.(controller, context);
 				},
-				onRequestUpgrade: (controller, statusCode, headers, socket) =>
-					handler.onRequestUpgrade?.(controller, statusCode, headers, socket),
-				onResponseStart: (controller, statusCode, headers, message) =>
-					handler.onResponseStart?.(controller, statusCode, headers, message),
-				onResponseData: (controller, chunk) => handler.onResponseData?.(controller, chunk),
-				onResponseEnd: (controller, trailers) => handler.onResponseEnd?.(controller, trailers),
-				onResponseError: (controller, error) => handler.onResponseError?.(controller, error),
 			}),
 	);
 }
