@@ -131,7 +131,7 @@ export function statusOf(error: unknown): string | undefined {
 }
 
 /** The API's "not found" is 405 (also its answer to a missing section permission): undefined here, other failures pass. */
-async function unless405<T>(pending: Promise<T>): Promise<T | undefined> {
+export async function unless405<T>(pending: Promise<T>): Promise<T | undefined> {
 	return await pending.then(
 		(value) => value,
 		async (error: unknown) => (statusOf(error) === '405' ? undefined : await Promise.reject(error)),

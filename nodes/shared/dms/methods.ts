@@ -6,7 +6,7 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { fetchPage, getDocument, getFields, getUsers, statusOf } from './client';
+import { fetchPage, getDocument, getFields, getUsers, unless405 } from './client';
 import { labelOf } from './convert';
 import { RESOURCE_SECTION } from './descriptions';
 import { mapperFields, type MapperChoices } from './mapper';
@@ -62,9 +62,7 @@ async function relationChoices(
 	ctx: ILoadOptionsFunctions,
 	section: Section,
 ): Promise<Reference[] | undefined> {
-	return await listable(ctx, section).catch(async (error: unknown) =>
-		statusOf(error) === '405' ? undefined : await Promise.reject(error),
-	);
+	return await unless405(listable(ctx, section));
 }
 
 async function choicesFor(
